@@ -1,0 +1,431 @@
+// Package chdb is the embedded ClickHouse engine: a thin binding to
+// libchdb.so (loaded with dlopen at run time, so builds do not need it) that
+// implements store.Store with a connection pool, server-side query
+// parameters, RowBinary result decoding and Arrow stream inserts.
+package chdb
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+
+	"github.com/dasch-labs/dasch/store"
+)
+
+// Options tune an embedded store.
+type Options struct {
+	// LibPath is libchdb.so; empty means DefaultLibPath().
+	LibPath string
+	// PoolSize is the number of engine connections; a connection runs one
+	// statement at a time. Zero means max(4, 2*NumCPU).
+	PoolSize int
+	// Settings are ClickHouse query-level settings applied to every
+	// connection (e.g. "use_query_condition_cache": "0").
+	Settings map[string]string
+	Logger   *slog.Logger
+}
+
+// DB is an embedded ClickHouse engine on one data directory.
+type DB struct {
+	dir    string
+	pool   chan *conn
+	all    []*conn
+	lock   *os.File
+	log    *slog.Logger
+	mu     sync.RWMutex // closed is guarded; held shared by every call in flight
+	closed bool
+}
+
+type conn struct{ c *C.chdb_connection }
+
+var _ store.Store = (*DB)(nil)
+
+// ErrLocked marks a data directory held by another process.
+var ErrLocked = errors.New("data directory is in use")
+
+// Open starts the engine on dir (created if missing). One data directory per
+// process: opening another while one is open fails, and so does a directory
+// locked by another process.
+func Open(ctx context.Context, dir string, opts Options) (*DB, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("embedded store %s: %w", dir, err)
+	}
+	if opts.LibPath == "" {
+		opts.LibPath = DefaultLibPath()
+	}
+	if opts.PoolSize <= 0 {
+		opts.PoolSize = max(4, 2*runtime.NumCPU())
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+
+	engine.mu.Lock()
+	defer engine.mu.Unlock()
+	if engine.shutdown {
+		return nil, errors.New("embedded engine: already shut down in this process")
+	}
+	if engine.dir != "" {
+		return nil, fmt.Errorf("embedded engine: %s is already open in this process (one data directory per process)", engine.dir)
+	}
+	if err := loadLocked(opts.LibPath); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return nil, fmt.Errorf("embedded store: create %s: %w", abs, err)
+	}
+	lock, err := lockDir(abs)
+	if err != nil {
+		return nil, err
+	}
+	db := &DB{dir: abs, pool: make(chan *conn, opts.PoolSize), lock: lock, log: opts.Logger}
+	args := []string{"dasch", "--path=" + abs}
+	for k, v := range opts.Settings {
+		args = append(args, "--"+k+"="+v)
+	}
+	// Connects are serialized by engine.mu: the engine boots on the first.
+	for i := 0; i < opts.PoolSize; i++ {
+		argv, free := cArgs(args)
+		c := C.dasch_connect(C.int(len(args)), argv)
+		free()
+		if c == nil {
+			db.closeConnsLocked()
+			lock.Close()
+			return nil, fmt.Errorf("embedded engine: cannot open %s (connection %d of %d refused; is another process using it, or are the settings valid?)", abs, i+1, opts.PoolSize)
+		}
+		cn := &conn{c: c}
+		db.all = append(db.all, cn)
+		db.pool <- cn
+	}
+	engine.dir = abs
+	return db, nil
+}
+
+// lockDir takes an exclusive advisory lock so a second process gets a clear
+// error instead of the engine's own failure deep inside connect.
+func lockDir(dir string) (*os.File, error) {
+	path := filepath.Join(dir, ".dasch.lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("embedded store: open lock %s: %w", path, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		pid, _ := os.ReadFile(path)
+		f.Close()
+		holder := strings.TrimSpace(string(pid))
+		if holder == "" {
+			holder = "unknown"
+		}
+		return nil, fmt.Errorf("%w: %s is locked by another process (pid %s): stop it (one process per data directory) or use another directory", ErrLocked, dir, holder)
+	}
+	_ = f.Truncate(0)
+	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	return f, nil
+}
+
+// Dir is the data directory.
+func (db *DB) Dir() string { return db.dir }
+
+// Engine implements store.Store.
+func (db *DB) Engine() string { return "embedded" }
+
+// Close closes every connection and releases the directory. Calls in flight
+// finish first.
+func (db *DB) Close() error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.closed {
+		return nil
+	}
+	db.closed = true
+	engine.mu.Lock()
+	defer engine.mu.Unlock()
+	db.closeConnsLocked()
+	engine.dir = ""
+	return db.lock.Close()
+}
+
+func (db *DB) closeConnsLocked() {
+	for _, c := range db.all {
+		C.dasch_close_conn(c.c)
+	}
+	db.all = nil
+}
+
+// acquire takes a pooled connection, honouring ctx while waiting. The read
+// lock keeps Close from tearing connections down under a running call.
+func (db *DB) acquire(ctx context.Context) (*conn, func(), error) {
+	db.mu.RLock()
+	if db.closed {
+		db.mu.RUnlock()
+		return nil, nil, store.ErrClosed
+	}
+	select {
+	case c := <-db.pool:
+		return c, func() { db.pool <- c; db.mu.RUnlock() }, nil
+	case <-ctx.Done():
+		db.mu.RUnlock()
+		return nil, nil, ctx.Err()
+	}
+}
+
+// run executes sql with params in format and hands the raw output to use
+// while the engine's buffer is alive. A call whose ctx ends returns at once;
+// the statement finishes on its connection in the background.
+func (db *DB) run(ctx context.Context, sql string, params store.Params, format string, use func([]byte) (any, error)) (any, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c, release, err := db.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	type outcome struct {
+		v   any
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer release()
+		v, err := db.runOn(c, sql, params, format, use)
+		done <- outcome{v, err}
+	}()
+	select {
+	case o := <-done:
+		return o.v, o.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (db *DB) runOn(c *conn, sql string, params store.Params, format string, use func([]byte) (any, error)) (any, error) {
+	n := len(params)
+	var names, vals **C.char
+	var nameLens, valLens *C.size_t
+	if n > 0 {
+		// One C block holds the four arrays; the strings point into Go-owned
+		// copies made with C.CBytes so cgo pointer rules hold.
+		ptrSz := C.size_t(unsafe.Sizeof(uintptr(0)))
+		block := C.malloc(C.size_t(n) * (2*ptrSz + 2*C.size_t(unsafe.Sizeof(C.size_t(0)))))
+		defer C.free(block)
+		ns := unsafe.Slice((**C.char)(block), n)
+		vs := unsafe.Slice((**C.char)(unsafe.Add(block, uintptr(n)*uintptr(ptrSz))), n)
+		nl := unsafe.Slice((*C.size_t)(unsafe.Add(block, 2*uintptr(n)*uintptr(ptrSz))), n)
+		vl := unsafe.Slice((*C.size_t)(unsafe.Add(block, 2*uintptr(n)*uintptr(ptrSz)+uintptr(n)*unsafe.Sizeof(C.size_t(0)))), n)
+		i := 0
+		for k, v := range params {
+			ns[i] = C.CString(k)
+			vs[i] = (*C.char)(C.CBytes(append([]byte(v), 0)))
+			nl[i] = C.size_t(len(k))
+			vl[i] = C.size_t(len(v))
+			i++
+		}
+		defer func() {
+			for j := 0; j < n; j++ {
+				C.free(unsafe.Pointer(ns[j]))
+				C.free(unsafe.Pointer(vs[j]))
+			}
+		}()
+		names, vals = &ns[0], &vs[0]
+		nameLens, valLens = &nl[0], &vl[0]
+	}
+	q := C.CString(sql)
+	defer C.free(unsafe.Pointer(q))
+	f := C.CString(format)
+	defer C.free(unsafe.Pointer(f))
+	res := C.dasch_query(c.c, q, C.size_t(len(sql)), f, C.size_t(len(format)), names, nameLens, vals, valLens, C.size_t(n))
+	if res == nil {
+		return nil, &store.QueryError{SQL: sql, Msg: "engine returned no result"}
+	}
+	defer C.dasch_destroy_result(res)
+	if e := C.dasch_result_error(res); e != nil {
+		if msg := C.GoString(e); msg != "" {
+			return nil, &store.QueryError{SQL: sql, Msg: cleanMsg(msg)}
+		}
+	}
+	if use == nil {
+		return nil, nil
+	}
+	buf := C.dasch_result_buffer(res)
+	ln := C.dasch_result_length(res)
+	var out []byte
+	if buf != nil && ln > 0 {
+		out = unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(ln))
+	}
+	return use(out)
+}
+
+// cleanMsg keeps the engine's first line: the rest is a stack trace.
+func cleanMsg(msg string) string {
+	msg = strings.TrimSpace(msg)
+	if i := strings.Index(msg, "\n"); i > 0 {
+		msg = msg[:i]
+	}
+	return msg
+}
+
+// Exec implements store.Store.
+func (db *DB) Exec(ctx context.Context, sql string, params store.Params) error {
+	_, err := db.run(ctx, sql, params, "Null", nil)
+	return err
+}
+
+// Query implements store.Store. Results travel as RowBinaryWithNamesAndTypes:
+// binary, typed, and decoded without an intermediate text form.
+func (db *DB) Query(ctx context.Context, sql string, params store.Params) (*store.Result, error) {
+	v, err := db.run(ctx, sql, params, "RowBinaryWithNamesAndTypes", func(b []byte) (any, error) {
+		res, err := DecodeRowBinary(b)
+		if err != nil {
+			return nil, fmt.Errorf("decode result of %q: %w", abbrev(sql), err)
+		}
+		return res, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*store.Result), nil
+}
+
+// QueryRaw runs sql and returns the output in any ClickHouse format
+// (JSONEachRow, ArrowStream, PrettyCompact, ...), copied out of the engine.
+func (db *DB) QueryRaw(ctx context.Context, sql string, params store.Params, format string) ([]byte, error) {
+	v, err := db.run(ctx, sql, params, format, func(b []byte) (any, error) {
+		return append([]byte(nil), b...), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.([]byte), nil
+}
+
+// Insert implements store.Store: the record is written as one Arrow IPC
+// stream into a streaming INSERT.
+func (db *DB) Insert(ctx context.Context, table string, rec arrow.RecordBatch) error {
+	if rec.NumRows() == 0 {
+		return nil
+	}
+	ins, err := insertSQL(table, rec.Schema())
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()))
+	if err := w.Write(rec); err != nil {
+		return fmt.Errorf("insert into %s: encode arrow: %w", table, err)
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("insert into %s: encode arrow: %w", table, err)
+	}
+	return db.InsertStream(ctx, ins, "ArrowStream", buf.Bytes())
+}
+
+// InsertStream sends data in format to an INSERT statement without a FORMAT
+// clause, e.g. "INSERT INTO t (a, b)".
+func (db *DB) InsertStream(ctx context.Context, insert, format string, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c, release, err := db.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
+	q := C.CString(insert)
+	defer C.free(unsafe.Pointer(q))
+	f := C.CString(format)
+	defer C.free(unsafe.Pointer(f))
+	s := C.dasch_stream_insert(c.c, q, C.size_t(len(insert)), f, C.size_t(len(format)))
+	if s == nil {
+		return &store.QueryError{SQL: insert, Msg: "engine refused the insert stream"}
+	}
+	defer C.dasch_destroy_insert_stream(s)
+	if e := C.dasch_stream_insert_error(s); e != nil {
+		return &store.QueryError{SQL: insert, Msg: cleanMsg(C.GoString(e))}
+	}
+	if len(data) > 0 {
+		p := C.CBytes(data)
+		rc := C.dasch_stream_append(s, p, C.size_t(len(data)))
+		C.free(p)
+		if rc != 0 {
+			msg := "append failed"
+			if e := C.dasch_stream_insert_error(s); e != nil {
+				msg = cleanMsg(C.GoString(e))
+			}
+			return &store.QueryError{SQL: insert, Msg: msg}
+		}
+	}
+	res := C.dasch_stream_done(s)
+	if res == nil {
+		return &store.QueryError{SQL: insert, Msg: "engine returned no result"}
+	}
+	defer C.dasch_destroy_result(res)
+	if e := C.dasch_result_error(res); e != nil {
+		if msg := C.GoString(e); msg != "" {
+			return &store.QueryError{SQL: insert, Msg: cleanMsg(msg)}
+		}
+	}
+	return nil
+}
+
+func insertSQL(table string, sc *arrow.Schema) (string, error) {
+	if !validIdent(table) {
+		return "", fmt.Errorf("insert: invalid table name %q", table)
+	}
+	var b strings.Builder
+	b.WriteString("INSERT INTO ")
+	b.WriteString(table)
+	b.WriteString(" (")
+	for i, f := range sc.Fields() {
+		if !validIdent(f.Name) {
+			return "", fmt.Errorf("insert into %s: invalid column name %q", table, f.Name)
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("`" + f.Name + "`")
+	}
+	b.WriteString(")")
+	return b.String(), nil
+}
+
+// validIdent accepts [db.]name made of letters, digits and underscores.
+func validIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func abbrev(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}

@@ -1,0 +1,116 @@
+package chdb
+
+/*
+#cgo LDFLAGS: -ldl
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"unsafe"
+)
+
+// LibVersion is the pinned engine package the build fetches.
+const LibVersion = "26.7.3-stable.1"
+
+// DefaultLibPath is where scripts/fetch-libchdb.sh caches the library:
+// $DASCH_CHDB_LIB, else $DASCH_CHDB_DIR/libchdb.so, else
+// ~/.cache/dasch/chdb-<version>/libchdb.so.
+func DefaultLibPath() string {
+	if p := os.Getenv("DASCH_CHDB_LIB"); p != "" {
+		return p
+	}
+	dir := os.Getenv("DASCH_CHDB_DIR")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			home = "."
+		}
+		dir = filepath.Join(home, ".cache", "dasch", "chdb-"+LibVersion)
+	}
+	return filepath.Join(dir, "libchdb.so")
+}
+
+// engine is the process-wide state of the loaded library. The C library allows
+// one engine (one data directory) per process, so this is inherently global;
+// it is guarded by mu and touched only by Open, Close and Shutdown.
+var engine struct {
+	mu       sync.Mutex
+	loaded   string // path of the loaded library
+	dir      string // data directory of the open DB, "" if none
+	shutdown bool
+}
+
+// ErrLibrary marks a missing or unloadable libchdb.so.
+var ErrLibrary = errors.New("embedded engine library unavailable")
+
+func loadLocked(path string) error {
+	if engine.loaded != "" {
+		if engine.loaded != path {
+			return fmt.Errorf("%w: %s is already loaded; one library per process", ErrLibrary, engine.loaded)
+		}
+		return nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("%w: %s not found: run `make libchdb` (or set DASCH_CHDB_LIB to libchdb.so %s)", ErrLibrary, path, LibVersion)
+	}
+	if st.IsDir() || st.Size() < 1<<20 {
+		return fmt.Errorf("%w: %s is not a valid libchdb.so (%d bytes): delete it and run `make libchdb`", ErrLibrary, path, st.Size())
+	}
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	if msg := C.dasch_load(cpath); msg != nil {
+		return fmt.Errorf("%w: cannot load %s: %s: delete it and run `make libchdb`", ErrLibrary, path, C.GoString(msg))
+	}
+	engine.loaded = path
+	return nil
+}
+
+// Version reports the loaded engine's version, or "" if none is loaded.
+func Version() string {
+	engine.mu.Lock()
+	defer engine.mu.Unlock()
+	if engine.loaded == "" {
+		return ""
+	}
+	return C.GoString(C.dasch_version())
+}
+
+// Shutdown stops the engine's threads. Call once at process exit, after every
+// DB is closed; the engine cannot be used again in this process.
+func Shutdown() error {
+	engine.mu.Lock()
+	defer engine.mu.Unlock()
+	if engine.loaded == "" || engine.shutdown {
+		return nil
+	}
+	if engine.dir != "" {
+		return fmt.Errorf("embedded engine: shutdown with %s still open", engine.dir)
+	}
+	engine.shutdown = true
+	if C.dasch_shutdown() != 0 {
+		return errors.New("embedded engine: shutdown failed")
+	}
+	return nil
+}
+
+// cArgs builds a C argv; free with the returned func.
+func cArgs(args []string) (**C.char, func()) {
+	ptrs := C.malloc(C.size_t(len(args)) * C.size_t(unsafe.Sizeof(uintptr(0))))
+	arr := unsafe.Slice((**C.char)(ptrs), len(args))
+	for i, a := range args {
+		arr[i] = C.CString(a)
+	}
+	return (**C.char)(ptrs), func() {
+		for i := range arr {
+			C.free(unsafe.Pointer(arr[i]))
+		}
+		C.free(ptrs)
+	}
+}

@@ -1,0 +1,78 @@
+// Package store defines the one interface both ClickHouse engines implement:
+// the embedded chDB engine (store/chdb) and a ClickHouse server or cluster
+// (store/chserver). Everything above it speaks one SQL dialect and one schema.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Params are values for server-side {name:Type} placeholders, written as
+// ClickHouse text literals without quotes (a String param is the raw string).
+// Every value that comes from a user goes through Params, never into SQL text.
+type Params map[string]string
+
+// Column names one result column and its ClickHouse type, e.g. "Nullable(UInt64)".
+type Column struct {
+	Name string
+	Type string
+}
+
+// Result is a fully decoded query result.
+//
+// Values are Go natives, identical for both engines:
+// UInt8/16/32/64 → uint8/16/32/64, Int8..Int64 → int8..int64,
+// Float32/64 → float32/64, Bool → bool, String and FixedString(N) → string
+// (raw bytes), Date/DateTime/DateTime64 → time.Time (UTC), Nullable(T) → nil or
+// the T value, LowCardinality(T) → the T value, Array(T) → []any,
+// UInt128/Int128/UInt256 → *big.Int.
+type Result struct {
+	Columns []Column
+	Rows    [][]any
+}
+
+// Col returns the index of the column named name, or -1.
+func (r *Result) Col(name string) int {
+	for i, c := range r.Columns {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Store is one ClickHouse engine. Implementations are safe for concurrent use.
+type Store interface {
+	// Exec runs one statement that returns no rows (DDL, INSERT ... SELECT, ...).
+	Exec(ctx context.Context, sql string, params Params) error
+	// Query runs one statement and returns its rows decoded.
+	Query(ctx context.Context, sql string, params Params) (*Result, error)
+	// Insert appends an Arrow record batch to table. Field names of the
+	// record's schema name the table columns; omitted columns take defaults.
+	Insert(ctx context.Context, table string, rec arrow.RecordBatch) error
+	// Engine names the engine: "embedded" or "clickhouse".
+	Engine() string
+	// Close releases connections. The store is unusable afterwards.
+	Close() error
+}
+
+// ErrClosed is returned by a store used after Close.
+var ErrClosed = errors.New("store is closed")
+
+// QueryError is a statement the engine rejected. Msg is the engine's text.
+type QueryError struct {
+	SQL string
+	Msg string
+}
+
+func (e *QueryError) Error() string {
+	sql := e.SQL
+	if len(sql) > 200 {
+		sql = sql[:200] + "…"
+	}
+	return fmt.Sprintf("query failed: %s (query: %s)", e.Msg, sql)
+}
