@@ -11,9 +11,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
-// Params are values for server-side {name:Type} placeholders, written as
-// ClickHouse text literals without quotes (a String param is the raw string).
-// Every value that comes from a user goes through Params, never into SQL text.
+// Params are values for server-side {name:Type} placeholders, as the plain
+// text of the value (a String param is the raw string, a UInt64 its digits);
+// each engine applies the escaping its protocol needs. Every value that comes
+// from a user goes through Params, never into SQL text.
 type Params map[string]string
 
 // Column names one result column and its ClickHouse type, e.g. "Nullable(UInt64)".

@@ -50,10 +50,7 @@ var engine struct {
 var ErrLibrary = errors.New("embedded engine library unavailable")
 
 func loadLocked(path string) error {
-	if engine.loaded != "" {
-		if engine.loaded != path {
-			return fmt.Errorf("%w: %s is already loaded; one library per process", ErrLibrary, engine.loaded)
-		}
+	if engine.loaded == path {
 		return nil
 	}
 	st, err := os.Stat(path)
@@ -62,6 +59,9 @@ func loadLocked(path string) error {
 	}
 	if st.IsDir() || st.Size() < 1<<20 {
 		return fmt.Errorf("%w: %s is not a valid libchdb.so (%d bytes): delete it and run `make libchdb`", ErrLibrary, path, st.Size())
+	}
+	if engine.loaded != "" {
+		return fmt.Errorf("%w: %s is already loaded; one library per process", ErrLibrary, engine.loaded)
 	}
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
