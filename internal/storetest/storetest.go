@@ -1,0 +1,64 @@
+// Package storetest gives tests a real embedded ClickHouse store.
+package storetest
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/chdb"
+)
+
+// shared is the one embedded store of this test binary: the engine allows
+// one data directory per process. Tests using it must not run in parallel.
+var shared struct {
+	once sync.Once
+	db   *chdb.DB
+	dir  string
+	err  error
+}
+
+// Open returns the test binary's embedded store, migrated and emptied.
+func Open(t testing.TB) store.Store {
+	t.Helper()
+	ctx := context.Background()
+	shared.once.Do(func() {
+		shared.dir, shared.err = os.MkdirTemp("", "dasch-test-*")
+		if shared.err != nil {
+			return
+		}
+		shared.db, shared.err = chdb.Open(ctx, shared.dir, chdb.Options{
+			// Repeated identical queries must not be answered from the cache
+			// of an earlier test's data.
+			Settings: map[string]string{"use_query_condition_cache": "0"},
+		})
+	})
+	if shared.err != nil {
+		t.Fatalf("embedded store: %v", shared.err)
+	}
+	if err := Reset(ctx, shared.db); err != nil {
+		t.Fatalf("reset store: %v", err)
+	}
+	return shared.db
+}
+
+// Reset empties every table and applies the migrations.
+func Reset(ctx context.Context, s store.Store) error {
+	if err := s.Exec(ctx, "TRUNCATE ALL TABLES FROM default", nil); err != nil {
+		return err
+	}
+	_, err := schema.Migrate(ctx, s)
+	return err
+}
+
+// Close shuts the shared store down; call from TestMain after m.Run.
+func Close() {
+	if shared.db != nil {
+		shared.db.Close()
+		_ = chdb.Shutdown()
+		os.RemoveAll(shared.dir)
+	}
+}

@@ -1,0 +1,58 @@
+package query_test
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/dasch-labs/dasch/internal/storetest"
+	"github.com/dasch-labs/dasch/query"
+	"github.com/dasch-labs/dasch/store"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	storetest.Close()
+	os.Exit(code)
+}
+
+func TestIndexedSlot(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	got, err := query.IndexedSlot(ctx, s)
+	if err != nil || got != 0 {
+		t.Fatalf("empty store: %d, %v", got, err)
+	}
+	// Checkpoints only move forward, whatever order they are written in.
+	for _, slot := range []string{"100", "18446744073709551000", "5"} {
+		if err := s.Exec(ctx, "INSERT INTO indexer_checkpoints (name, slot) VALUES ('main', {s:UInt64})", store.Params{"s": slot}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Exec(ctx, "INSERT INTO indexer_checkpoints (name, slot) VALUES ('other', 1)", nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err = query.IndexedSlot(ctx, s)
+	if err != nil || got != 18446744073709551000 {
+		t.Fatalf("got %d, %v", got, err)
+	}
+}
+
+func TestSlotCache(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	c := query.NewSlotCache(s, time.Hour)
+	if v, err := c.IndexedSlot(ctx); err != nil || v != 0 {
+		t.Fatalf("%d %v", v, err)
+	}
+	if err := s.Exec(ctx, "INSERT INTO indexer_checkpoints (name, slot) VALUES ('main', 7)", nil); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := c.IndexedSlot(ctx); v != 0 {
+		t.Fatalf("cached value should hold within the TTL, got %d", v)
+	}
+	if v, _ := query.NewSlotCache(s, 0).IndexedSlot(ctx); v != 7 {
+		t.Fatalf("uncached = %d", v)
+	}
+}

@@ -1,0 +1,82 @@
+package schema_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/dasch-labs/dasch/internal/storetest"
+	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/store"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	storetest.Close()
+	os.Exit(code)
+}
+
+func TestMigrateIsIdempotent(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t) // already migrated once
+	for i := 0; i < 2; i++ {
+		n, err := schema.Migrate(ctx, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != 0 {
+			t.Fatalf("run %d applied %d migrations, want 0", i, n)
+		}
+	}
+	res, err := s.Query(ctx, "SELECT count() FROM schema_migrations FINAL", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Rows[0][0].(uint64); got != uint64(len(schema.Migrations())) {
+		t.Fatalf("schema_migrations rows = %d, want %d", got, len(schema.Migrations()))
+	}
+	for _, table := range []string{schema.TableBlocks, schema.TableTxs, schema.TableAccounts, schema.TableAccByOwner,
+		schema.TableProjects, schema.TableKeys, schema.TableDeadLetters, schema.TableCheckpoints} {
+		res, err := s.Query(ctx, "SELECT count() FROM system.tables WHERE database = currentDatabase() AND name = {t:String}", store.Params{"t": table})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rows[0][0].(uint64) != 1 {
+			t.Errorf("table %s missing", table)
+		}
+	}
+}
+
+func TestMigrateReappliesAfterPartialFailure(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	// Forget the record but keep the tables: statements must tolerate that.
+	if err := s.Exec(ctx, "TRUNCATE TABLE schema_migrations", nil); err != nil {
+		t.Fatal(err)
+	}
+	n, err := schema.Migrate(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != len(schema.Migrations()) {
+		t.Fatalf("applied %d, want %d", n, len(schema.Migrations()))
+	}
+}
+
+func TestAccountsKeepNewestVersion(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	// Newest (slot, write_version) wins whatever the insert order.
+	ins := `INSERT INTO accounts (pubkey, owner, lamports, data, executable, rent_epoch, slot, write_version) VALUES
+		('k', 'o', 3, '', false, 0, 10, 2), ('k', 'o', 1, '', false, 0, 9, 99), ('k', 'p', 2, '', false, 0, 10, 1)`
+	if err := s.Exec(ctx, ins, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Query(ctx, "SELECT lamports, trim(TRAILING '\\0' FROM owner) FROM accounts FINAL", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 1 || res.Rows[0][0].(uint64) != 3 || res.Rows[0][1].(string) != "o" {
+		t.Fatalf("rows = %v", res.Rows)
+	}
+}
