@@ -1,0 +1,247 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/dasch-labs/dasch/server/jsonrpc"
+)
+
+// Errors the server itself produces. Protocol errors (parse, invalid
+// request, unknown method) travel with HTTP 200 like Photon's; the rest carry
+// a status that matches what went wrong.
+var (
+	errMissingKey  = jsonrpc.Unauthorized("Unauthorized: missing api-key").WithStatus(fasthttp.StatusUnauthorized)
+	errInvalidKey  = jsonrpc.Unauthorized("Unauthorized: invalid api-key").WithStatus(fasthttp.StatusUnauthorized)
+	errUnavailable = jsonrpc.Unavailable("Service unavailable").WithStatus(fasthttp.StatusServiceUnavailable)
+	errTooMany     = jsonrpc.TooManyRequests("Too many requests").WithStatus(fasthttp.StatusTooManyRequests)
+	errTimeout     = jsonrpc.Timeout("Gateway timeout").WithStatus(fasthttp.StatusGatewayTimeout)
+	errInternal    = jsonrpc.Internal().WithStatus(fasthttp.StatusInternalServerError)
+)
+
+// maxKeyLen rejects absurd keys without a store round trip.
+const maxKeyLen = 256
+
+// outcome is the answer to one request before encoding.
+type outcome struct {
+	result any
+	err    *jsonrpc.Error
+}
+
+func (s *Server) serveRPC(rc *fasthttp.RequestCtx) {
+	// fasthttp reuses the body buffer once this function returns, and a
+	// handler that ignores its deadline may still be reading its params.
+	body := bytes.Clone(rc.PostBody())
+	msg, perr := jsonrpc.Parse(body)
+
+	key := rc.QueryArgs().Peek("api-key")
+	if len(key) == 0 {
+		s.failAll(rc, msg, errMissingKey)
+		return
+	}
+	if len(key) > maxKeyLen {
+		s.failAll(rc, msg, errInvalidKey)
+		return
+	}
+	apiKey := string(key)
+
+	ctx, cancel := context.WithTimeout(s.base, s.cfg.RequestTimeout)
+	defer cancel()
+
+	project, ok, err := s.keys.CheckKey(ctx, apiKey)
+	if err != nil {
+		s.log.Error("api key check failed", "err", err)
+		s.failAll(rc, msg, errUnavailable)
+		return
+	}
+	if !ok {
+		s.failAll(rc, msg, errInvalidKey)
+		return
+	}
+	if perr != nil {
+		s.writeError(rc, perr)
+		return
+	}
+
+	reqs := msg.Requests
+	out := make([]outcome, len(reqs))
+	todo := make([]int, 0, len(reqs))
+	now := time.Now()
+	for i := range reqs {
+		switch {
+		case reqs[i].Err != nil:
+			out[i].err = reqs[i].Err
+		case s.limiter != nil && !s.limiter.allow(apiKey, now):
+			out[i].err = errTooMany
+		default:
+			todo = append(todo, i)
+		}
+	}
+	if len(todo) == 1 {
+		out[todo[0]] = s.call(ctx, project, &reqs[todo[0]])
+	} else if len(todo) > 1 {
+		sem := make(chan struct{}, s.cfg.BatchConcurrency)
+		var wg sync.WaitGroup
+		for _, i := range todo {
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				out[i] = s.call(ctx, project, &reqs[i])
+			})
+		}
+		wg.Wait()
+	}
+	s.writeOutcomes(rc, msg, out)
+}
+
+// failAll answers every request of msg with e, echoing ids when the body
+// parsed, or once with id null when it did not.
+func (s *Server) failAll(rc *fasthttp.RequestCtx, msg jsonrpc.Message, e *jsonrpc.Error) {
+	if len(msg.Requests) == 0 {
+		s.writeError(rc, e)
+		return
+	}
+	out := make([]outcome, len(msg.Requests))
+	for i := range out {
+		out[i].err = e
+	}
+	s.writeOutcomes(rc, msg, out)
+}
+
+// call runs one request's handler.
+func (s *Server) call(ctx context.Context, project string, r *jsonrpc.Request) outcome {
+	h, ok := s.reg.Lookup(r.Method)
+	if !ok {
+		return outcome{err: jsonrpc.MethodNotFound()}
+	}
+	c := &Call{Method: r.Method, Params: r.Params, ProjectID: project, ID: r.ID}
+	res, err := s.invoke(ctx, h, c)
+	if s.cfg.Usage != nil {
+		s.cfg.Usage.Record(project, r.Method, err == nil)
+	}
+	if err != nil {
+		return outcome{err: s.toRPCError(c, err)}
+	}
+	return outcome{result: res}
+}
+
+// errPanicked marks a recovered panic; the stack was logged where it happened.
+var errPanicked = errors.New("handler panicked")
+
+// invoke runs h in its own goroutine so the deadline holds even for a
+// handler that ignores ctx; such a handler keeps running in the background
+// until it returns, and its late result is dropped.
+func (s *Server) invoke(ctx context.Context, h Handler, c *Call) (any, error) {
+	type ret struct {
+		v   any
+		err error
+	}
+	ch := make(chan ret, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("handler panic", "method", c.Method, "project", c.ProjectID,
+					"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				ch <- ret{err: errPanicked}
+			}
+		}()
+		v, err := h(ctx, c)
+		ch <- ret{v, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-ctx.Done():
+		// A result that raced the deadline still wins.
+		select {
+		case r := <-ch:
+			return r.v, r.err
+		default:
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func (s *Server) toRPCError(c *Call, err error) *jsonrpc.Error {
+	var je *jsonrpc.Error
+	switch {
+	case errors.As(err, &je):
+		return je
+	case errors.Is(err, context.DeadlineExceeded):
+		return errTimeout
+	case errors.Is(err, errPanicked):
+		return errInternal
+	}
+	s.log.Error("handler failed", "method", c.Method, "project", c.ProjectID, "err", err)
+	return errInternal
+}
+
+// bufMax keeps one huge response from pinning memory in the pool.
+const bufMax = 1 << 20
+
+func (s *Server) writeOutcomes(rc *fasthttp.RequestCtx, msg jsonrpc.Message, out []outcome) {
+	bp, _ := s.bufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	buf := (*bp)[:0]
+	if msg.Batch {
+		buf = append(buf, '[')
+	}
+	for i := range out {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = s.appendOutcome(buf, msg.Requests[i], &out[i])
+	}
+	if msg.Batch {
+		buf = append(buf, ']')
+	}
+	rc.SetStatusCode(batchStatus(out))
+	rc.SetBody(buf) // copies
+	if cap(buf) <= bufMax {
+		*bp = buf
+		s.bufs.Put(bp)
+	}
+}
+
+// appendOutcome encodes o; a result that cannot be encoded turns o into an
+// internal error so the HTTP status reflects it.
+func (s *Server) appendOutcome(buf []byte, r jsonrpc.Request, o *outcome) []byte {
+	if o.err == nil {
+		out, err := jsonrpc.AppendResult(buf, r.ID, o.result)
+		if err == nil {
+			return out
+		}
+		s.log.Error("encoding result failed", "method", r.Method, "err", err)
+		o.err = errInternal
+	}
+	return jsonrpc.AppendError(buf, r.ID, o.err)
+}
+
+// batchStatus is the status of a single answer, and for a batch the status
+// every element agrees on (so a fully rate-limited batch is a 429), else 200.
+func batchStatus(out []outcome) int {
+	status := -1
+	for _, o := range out {
+		st := fasthttp.StatusOK
+		if o.err != nil {
+			st = statusOf(o.err)
+		}
+		if status != -1 && st != status {
+			return fasthttp.StatusOK
+		}
+		status = st
+	}
+	if status == -1 {
+		return fasthttp.StatusOK
+	}
+	return status
+}

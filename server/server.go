@@ -1,0 +1,312 @@
+// Package server is the JSON-RPC front door: a fasthttp server that
+// authenticates api keys, rate-limits them, dispatches to registered method
+// handlers with a deadline, and contains handler failures.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/dasch-labs/dasch/server/jsonrpc"
+)
+
+// KeyChecker resolves an api key to its project. ok is false for an unknown
+// key; err is for failures to find out (the store is down).
+type KeyChecker interface {
+	CheckKey(ctx context.Context, key string) (projectID string, ok bool, err error)
+}
+
+// Health reports readiness for GET /health; nil means healthy.
+type Health interface {
+	Ready(ctx context.Context) error
+}
+
+// Config tunes the server. Zero values get the defaults below.
+type Config struct {
+	// Listen is the TCP address, e.g. ":8899" or "127.0.0.1:0". Default ":8899".
+	Listen string
+	// MaxBodyBytes caps the request body; larger bodies get HTTP 413.
+	// Default 10 MiB.
+	MaxBodyBytes int
+	// RequestTimeout is the deadline for one HTTP request, batch included.
+	// Default 10s.
+	RequestTimeout time.Duration
+	// RateLimitPerKey is the sustained requests per second allowed per api
+	// key (each batch element counts). 0 means unlimited.
+	RateLimitPerKey float64
+	// RateLimitBurst is the bucket size. Default: RateLimitPerKey rounded up,
+	// at least 1.
+	RateLimitBurst int
+	// ReadTimeout bounds reading one request. Default 30s.
+	ReadTimeout time.Duration
+	// WriteTimeout bounds writing one response. Default 30s.
+	WriteTimeout time.Duration
+	// IdleTimeout bounds a keep-alive connection waiting for its next
+	// request. Default 60s.
+	IdleTimeout time.Duration
+	// ShutdownTimeout bounds how long Serve waits for in-flight requests once
+	// its context is cancelled. Default 30s.
+	ShutdownTimeout time.Duration
+	// BatchConcurrency is how many elements of one batch run at once.
+	// Default 4.
+	BatchConcurrency int
+	// Logger receives errors and panics. Default slog.Default().
+	Logger *slog.Logger
+	// Usage, when set, is told about every call that reached a handler.
+	Usage UsageRecorder
+}
+
+const (
+	defaultListen          = ":8899"
+	defaultMaxBodyBytes    = 10 << 20
+	defaultRequestTimeout  = 10 * time.Second
+	defaultReadTimeout     = 30 * time.Second
+	defaultWriteTimeout    = 30 * time.Second
+	defaultIdleTimeout     = 60 * time.Second
+	defaultShutdownTimeout = 30 * time.Second
+	defaultBatchConc       = 4
+)
+
+func (c *Config) applyDefaults() {
+	if c.Listen == "" {
+		c.Listen = defaultListen
+	}
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = defaultMaxBodyBytes
+	}
+	if c.RequestTimeout <= 0 {
+		c.RequestTimeout = defaultRequestTimeout
+	}
+	if c.RateLimitPerKey > 0 && c.RateLimitBurst <= 0 {
+		c.RateLimitBurst = max(1, int(math.Ceil(c.RateLimitPerKey)))
+	}
+	if c.ReadTimeout <= 0 {
+		c.ReadTimeout = defaultReadTimeout
+	}
+	if c.WriteTimeout <= 0 {
+		c.WriteTimeout = defaultWriteTimeout
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = defaultIdleTimeout
+	}
+	if c.ShutdownTimeout <= 0 {
+		c.ShutdownTimeout = defaultShutdownTimeout
+	}
+	if c.BatchConcurrency <= 0 {
+		c.BatchConcurrency = defaultBatchConc
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+}
+
+// Server serves JSON-RPC over HTTP. Create it with New, then Listen (optional,
+// to learn the address early) and Serve.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	reg     *Registry
+	keys    KeyChecker
+	health  Health
+	limiter *limiter
+	srv     *fasthttp.Server
+	bufs    sync.Pool
+
+	// base is the parent of every request context. It keeps the values of
+	// Serve's context but not its cancellation, so shutdown lets in-flight
+	// requests finish.
+	base context.Context
+
+	mu     sync.Mutex
+	ln     net.Listener
+	served bool
+}
+
+// New builds a server. keys is required; health may be nil (always ready).
+func New(cfg Config, reg *Registry, keys KeyChecker, health Health) (*Server, error) {
+	if reg == nil || keys == nil {
+		return nil, errors.New("server: New needs a registry and a key checker")
+	}
+	if cfg.RateLimitPerKey < 0 || math.IsNaN(cfg.RateLimitPerKey) || math.IsInf(cfg.RateLimitPerKey, 0) {
+		return nil, fmt.Errorf("server: invalid RateLimitPerKey %v", cfg.RateLimitPerKey)
+	}
+	cfg.applyDefaults()
+	s := &Server{
+		cfg:    cfg,
+		log:    cfg.Logger,
+		reg:    reg,
+		keys:   keys,
+		health: health,
+		base:   context.Background(),
+	}
+	if cfg.RateLimitPerKey > 0 {
+		s.limiter = newLimiter(cfg.RateLimitPerKey, cfg.RateLimitBurst)
+	}
+	s.srv = &fasthttp.Server{
+		Handler:               s.route,
+		ErrorHandler:          s.transportError,
+		MaxRequestBodySize:    cfg.MaxBodyBytes,
+		ReadTimeout:           cfg.ReadTimeout,
+		WriteTimeout:          cfg.WriteTimeout,
+		IdleTimeout:           cfg.IdleTimeout,
+		NoDefaultServerHeader: true,
+		CloseOnShutdown:       true,
+		Logger:                fasthttpLogger{cfg.Logger},
+	}
+	return s, nil
+}
+
+// Listen binds the configured address. Serve calls it when it was not called
+// before; calling it first makes Addr known (useful with port 0).
+func (s *Server) Listen() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ln != nil {
+		return nil
+	}
+	ln, err := net.Listen("tcp", s.cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("server: listen %s: %w", s.cfg.Listen, err)
+	}
+	s.ln = ln
+	return nil
+}
+
+// Addr is the bound address ("127.0.0.1:41234"), empty before Listen.
+func (s *Server) Addr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
+}
+
+// Serve answers requests until ctx is cancelled, then stops accepting, lets
+// in-flight requests finish (up to ShutdownTimeout) and returns nil. It can
+// be called once.
+func (s *Server) Serve(ctx context.Context) error {
+	if err := s.Listen(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	if s.served {
+		s.mu.Unlock()
+		return errors.New("server: Serve called twice")
+	}
+	s.served = true
+	ln := s.ln
+	s.base = context.WithoutCancel(ctx)
+	s.mu.Unlock()
+
+	errc := make(chan error, 1)
+	go func() { errc <- s.srv.Serve(ln) }()
+
+	select {
+	case err := <-errc:
+		_ = ln.Close()
+		if err == nil {
+			err = errors.New("server: stopped unexpectedly")
+		}
+		return fmt.Errorf("server: serve: %w", err)
+	case <-ctx.Done():
+	}
+
+	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	err := s.srv.ShutdownWithContext(sctx)
+	// fasthttp only closes listeners it has registered; if Serve had not got
+	// that far yet, closing ours is what makes it return.
+	_ = ln.Close()
+	<-errc
+	if err != nil {
+		return fmt.Errorf("server: shutdown: %w", err)
+	}
+	return nil
+}
+
+// route dispatches on path and HTTP method.
+func (s *Server) route(rc *fasthttp.RequestCtx) {
+	rc.SetContentType("application/json")
+	switch string(rc.Path()) {
+	case "/":
+		if !rc.IsPost() {
+			rc.Response.Header.Set(fasthttp.HeaderAllow, "POST")
+			s.writeError(rc, jsonrpc.InvalidRequest("HTTP method not allowed, use POST").WithStatus(fasthttp.StatusMethodNotAllowed))
+			return
+		}
+		s.serveRPC(rc)
+	case "/health":
+		if !rc.IsGet() && !rc.IsHead() {
+			rc.Response.Header.Set(fasthttp.HeaderAllow, "GET, HEAD")
+			s.writeError(rc, jsonrpc.InvalidRequest("HTTP method not allowed, use GET").WithStatus(fasthttp.StatusMethodNotAllowed))
+			return
+		}
+		s.serveHealth(rc)
+	default:
+		s.writeError(rc, jsonrpc.NotFound("Not found").WithStatus(fasthttp.StatusNotFound))
+	}
+}
+
+func (s *Server) serveHealth(rc *fasthttp.RequestCtx) {
+	if s.health == nil {
+		rc.SetBodyString(`{"status":"ok"}`)
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.base, s.cfg.RequestTimeout)
+	defer cancel()
+	if err := s.health.Ready(ctx); err != nil {
+		rc.SetStatusCode(fasthttp.StatusServiceUnavailable)
+		body := append([]byte(`{"status":"unavailable","error":`), jsonrpc.AppendString(nil, err.Error())...)
+		rc.SetBody(append(body, '}'))
+		return
+	}
+	rc.SetBodyString(`{"status":"ok"}`)
+}
+
+// transportError answers requests fasthttp could not read, so even those get
+// a JSON-RPC body.
+func (s *Server) transportError(rc *fasthttp.RequestCtx, err error) {
+	rc.SetContentType("application/json")
+	var small *fasthttp.ErrSmallBuffer
+	var nerr net.Error
+	e := jsonrpc.InvalidRequest("malformed HTTP request").WithStatus(fasthttp.StatusBadRequest)
+	switch {
+	case errors.Is(err, fasthttp.ErrBodyTooLarge):
+		e = jsonrpc.InvalidRequest("request body too large").WithStatus(fasthttp.StatusRequestEntityTooLarge)
+	case errors.As(err, &small):
+		e = jsonrpc.InvalidRequest("request headers too large").WithStatus(fasthttp.StatusRequestHeaderFieldsTooLarge)
+	case errors.As(err, &nerr) && nerr.Timeout():
+		e = jsonrpc.InvalidRequest("request timeout").WithStatus(fasthttp.StatusRequestTimeout)
+	}
+	s.writeError(rc, e)
+}
+
+// writeError answers with a single error, id null.
+func (s *Server) writeError(rc *fasthttp.RequestCtx, e *jsonrpc.Error) {
+	rc.SetStatusCode(statusOf(e))
+	rc.SetBody(jsonrpc.AppendError(nil, nil, e))
+}
+
+func statusOf(e *jsonrpc.Error) int {
+	if e == nil || e.HTTPStatus == 0 {
+		return fasthttp.StatusOK
+	}
+	return e.HTTPStatus
+}
+
+// fasthttpLogger routes fasthttp's own messages (accept errors and the like)
+// into the structured log.
+type fasthttpLogger struct{ l *slog.Logger }
+
+func (f fasthttpLogger) Printf(format string, args ...any) {
+	f.l.Warn(fmt.Sprintf(format, args...), "component", "fasthttp")
+}

@@ -1,0 +1,687 @@
+package server_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dasch-labs/dasch/api"
+	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
+)
+
+// testKeys is an in-memory KeyChecker: key → project; "broken" fails.
+type testKeys map[string]string
+
+func (k testKeys) CheckKey(_ context.Context, key string) (string, bool, error) {
+	if key == "broken" {
+		return "", false, errors.New("store down")
+	}
+	p, ok := k[key]
+	return p, ok, nil
+}
+
+type fixedSlot uint64
+
+func (f fixedSlot) IndexedSlot(context.Context) (uint64, error) { return uint64(f), nil }
+
+type healthFunc func(context.Context) error
+
+func (h healthFunc) Ready(ctx context.Context) error { return h(ctx) }
+
+// lockedBuffer collects log output written from many goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+const slot = 123456789
+
+// testRegistry has the real api methods plus methods that misbehave on purpose.
+func testRegistry() *server.Registry {
+	reg := server.NewRegistry()
+	api.Register(reg, api.Deps{Slots: fixedSlot(slot)})
+	reg.Register("echo", func(_ context.Context, c *server.Call) (any, error) {
+		return map[string]any{"params": c.Params, "project": c.ProjectID}, nil
+	})
+	reg.Register("panic", func(context.Context, *server.Call) (any, error) {
+		panic("boom")
+	})
+	reg.Register("fail", func(context.Context, *server.Call) (any, error) {
+		return nil, errors.New("secret database detail")
+	})
+	reg.Register("notfound", func(context.Context, *server.Call) (any, error) {
+		return nil, jsonrpc.NotFound("Asset not found").WithStatus(http.StatusNotFound)
+	})
+	reg.Register("slow", func(ctx context.Context, _ *server.Call) (any, error) {
+		<-ctx.Done()
+		return nil, fmt.Errorf("query: %w", ctx.Err())
+	})
+	reg.Register("stubborn", func(context.Context, *server.Call) (any, error) {
+		time.Sleep(2 * time.Second)
+		return "late", nil
+	})
+	reg.Register("unencodable", func(context.Context, *server.Call) (any, error) {
+		return func() {}, nil
+	})
+	return reg
+}
+
+type testServer struct {
+	url  string
+	logs *lockedBuffer
+	stop func() error
+}
+
+// start runs a real server on a loopback port until the test ends.
+func start(t *testing.T, cfg server.Config, reg *server.Registry, health server.Health) *testServer {
+	t.Helper()
+	logs := &lockedBuffer{}
+	cfg.Listen = "127.0.0.1:0"
+	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
+	if reg == nil {
+		reg = testRegistry()
+	}
+	s, err := server.New(cfg, reg, testKeys{"good": "proj-1", "other": "proj-2"}, health)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx) }()
+	var once sync.Once
+	var stopErr error
+	stop := func() error {
+		once.Do(func() {
+			cancel()
+			select {
+			case stopErr = <-done:
+			case <-time.After(10 * time.Second):
+				stopErr = errors.New("Serve did not return")
+			}
+		})
+		return stopErr
+	}
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Errorf("stop: %v", err)
+		}
+	})
+	return &testServer{url: "http://" + s.Addr(), logs: logs, stop: stop}
+}
+
+var client = &http.Client{Timeout: 10 * time.Second}
+
+func do(t *testing.T, method, url, body string) (int, http.Header, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type = %q", ct)
+	}
+	if !json.Valid(b) {
+		t.Errorf("response is not JSON: %q", b)
+	}
+	return resp.StatusCode, resp.Header, b
+}
+
+type response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result"`
+	Error   *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func decode(t *testing.T, b []byte) response {
+	t.Helper()
+	var r response
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("decode %q: %v", b, err)
+	}
+	if r.JSONRPC != "2.0" {
+		t.Errorf("jsonrpc = %q in %s", r.JSONRPC, b)
+	}
+	if len(r.ID) == 0 {
+		t.Errorf("no id member in %s", b)
+	}
+	return r
+}
+
+func TestJSONRPC(t *testing.T) {
+	ts := start(t, server.Config{RequestTimeout: 300 * time.Millisecond}, nil, nil)
+	tests := []struct {
+		name    string
+		query   string // defaults to ?api-key=good
+		body    string
+		status  int
+		code    int    // 0: expect a result
+		message string // checked when set
+		id      string // raw id expected in the answer
+		result  string // checked when set
+	}{
+		{name: "invalid json", body: `{"jsonrpc":"2.0",`, status: 200, code: -32700, message: "Parse error", id: "null"},
+		{name: "not json at all", body: `hello`, status: 200, code: -32700, id: "null"},
+		{name: "empty body", body: ``, status: 200, code: -32700, id: "null"},
+		{name: "no jsonrpc", body: `{"id":1,"method":"getIndexerSlot"}`, status: 200, code: -32600, id: "1"},
+		{name: "jsonrpc 1.0", body: `{"jsonrpc":"1.0","id":"abc","method":"getIndexerSlot"}`, status: 200, code: -32600, id: `"abc"`},
+		{name: "no method", body: `{"jsonrpc":"2.0","id":2}`, status: 200, code: -32600, id: "2"},
+		{name: "method not a string", body: `{"jsonrpc":"2.0","id":3,"method":42}`, status: 200, code: -32600, id: "3"},
+		{name: "id object", body: `{"jsonrpc":"2.0","id":{"a":1},"method":"getIndexerSlot"}`, status: 200, code: -32600, id: "null"},
+		{name: "not an object", body: `7`, status: 200, code: -32600, id: "null"},
+		{name: "unknown method", body: `{"jsonrpc":"2.0","id":4,"method":"nope"}`, status: 200, code: -32601, message: "Method not found", id: "4"},
+		{name: "params string", body: `{"jsonrpc":"2.0","id":5,"method":"getIndexerSlot","params":"x"}`, status: 200, code: -32602, message: "params must be an object or an array", id: "5"},
+		{name: "params number", body: `{"jsonrpc":"2.0","id":6,"method":"getIndexerSlot","params":1}`, status: 200, code: -32602, id: "6"},
+		{name: "params unknown field", body: `{"jsonrpc":"2.0","id":6,"method":"getIndexerSlot","params":{"a":1}}`, status: 200, code: -32602, message: "unknown field `a`, there are no fields", id: "6"},
+		{name: "params positional", body: `{"jsonrpc":"2.0","id":6,"method":"getIndexerSlot","params":[1]}`, status: 200, code: -32602, id: "6"},
+
+		{name: "no key", query: "?", body: `{"jsonrpc":"2.0","id":7,"method":"getIndexerSlot"}`, status: 401, code: -32001, message: "Unauthorized: missing api-key", id: "7"},
+		{name: "empty key", query: "?api-key=", body: `{"jsonrpc":"2.0","id":"k","method":"getIndexerSlot"}`, status: 401, code: -32001, message: "Unauthorized: missing api-key", id: `"k"`},
+		{name: "wrong key", query: "?api-key=bad", body: `{"jsonrpc":"2.0","id":8,"method":"getIndexerSlot"}`, status: 401, code: -32001, message: "Unauthorized: invalid api-key", id: "8"},
+		{name: "huge key", query: "?api-key=" + strings.Repeat("k", 300), body: `{"jsonrpc":"2.0","id":8,"method":"getIndexerSlot"}`, status: 401, code: -32001, message: "Unauthorized: invalid api-key", id: "8"},
+		{name: "wrong key before unknown method", query: "?api-key=bad", body: `{"jsonrpc":"2.0","id":9,"method":"nope"}`, status: 401, code: -32001, id: "9"},
+		{name: "wrong key and invalid json", query: "?api-key=bad", body: `{`, status: 401, code: -32001, id: "null"},
+		{name: "key store down", query: "?api-key=broken", body: `{"jsonrpc":"2.0","id":10,"method":"getIndexerSlot"}`, status: 503, code: -32002, message: "Service unavailable", id: "10"},
+
+		{name: "id string", body: `{"jsonrpc":"2.0","id":"abc","method":"getIndexerSlot"}`, status: 200, id: `"abc"`, result: "123456789"},
+		{name: "id 7", body: `{"jsonrpc":"2.0","id":7,"method":"getIndexerSlot"}`, status: 200, id: "7", result: "123456789"},
+		{name: "id 1e3", body: `{"jsonrpc":"2.0","id":1e3,"method":"getIndexerSlot"}`, status: 200, id: "1e3", result: "123456789"},
+		{name: "id 1.0", body: `{"jsonrpc":"2.0","id":1.0,"method":"getIndexerSlot"}`, status: 200, id: "1.0", result: "123456789"},
+		{name: "id max u64", body: `{"jsonrpc":"2.0","id":18446744073709551615,"method":"getIndexerSlot"}`, status: 200, id: "18446744073709551615", result: "123456789"},
+		{name: "id null", body: `{"jsonrpc":"2.0","id":null,"method":"getIndexerSlot"}`, status: 200, id: "null", result: "123456789"},
+		{name: "id absent", body: `{"jsonrpc":"2.0","method":"getIndexerSlot"}`, status: 200, id: "null", result: "123456789"},
+		{name: "id escaped string", body: `{"jsonrpc":"2.0","id":"a\"\u00e9","method":"getIndexerSlot"}`, status: 200, id: `"a\"\u00e9"`, result: "123456789"},
+		{name: "params null", body: `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot","params":null}`, status: 200, id: "1", result: "123456789"},
+		{name: "params empty object", body: `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot","params":{}}`, status: 200, id: "1", result: "123456789"},
+		{name: "params empty array", body: `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot","params":[]}`, status: 200, id: "1", result: "123456789"},
+		{name: "project and params reach handler", body: `{"jsonrpc":"2.0","id":1,"method":"echo","params":{"x":[1,"y"]}}`, status: 200, id: "1", result: `{"params":{"x":[1,"y"]},"project":"proj-1"}`},
+		{name: "other key other project", query: "?api-key=other", body: `{"jsonrpc":"2.0","id":1,"method":"echo"}`, status: 200, id: "1", result: `{"params":null,"project":"proj-2"}`},
+
+		{name: "handler panics", body: `{"jsonrpc":"2.0","id":11,"method":"panic"}`, status: 500, code: -32603, message: "Internal error", id: "11"},
+		{name: "handler error not leaked", body: `{"jsonrpc":"2.0","id":12,"method":"fail"}`, status: 500, code: -32603, message: "Internal error", id: "12"},
+		{name: "handler rpc error", body: `{"jsonrpc":"2.0","id":13,"method":"notfound"}`, status: 404, code: -32004, message: "Asset not found", id: "13"},
+		{name: "handler timeout", body: `{"jsonrpc":"2.0","id":14,"method":"slow"}`, status: 504, code: -32003, message: "Gateway timeout", id: "14"},
+		{name: "handler ignores deadline", body: `{"jsonrpc":"2.0","id":15,"method":"stubborn"}`, status: 504, code: -32003, id: "15"},
+		{name: "result not encodable", body: `{"jsonrpc":"2.0","id":16,"method":"unencodable"}`, status: 500, code: -32603, id: "16"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := tt.query
+			if q == "" {
+				q = "?api-key=good"
+			}
+			begin := time.Now()
+			status, _, body := do(t, http.MethodPost, ts.url+"/"+q, tt.body)
+			if status != tt.status {
+				t.Errorf("status = %d, want %d (%s)", status, tt.status, body)
+			}
+			r := decode(t, body)
+			if string(r.ID) != tt.id {
+				t.Errorf("id = %s, want %s", r.ID, tt.id)
+			}
+			if tt.code == 0 {
+				if r.Error != nil {
+					t.Fatalf("unexpected error %+v", *r.Error)
+				}
+				if tt.result != "" && string(r.Result) != tt.result {
+					t.Errorf("result = %s, want %s", r.Result, tt.result)
+				}
+			} else {
+				if r.Error == nil {
+					t.Fatalf("no error in %s", body)
+				}
+				if r.Error.Code != tt.code {
+					t.Errorf("code = %d, want %d (%s)", r.Error.Code, tt.code, r.Error.Message)
+				}
+				if tt.message != "" && r.Error.Message != tt.message {
+					t.Errorf("message = %q, want %q", r.Error.Message, tt.message)
+				}
+				if r.Result != nil {
+					t.Errorf("result and error both set: %s", body)
+				}
+			}
+			if el := time.Since(begin); el > time.Second {
+				t.Errorf("took %v", el)
+			}
+		})
+	}
+
+	logs := ts.logs.String()
+	if !strings.Contains(logs, "handler panic") || !strings.Contains(logs, "boom") || !strings.Contains(logs, "server_test.go") {
+		t.Errorf("panic not logged with a stack: %s", logs)
+	}
+	if !strings.Contains(logs, "secret database detail") {
+		t.Errorf("handler error not logged: %s", logs)
+	}
+}
+
+func TestGetIndexerSlotIsBareNumber(t *testing.T) {
+	ts := start(t, server.Config{}, nil, nil)
+	status, _, body := do(t, http.MethodPost, ts.url+"/?api-key=good", `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`)
+	want := `{"jsonrpc":"2.0","id":1,"result":123456789}`
+	if status != 200 || string(body) != want {
+		t.Errorf("got %d %s, want 200 %s", status, body, want)
+	}
+}
+
+func TestPanicDoesNotStopServer(t *testing.T) {
+	ts := start(t, server.Config{}, nil, nil)
+	for i := range 3 {
+		status, _, body := do(t, http.MethodPost, ts.url+"/?api-key=good", `{"jsonrpc":"2.0","id":1,"method":"panic"}`)
+		if r := decode(t, body); status != 500 || r.Error == nil || r.Error.Code != -32603 {
+			t.Fatalf("round %d: %d %s", i, status, body)
+		}
+		status, _, body = do(t, http.MethodPost, ts.url+"/?api-key=good", `{"jsonrpc":"2.0","id":2,"method":"getIndexerSlot"}`)
+		if status != 200 || string(decode(t, body).Result) != "123456789" {
+			t.Fatalf("round %d after panic: %d %s", i, status, body)
+		}
+	}
+}
+
+func TestBatch(t *testing.T) {
+	ts := start(t, server.Config{RequestTimeout: 300 * time.Millisecond}, nil, nil)
+	tests := []struct {
+		name   string
+		query  string
+		body   string
+		status int
+		want   string
+	}{
+		{
+			name: "mixed", status: 200,
+			body: `[{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"},
+				{"jsonrpc":"2.0","id":"b","method":"nope"},
+				5,
+				{"jsonrpc":"1.0","id":3,"method":"getIndexerSlot"},
+				{"jsonrpc":"2.0","method":"getIndexerSlot"},
+				{"jsonrpc":"2.0","id":1e3,"method":"getIndexerSlot","params":"x"},
+				{"jsonrpc":"2.0","id":7,"method":"panic"},
+				{"jsonrpc":"2.0","id":8,"method":"slow"}]`,
+			want: `[{"jsonrpc":"2.0","id":1,"result":123456789},` +
+				`{"jsonrpc":"2.0","id":"b","error":{"code":-32601,"message":"Method not found"}},` +
+				`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: expected an object"}},` +
+				`{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"Invalid Request: jsonrpc must be \"2.0\""}},` +
+				`{"jsonrpc":"2.0","id":null,"result":123456789},` +
+				`{"jsonrpc":"2.0","id":1e3,"error":{"code":-32602,"message":"params must be an object or an array"}},` +
+				`{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"Internal error"}},` +
+				`{"jsonrpc":"2.0","id":8,"error":{"code":-32003,"message":"Gateway timeout"}}]`,
+		},
+		{
+			name: "single element", status: 200,
+			body: `[{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}]`,
+			want: `[{"jsonrpc":"2.0","id":1,"result":123456789}]`,
+		},
+		{
+			name: "empty", status: 200, body: ` [ ] `,
+			want: `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: empty batch"}}`,
+		},
+		{
+			name: "too large", status: 200,
+			body: "[" + strings.TrimSuffix(strings.Repeat(`{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"},`, jsonrpc.MaxBatch+1), ",") + "]",
+			want: `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batch larger than 100 requests"}}`,
+		},
+		{
+			name: "unauthorized echoes every id", query: "?api-key=bad", status: 401,
+			body: `[{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"},{"jsonrpc":"2.0","id":"x","method":"nope"}]`,
+			want: `[{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Unauthorized: invalid api-key"}},` +
+				`{"jsonrpc":"2.0","id":"x","error":{"code":-32001,"message":"Unauthorized: invalid api-key"}}]`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := tt.query
+			if q == "" {
+				q = "?api-key=good"
+			}
+			status, _, body := do(t, http.MethodPost, ts.url+"/"+q, tt.body)
+			if status != tt.status || string(body) != tt.want {
+				t.Errorf("got  %d %s\nwant %d %s", status, body, tt.status, tt.want)
+			}
+		})
+	}
+
+	// A full batch of the largest allowed size answers every element in order.
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range jsonrpc.MaxBatch {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"getIndexerSlot"}`, i)
+	}
+	b.WriteString("]")
+	status, _, body := do(t, http.MethodPost, ts.url+"/?api-key=good", b.String())
+	var rs []response
+	if err := json.Unmarshal(body, &rs); err != nil || status != 200 || len(rs) != jsonrpc.MaxBatch {
+		t.Fatalf("full batch: %d, %d answers, %v", status, len(rs), err)
+	}
+	for i, r := range rs {
+		if string(r.ID) != fmt.Sprint(i) || string(r.Result) != "123456789" {
+			t.Errorf("answer %d: id %s result %s", i, r.ID, r.Result)
+		}
+	}
+}
+
+func TestRoutes(t *testing.T) {
+	ts := start(t, server.Config{}, nil, nil)
+	tests := []struct {
+		method, path string
+		status       int
+		code         int
+		allow        string
+	}{
+		{http.MethodGet, "/", 405, -32600, "POST"},
+		{http.MethodPut, "/?api-key=good", 405, -32600, "POST"},
+		{http.MethodPost, "/health", 405, -32600, "GET, HEAD"},
+		{http.MethodGet, "/nope", 404, -32004, ""},
+		{http.MethodPost, "/v1/rpc?api-key=good", 404, -32004, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
+			status, hdr, body := do(t, tt.method, ts.url+tt.path, `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`)
+			if status != tt.status {
+				t.Errorf("status = %d, want %d", status, tt.status)
+			}
+			if r := decode(t, body); r.Error == nil || r.Error.Code != tt.code || string(r.ID) != "null" {
+				t.Errorf("body %s", body)
+			}
+			if got := hdr.Get("Allow"); got != tt.allow {
+				t.Errorf("Allow = %q, want %q", got, tt.allow)
+			}
+		})
+	}
+}
+
+func TestHealth(t *testing.T) {
+	var mu sync.Mutex
+	var readyErr error
+	h := healthFunc(func(context.Context) error {
+		mu.Lock()
+		defer mu.Unlock()
+		return readyErr
+	})
+	ts := start(t, server.Config{}, nil, h)
+
+	status, _, body := do(t, http.MethodGet, ts.url+"/health", "")
+	if status != 200 || string(body) != `{"status":"ok"}` {
+		t.Errorf("healthy: %d %s", status, body)
+	}
+	mu.Lock()
+	readyErr = errors.New(`clickhouse: "connection refused"`)
+	mu.Unlock()
+	status, _, body = do(t, http.MethodGet, ts.url+"/health", "")
+	if status != 503 || string(body) != `{"status":"unavailable","error":"clickhouse: \"connection refused\""}` {
+		t.Errorf("unhealthy: %d %s", status, body)
+	}
+
+	// No Health at all means always ready.
+	ts2 := start(t, server.Config{}, nil, nil)
+	if status, _, body := do(t, http.MethodGet, ts2.url+"/health", ""); status != 200 || string(body) != `{"status":"ok"}` {
+		t.Errorf("nil health: %d %s", status, body)
+	}
+}
+
+func TestBodyTooLarge(t *testing.T) {
+	ts := start(t, server.Config{MaxBodyBytes: 1024}, nil, nil)
+	want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"request body too large"}}`
+
+	// A body at the limit is still served.
+	small := `{"jsonrpc":"2.0","id":1,"method":"echo","params":{"pad":"` + strings.Repeat("x", 1024-80) + `"}}`
+	if len(small) > 1024 {
+		t.Fatalf("test body is %d bytes", len(small))
+	}
+	if status, _, body := do(t, http.MethodPost, ts.url+"/?api-key=good", small); status != 200 {
+		t.Fatalf("body under the limit: %d %s", status, body)
+	}
+
+	// Announced length over the limit: refused before any body is read.
+	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+	fmt.Fprintf(conn, "POST /?api-key=good HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", 11<<20)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 413 || string(body) != want || resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("announced: %d %q %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+
+	// An ordinary client sending a body over the limit.
+	if status, _, body := do(t, http.MethodPost, ts.url+"/?api-key=good", small+strings.Repeat(" ", 4096)); status != 413 || string(body) != want {
+		t.Errorf("sent: %d %s", status, body)
+	}
+
+	// A chunked body that grows past the limit.
+	req, _ := http.NewRequest(http.MethodPost, ts.url+"/?api-key=good", io.MultiReader(strings.NewReader(strings.Repeat(" ", 2048))))
+	req.ContentLength = -1
+	resp, err = client.Do(req)
+	if err != nil {
+		t.Fatalf("chunked: %v", err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 413 || string(body) != want {
+		t.Errorf("chunked: %d %s", resp.StatusCode, body)
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	// 0.2/s with a burst of 2: the third request inside a few seconds is refused.
+	ts := start(t, server.Config{RateLimitPerKey: 0.2, RateLimitBurst: 2}, nil, nil)
+	call := `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`
+	for i, want := range []int{200, 200, 429} {
+		status, _, body := do(t, http.MethodPost, ts.url+"/?api-key=good", call)
+		r := decode(t, body)
+		if status != want {
+			t.Errorf("request %d: status %d, want %d", i, status, want)
+		}
+		if want == 429 && (r.Error == nil || r.Error.Code != -32005 || r.Error.Message != "Too many requests" || string(r.ID) != "1") {
+			t.Errorf("request %d: %s", i, body)
+		}
+	}
+
+	// Buckets are per key.
+	batch := `[` + call + `,` + call + `,` + call + `]`
+	status, _, body := do(t, http.MethodPost, ts.url+"/?api-key=other", batch)
+	var rs []response
+	if err := json.Unmarshal(body, &rs); err != nil || status != 200 || len(rs) != 3 {
+		t.Fatalf("batch: %d %s", status, body)
+	}
+	if rs[0].Error != nil || rs[1].Error != nil || rs[2].Error == nil || rs[2].Error.Code != -32005 {
+		t.Errorf("batch: %s", body)
+	}
+	// A batch refused whole carries 429.
+	status, _, body = do(t, http.MethodPost, ts.url+"/?api-key=other", `[`+call+`,`+call+`]`)
+	if status != 429 {
+		t.Errorf("refused batch: %d %s", status, body)
+	}
+}
+
+func TestUsageRecorder(t *testing.T) {
+	usage := server.NewUsageCounter()
+	ts := start(t, server.Config{Usage: usage}, nil, nil)
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot","params":{"x":1}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"},{"jsonrpc":"2.0","id":2,"method":"fail"}]`,
+		`{"jsonrpc":"2.0","id":1,"method":"nope"}`,
+	} {
+		do(t, http.MethodPost, ts.url+"/?api-key=good", body)
+	}
+	do(t, http.MethodPost, ts.url+"/?api-key=bad", `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`)
+	got := usage.Drain()
+	want := map[server.UsageKey]server.UsageCount{
+		{ProjectID: "proj-1", Method: "getIndexerSlot"}: {OK: 2, Failed: 1},
+		{ProjectID: "proj-1", Method: "fail"}:           {Failed: 1},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("usage = %v, want %v", got, want)
+	}
+	if len(usage.Snapshot()) != 0 {
+		t.Error("Drain did not reset")
+	}
+}
+
+func TestGracefulShutdown(t *testing.T) {
+	entered := make(chan struct{})
+	release := make(chan struct{})
+	reg := server.NewRegistry()
+	reg.Register("block", func(ctx context.Context, _ *server.Call) (any, error) {
+		close(entered)
+		<-release
+		return "finished", ctx.Err()
+	})
+	ts := start(t, server.Config{}, reg, nil)
+
+	type result struct {
+		status int
+		body   []byte
+		err    error
+	}
+	inflight := make(chan result, 1)
+	go func() {
+		resp, err := client.Post(ts.url+"/?api-key=good", "application/json",
+			strings.NewReader(`{"jsonrpc":"2.0","id":"inflight","method":"block"}`))
+		if err != nil {
+			inflight <- result{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		inflight <- result{resp.StatusCode, b, err}
+	}()
+	<-entered
+
+	stopped := make(chan error, 1)
+	go func() { stopped <- ts.stop() }()
+
+	// Serve must wait for the in-flight request, and new connections are refused.
+	select {
+	case err := <-stopped:
+		t.Fatalf("Serve returned before the in-flight request finished: %v", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if c, err := net.DialTimeout("tcp", strings.TrimPrefix(ts.url, "http://"), time.Second); err == nil {
+		c.Close()
+		t.Error("listener still accepting during shutdown")
+	}
+
+	close(release)
+	r := <-inflight
+	if r.err != nil || r.status != 200 || string(r.body) != `{"jsonrpc":"2.0","id":"inflight","result":"finished"}` {
+		t.Errorf("in-flight request: %d %s %v", r.status, r.body, r.err)
+	}
+	select {
+	case err := <-stopped:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after the in-flight request finished")
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	reg := server.NewRegistry()
+	h := func(context.Context, *server.Call) (any, error) { return nil, nil }
+	reg.Register("b", h)
+	reg.Register("a", h)
+	if got := reg.Methods(); fmt.Sprint(got) != "[a b]" {
+		t.Errorf("Methods = %v", got)
+	}
+	if _, ok := reg.Lookup("a"); !ok {
+		t.Error("Lookup a")
+	}
+	if _, ok := reg.Lookup("c"); ok {
+		t.Error("Lookup c")
+	}
+	for _, tt := range []struct {
+		name string
+		h    server.Handler
+	}{{"a", h}, {"", h}, {"z", nil}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Register(%q) did not panic", tt.name)
+				}
+			}()
+			reg.Register(tt.name, tt.h)
+		}()
+	}
+}
+
+func TestNewValidates(t *testing.T) {
+	reg := server.NewRegistry()
+	if _, err := server.New(server.Config{}, nil, testKeys{}, nil); err == nil {
+		t.Error("nil registry accepted")
+	}
+	if _, err := server.New(server.Config{}, reg, nil, nil); err == nil {
+		t.Error("nil key checker accepted")
+	}
+	if _, err := server.New(server.Config{RateLimitPerKey: -1}, reg, testKeys{}, nil); err == nil {
+		t.Error("negative rate accepted")
+	}
+}
+
+func TestServeFailsOnBusyAddress(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	s, err := server.New(server.Config{Listen: ln.Addr().String()}, server.NewRegistry(), testKeys{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Addr() != "" {
+		t.Errorf("Addr before Listen = %q", s.Addr())
+	}
+	if err := s.Serve(context.Background()); err == nil {
+		t.Error("Serve on a busy address returned nil")
+	}
+}
