@@ -1,0 +1,158 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dasch-labs/dasch/ingest"
+	"github.com/dasch-labs/dasch/ingest/arrowbatch"
+	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// InsertReport compares the store's raw insert limit with the pipeline's
+// end-to-end rate on the same rows.
+type InsertReport struct {
+	Rows          int
+	Raw, Pipeline time.Duration
+}
+
+// RawRate is rows/s of pre-built Arrow batches straight into the store.
+func (r InsertReport) RawRate() float64 { return float64(r.Rows) / r.Raw.Seconds() }
+
+// PipelineRate is rows/s through source → decode → batch → insert.
+func (r InsertReport) PipelineRate() float64 { return float64(r.Rows) / r.Pipeline.Seconds() }
+
+// Ratio is pipeline / raw: how close ingestion runs to the engine's limit.
+func (r InsertReport) Ratio() float64 { return r.PipelineRate() / r.RawRate() }
+
+func (r InsertReport) String() string {
+	return fmt.Sprintf("accounts: %d rows; raw insert %.0f rows/s (%.2fs); pipeline %.0f rows/s (%.2fs); pipeline/raw = %.2f",
+		r.Rows, r.RawRate(), r.Raw.Seconds(), r.PipelineRate(), r.Pipeline.Seconds(), r.Ratio())
+}
+
+// RunInsert measures both rates on n synthetic accounts in s, which must be
+// migrated; it empties the accounts tables before each phase.
+func RunInsert(ctx context.Context, s store.Store, n, batchRows int) (InsertReport, error) {
+	rep := InsertReport{Rows: n}
+	if batchRows <= 0 {
+		batchRows = 50_000
+	}
+	docs := SyntheticAccounts(n, 1)
+
+	// Phase 1: decode and build every batch before the clock starts.
+	mem := memory.NewGoAllocator()
+	var recs []arrow.RecordBatch
+	b := arrowbatch.AccountsTable().New(mem)
+	defer b.Release()
+	for _, d := range docs {
+		a, err := solana.ParseAccount(d)
+		if err != nil {
+			return rep, fmt.Errorf("synthetic account: %w", err)
+		}
+		row := arrowbatch.AccountRow(*a)
+		if err := b.Append(&row); err != nil {
+			return rep, err
+		}
+		if b.Len() == batchRows {
+			recs = append(recs, b.NewRecord())
+		}
+	}
+	if b.Len() > 0 {
+		recs = append(recs, b.NewRecord())
+	}
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	if err := emptyAccounts(ctx, s); err != nil {
+		return rep, err
+	}
+	start := time.Now()
+	if err := insertAll(ctx, s, recs, 2); err != nil {
+		return rep, err
+	}
+	rep.Raw = time.Since(start)
+	if err := expectAccounts(ctx, s, n); err != nil {
+		return rep, fmt.Errorf("raw phase: %w", err)
+	}
+
+	// Phase 2: the same documents through the pipeline.
+	if err := emptyAccounts(ctx, s); err != nil {
+		return rep, err
+	}
+	start = time.Now()
+	if _, err := ingest.Run(ctx, ingest.Config{Store: s, Source: memSource{docs: docs}, BatchRows: batchRows}); err != nil {
+		return rep, fmt.Errorf("pipeline: %w", err)
+	}
+	rep.Pipeline = time.Since(start)
+	if err := expectAccounts(ctx, s, n); err != nil {
+		return rep, fmt.Errorf("pipeline phase: %w", err)
+	}
+	return rep, nil
+}
+
+// insertAll inserts recs with par concurrent streams, as the pipeline may.
+func insertAll(ctx context.Context, s store.Store, recs []arrow.RecordBatch, par int) error {
+	work := make(chan arrow.RecordBatch)
+	errs := make(chan error, par)
+	var wg sync.WaitGroup
+	for i := 0; i < par; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range work {
+				if err := s.Insert(ctx, schema.TableAccounts, r); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	var err error
+feed:
+	for _, r := range recs {
+		select {
+		case work <- r:
+		case err = <-errs:
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	select {
+	case err = <-errs:
+	default:
+	}
+	return err
+}
+
+func emptyAccounts(ctx context.Context, s store.Store) error {
+	for _, t := range []string{schema.TableAccounts, schema.TableAccByOwner, schema.TableCheckpoints} {
+		if err := s.Exec(ctx, "TRUNCATE TABLE "+t, nil); err != nil {
+			return fmt.Errorf("empty %s: %w", t, err)
+		}
+	}
+	return nil
+}
+
+func expectAccounts(ctx context.Context, s store.Store, n int) error {
+	res, err := s.Query(ctx, "SELECT count() FROM accounts", nil)
+	if err != nil {
+		return err
+	}
+	if got := res.Rows[0][0].(uint64); got != uint64(n) {
+		return fmt.Errorf("accounts holds %d rows, want %d", got, n)
+	}
+	return nil
+}

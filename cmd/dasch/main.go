@@ -1,0 +1,122 @@
+// Command dasch is the Solana digital-asset and compressed-state indexer:
+// one binary with subcommands to migrate, ingest, serve and query.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sort"
+	"strings"
+)
+
+type command struct {
+	summary string
+	usage   string
+	run     func(ctx context.Context, env *env, args []string) error
+}
+
+// env is what a command may touch: no globals, so commands are testable.
+type env struct {
+	stdout, stderr io.Writer
+	log            *slog.Logger
+}
+
+func commands() map[string]command {
+	return map[string]command{
+		"serve":   {"serve the JSON-RPC API", "serve [--store URL] [--listen ADDR]", runServe},
+		"ingest":  {"index Solana data from a source", "ingest [--store URL] --source files:DIR", runIngest},
+		"migrate": {"create or upgrade the schema", "migrate [--store URL]", runMigrate},
+		"keys":    {"manage API keys", "keys create [--store URL] --project NAME", runKeys},
+		"sql":     {"run SQL on the store and print the result", "sql [--store URL] [--format table|tsv|json] \"SELECT ...\"", runSQL},
+		"bench":   {"measure the store's insert limit and the pipeline rate", "bench [--store URL] [--rows N]", runBench},
+		"version": {"print the version", "version", runVersion},
+	}
+}
+
+func main() {
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
+	os.Exit(run(context.Background(), e, os.Args[1:]))
+}
+
+func run(ctx context.Context, e *env, args []string) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			if c, ok := cmds[args[1]]; ok {
+				fmt.Fprintf(e.stdout, "usage: dasch %s\n\n%s\n", c.usage, c.summary)
+				return 0
+			}
+		}
+		help(e.stdout, cmds)
+		return 0
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(e.stderr, "dasch: unknown command %q (run `dasch help`)\n", args[0])
+		return 2
+	}
+	if err := c.run(ctx, e, args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(e.stderr, "dasch %s: %v\nusage: dasch %s\n", args[0], err, c.usage)
+			return 2
+		}
+		fmt.Fprintf(e.stderr, "dasch %s: %v\n", args[0], err)
+		return 1
+	}
+	return 0
+}
+
+func help(w io.Writer, cmds map[string]command) {
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fmt.Fprintln(w, "dasch: Solana digital-asset and compressed-state indexer on ClickHouse")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintln(w, "\nstore URLs: embedded:DIR (default embedded:./data) or clickhouse://user:pass@host:9000/db")
+	fmt.Fprintln(w, "run `dasch help COMMAND` for a command's usage")
+}
+
+// usageError is a bad command line, answered with the usage text.
+type usageError struct{ msg string }
+
+func (u usageError) Error() string { return u.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// newFlags returns a flag set that reports errors instead of exiting.
+func newFlags(e *env, name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	return fs
+}
+
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{strings.TrimSpace(err.Error())}
+	}
+	return nil
+}
+
+func defaultStore() string {
+	if s := os.Getenv("DASCH_STORE"); s != "" {
+		return s
+	}
+	return "embedded:./data"
+}

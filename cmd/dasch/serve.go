@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/dasch-labs/dasch/api"
+	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/query"
+	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/store"
+)
+
+func runServe(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "serve")
+	url := fs.String("store", defaultStore(), "store URL")
+	listen := fs.String("listen", "127.0.0.1:8899", "address to listen on")
+	timeout := fs.Duration("timeout", 10*time.Second, "per-request deadline")
+	rate := fs.Float64("rate-limit", 0, "requests per second per API key (0 = unlimited)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	ctx, cancel := server.SignalContext(ctx)
+	defer cancel()
+	s, closeStore, err := openStore(ctx, e, *url, true)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+
+	keys := auth.NewChecker(s)
+	if err := keys.Refresh(ctx); err != nil {
+		return err
+	}
+	go keys.Run(ctx, 10*time.Second)
+
+	reg := server.NewRegistry()
+	api.Register(reg, api.Deps{Slots: query.NewSlotCache(s, 200*time.Millisecond)})
+	srv, err := server.New(server.Config{
+		Listen:          *listen,
+		RequestTimeout:  *timeout,
+		RateLimitPerKey: *rate,
+		Logger:          e.log,
+		Usage:           server.NewUsageCounter(),
+	}, reg, keys, readiness{s})
+	if err != nil {
+		return err
+	}
+	if err := srv.Listen(); err != nil {
+		return fmt.Errorf("listen on %s: %w", *listen, err)
+	}
+	e.log.Info("serving JSON-RPC", "addr", srv.Addr(), "store", *url, "engine", s.Engine())
+	// The line tests and scripts wait for.
+	fmt.Fprintf(e.stdout, "listening on http://%s\n", srv.Addr())
+	return srv.Serve(ctx)
+}
+
+type readiness struct{ s store.Store }
+
+func (r readiness) Ready(ctx context.Context) error { return query.Ready(ctx, r.s) }

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/dial"
+)
+
+// openStore opens url and, when migrate is set, brings the schema up to date.
+// The returned close func also stops the embedded engine.
+func openStore(ctx context.Context, e *env, url string, migrate bool) (store.Store, func(), error) {
+	s, err := dial.Open(ctx, url, e.log)
+	if err != nil {
+		return nil, nil, err
+	}
+	closer := func() {
+		if err := dial.Close(s); err != nil {
+			e.log.Warn("closing store", "err", err)
+		}
+	}
+	if migrate {
+		if _, err := schema.Migrate(ctx, s); err != nil {
+			closer()
+			return nil, nil, fmt.Errorf("migrate: %w", err)
+		}
+	}
+	return s, closer, nil
+}

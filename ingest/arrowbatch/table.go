@@ -1,0 +1,87 @@
+// Package arrowbatch turns rows into Arrow record batches per table and
+// inserts them into the store in the background when a table's batch is
+// full by rows, bytes or age.
+package arrowbatch
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Row is one row destined for a table.
+type Row interface {
+	Table() string
+}
+
+// Builder accumulates the rows of one table. Each table has a small typed
+// builder that appends its own row type column by column, so no reflection
+// runs per row.
+type Builder interface {
+	// Append adds a row; it fails if the row is of another table's type.
+	Append(Row) error
+	// Len is the number of rows since the last NewRecord.
+	Len() int
+	// Size estimates the bytes appended since the last NewRecord.
+	Size() int
+	// NewRecord returns the rows as a record and starts a new batch.
+	NewRecord() arrow.RecordBatch
+	Release()
+}
+
+// Table describes a table rows can be written to.
+type Table struct {
+	Name string
+	New  func(memory.Allocator) Builder
+}
+
+// CoreTables are the tables every ingestion writes.
+func CoreTables() []Table {
+	return []Table{BlocksTable(), TxsTable(), AccountsTable(), DeadLettersTable()}
+}
+
+// Base is the bookkeeping every typed builder shares: it implements Len,
+// Size, NewRecord and Release, leaving Append to the embedding builder,
+// which appends to Fields() and then calls Added.
+type Base struct {
+	rb   *array.RecordBuilder
+	n    int
+	size int
+}
+
+// NewBase returns a Base building records of schema sc.
+func NewBase(mem memory.Allocator, sc *arrow.Schema) Base {
+	return Base{rb: array.NewRecordBuilder(mem, sc)}
+}
+
+// Fields are the column builders, in schema order.
+func (b *Base) Fields() []array.Builder { return b.rb.Fields() }
+
+// Added records one appended row of about size bytes.
+func (b *Base) Added(size int) {
+	b.n++
+	b.size += size
+}
+
+func (b *Base) Len() int  { return b.n }
+func (b *Base) Size() int { return b.size }
+func (b *Base) Release()  { b.rb.Release() }
+
+func (b *Base) NewRecord() arrow.RecordBatch {
+	b.n, b.size = 0, 0
+	return b.rb.NewRecordBatch()
+}
+
+// PubkeyType is FixedString(32) and SignatureType FixedString(64).
+func PubkeyType() arrow.DataType    { return &arrow.FixedSizeBinaryType{ByteWidth: 32} }
+func SignatureType() arrow.DataType { return &arrow.FixedSizeBinaryType{ByteWidth: 64} }
+
+// PubkeyListType is Array(FixedString(32)). Its elements are non-nullable,
+// or the column would read as Array(Nullable(FixedString(32))).
+func PubkeyListType() arrow.DataType { return arrow.ListOfNonNullable(PubkeyType()) }
+
+func field(name string, t arrow.DataType) arrow.Field { return arrow.Field{Name: name, Type: t} }
+
+func nullable(name string, t arrow.DataType) arrow.Field {
+	return arrow.Field{Name: name, Type: t, Nullable: true}
+}

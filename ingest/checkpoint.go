@@ -1,0 +1,22 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// writeCheckpoint records that everything up to slot is committed. The
+// table keeps the highest slot per name, so a lower value never moves the
+// indexed slot back.
+func writeCheckpoint(ctx context.Context, s store.Store, slot uint64) error {
+	err := s.Exec(ctx, `INSERT INTO indexer_checkpoints (name, slot) VALUES ({name:String}, {slot:UInt64})`,
+		store.Params{"name": schema.CheckpointMain, "slot": strconv.FormatUint(slot, 10)})
+	if err != nil {
+		return fmt.Errorf("write checkpoint at slot %d: %w", slot, err)
+	}
+	return nil
+}

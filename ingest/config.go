@@ -1,0 +1,79 @@
+// Package ingest runs the ingestion pipeline: a source's items are decoded
+// in parallel into rows, batched per table as Arrow records, inserted into
+// the store, and the indexed slot is checkpointed once everything up to it
+// is committed.
+package ingest
+
+import (
+	"errors"
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/dasch-labs/dasch/ingest/arrowbatch"
+	"github.com/dasch-labs/dasch/ingest/decode"
+	"github.com/dasch-labs/dasch/ingest/source"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// Config is one ingestion run.
+type Config struct {
+	Store  store.Store
+	Source source.Source
+	// Decoders run after the raw decoder, which always runs.
+	Decoders []decode.Decoder
+	// Workers is the number of decode goroutines; 0 means GOMAXPROCS.
+	Workers int
+	// A table's batch is inserted at BatchRows rows, BatchBytes bytes or
+	// when its oldest row is BatchAge old; zero means the defaults (50,000
+	// rows, 32 MiB, 1 s).
+	BatchRows  int
+	BatchBytes int
+	BatchAge   time.Duration
+	// Progress receives the progress line (when IsTTY) and the closing
+	// summary; nil means silent.
+	Progress io.Writer
+	IsTTY    bool
+}
+
+// ParseSource returns the source a spec such as "files:DIR" names.
+func ParseSource(spec string) (source.Source, error) { return source.Parse(spec) }
+
+func (c Config) withDefaults() (Config, error) {
+	if c.Store == nil {
+		return c, errors.New("ingest: no store")
+	}
+	if c.Source == nil {
+		return c, errors.New("ingest: no source")
+	}
+	if c.Workers <= 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	l := c.limits()
+	c.BatchRows, c.BatchBytes, c.BatchAge = l.Rows, l.Bytes, l.Age
+	return c, nil
+}
+
+func (c Config) limits() arrowbatch.Limits {
+	return arrowbatch.Limits{Rows: c.BatchRows, Bytes: c.BatchBytes, Age: c.BatchAge}.WithDefaults()
+}
+
+// decoders returns the raw decoder followed by the configured ones.
+func (c Config) decoders() []decode.Decoder {
+	return append([]decode.Decoder{decode.Raw{}}, c.Decoders...)
+}
+
+// tables lists every table the run writes, each once.
+func tables(decs []decode.Decoder) []arrowbatch.Table {
+	out := []arrowbatch.Table{arrowbatch.DeadLettersTable()}
+	seen := map[string]bool{out[0].Name: true}
+	for _, d := range decs {
+		for _, t := range d.Tables() {
+			if !seen[t.Name] {
+				seen[t.Name] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,40 @@
+// Package decode is the plug-in point of ingestion: decoders turn canonical
+// transactions, accounts and blocks into rows of any tables. The raw
+// decoder writes the core tables; decoders of higher-level state
+// (compressed accounts, digital assets) are added beside it.
+package decode
+
+import (
+	"github.com/dasch-labs/dasch/ingest/arrowbatch"
+	"github.com/dasch-labs/dasch/ingest/solana"
+)
+
+// Decoder turns one item into rows. The pipeline calls it from several
+// goroutines at once, so implementations must be safe for concurrent use;
+// the structs it receives are shared with other decoders and must not be
+// modified. A returned error sends the item to dead_letters for this
+// decoder only: its rows are dropped, other decoders' rows are kept.
+type Decoder interface {
+	// Name identifies the decoder in dead letters and errors.
+	Name() string
+	// Tables lists every table the decoder writes.
+	Tables() []arrowbatch.Table
+	DecodeTx(tx *solana.Tx, out *Batch) error
+	DecodeAccount(acc *solana.Account, out *Batch) error
+}
+
+// BlockDecoder is implemented by decoders that also consume block headers.
+type BlockDecoder interface {
+	DecodeBlock(b *solana.Block, out *Batch) error
+}
+
+// Batch collects the rows one decoder produces for one item.
+type Batch struct {
+	rows []arrowbatch.Row
+}
+
+// Add appends a row.
+func (b *Batch) Add(r arrowbatch.Row) { b.rows = append(b.rows, r) }
+
+// Rows returns the rows added so far.
+func (b *Batch) Rows() []arrowbatch.Row { return b.rows }

@@ -1,0 +1,66 @@
+package ingest
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/dasch-labs/dasch/ingest/source"
+)
+
+// progress draws a one-line progress bar on a terminal, redrawn in place at
+// most ten times a second.
+type progress struct {
+	w     io.Writer
+	src   source.Progresser // nil if the source cannot tell
+	last  time.Time
+	width int // length of the line on screen, to blank leftovers
+}
+
+const (
+	redrawEvery = 100 * time.Millisecond
+	barWidth    = 24
+)
+
+func newProgress(w io.Writer, tty bool, src source.Source) *progress {
+	if w == nil || !tty {
+		return nil
+	}
+	p := &progress{w: w}
+	p.src, _ = src.(source.Progresser)
+	return p
+}
+
+func (p *progress) draw(now time.Time, st Stats, slot uint64) {
+	if p == nil || now.Sub(p.last) < redrawEvery {
+		return
+	}
+	p.last = now
+	var b strings.Builder
+	if p.src != nil {
+		if done, total := p.src.Progress(); total > 0 {
+			frac := min(float64(done)/float64(total), 1)
+			n := int(frac * barWidth)
+			fmt.Fprintf(&b, "[%s%s] %3.0f%%  ", strings.Repeat("#", n), strings.Repeat("-", barWidth-n), 100*frac)
+		}
+	}
+	fmt.Fprintf(&b, "%d items  %.0f items/s  %d dead letters  slot %d", st.Items, st.Rate(), st.DeadLetters, slot)
+	p.put(b.String())
+}
+
+// clear blanks the line so the summary starts on a clean one.
+func (p *progress) clear() {
+	if p != nil && p.width > 0 {
+		p.put("")
+	}
+}
+
+func (p *progress) put(line string) {
+	pad := max(p.width-len(line), 0)
+	fmt.Fprintf(p.w, "\r%s%s", line, strings.Repeat(" ", pad))
+	if line == "" {
+		fmt.Fprint(p.w, "\r")
+	}
+	p.width = len(line)
+}

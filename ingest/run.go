@@ -1,0 +1,225 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/dasch-labs/dasch/ingest/arrowbatch"
+	"github.com/dasch-labs/dasch/ingest/source"
+)
+
+// Run ingests everything the source yields and returns what it did. It
+// writes the closing summary line to cfg.Progress.
+//
+// The source feeds decode workers; their outputs are taken back in source
+// order, so rows reach each table in a deterministic order, and appended
+// to per-table Arrow batches that are inserted in the background. The
+// checkpoint follows the watermark: the highest slot whose items, and all
+// items before them, are fully inserted.
+//
+// Cancelling ctx stops the run; inserts in flight finish, and the
+// checkpoint covers exactly what was committed. The error is then ctx's.
+func Run(ctx context.Context, cfg Config) (Stats, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return Stats{}, err
+	}
+	r := &run{
+		cfg:   cfg,
+		work:  &worker{spec: cfg.Source.Spec(), decoders: cfg.decoders()},
+		mark:  newWatermark(),
+		stats: Stats{Rows: map[string]uint64{}},
+		prog:  newProgress(cfg.Progress, cfg.IsTTY, cfg.Source),
+		start: time.Now(),
+	}
+	r.batch, err = arrowbatch.New(cfg.Store, arrowbatch.Options{
+		Tables:   tables(r.work.decoders),
+		Limits:   cfg.limits(),
+		OnInsert: func(table string, rows, _ int) { r.stats.Rows[table] += uint64(rows) },
+		OnCommit: r.mark.Done,
+	})
+	if err != nil {
+		return Stats{}, fmt.Errorf("ingest: %w", err)
+	}
+	err = r.run(ctx)
+	r.stats.Elapsed = time.Since(r.start)
+	r.stats.Slot = r.written
+	if r.cfg.Progress != nil {
+		r.prog.clear()
+		fmt.Fprintln(r.cfg.Progress, r.stats.Summary())
+	}
+	return r.stats, err
+}
+
+// run is the state of one Run. Everything but mark is owned by the
+// goroutine that consumes outputs.
+type run struct {
+	cfg     Config
+	work    *worker
+	mark    *watermark
+	batch   *arrowbatch.Batcher
+	stats   Stats
+	written uint64 // last checkpoint written
+	prog    *progress
+	start   time.Time
+}
+
+// job is one item on its way through a worker; out is filled exactly once.
+type job struct {
+	item source.Item
+	out  chan output
+}
+
+func (r *run) run(parent context.Context) error {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	err := r.pump(ctx, cancel)
+	if err == nil {
+		if err = r.batch.Close(ctx); err == nil {
+			return r.checkpoint(ctx)
+		}
+	} else if aerr := r.batch.Abort(); aerr != nil && !errors.Is(err, aerr) {
+		err = errors.Join(err, aerr)
+	}
+	// Record what did get committed; the run's context may be gone.
+	cctx, ccancel := context.WithTimeout(context.WithoutCancel(parent), 10*time.Second)
+	defer ccancel()
+	if cerr := r.checkpoint(cctx); cerr != nil {
+		err = errors.Join(err, cerr)
+	}
+	if perr := parent.Err(); perr != nil {
+		return fmt.Errorf("ingest stopped: %w", perr)
+	}
+	return err
+}
+
+// pump runs the source and the workers and consumes their outputs until
+// the source is exhausted or something fails; every goroutine it started
+// has ended when it returns.
+func (r *run) pump(ctx context.Context, cancel context.CancelFunc) error {
+	n := r.cfg.Workers
+	jobs := make(chan *job, 4*n)
+	// order bounds how far workers may run ahead of the consumer.
+	order := make(chan *job, 16*n)
+	srcErr := make(chan error, 1)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Go(func() { srcErr <- r.read(ctx, jobs, order) })
+	for range n {
+		wg.Go(func() {
+			for j := range jobs {
+				if ctx.Err() != nil {
+					j.out <- output{seq: j.item.Seq}
+					continue
+				}
+				j.out <- r.work.decode(j.item)
+			}
+		})
+	}
+	if err := r.consume(ctx, order); err != nil {
+		cancel()
+		return err
+	}
+	// order closes when the source stops, successfully or not.
+	if err := <-srcErr; err != nil {
+		cancel()
+		return fmt.Errorf("ingest: %w", err)
+	}
+	return nil
+}
+
+// read runs the source, registering each item with the watermark before
+// handing it to the workers and, in the same order, to the consumer.
+func (r *run) read(ctx context.Context, jobs, order chan<- *job) error {
+	defer close(jobs)
+	defer close(order)
+	err := r.cfg.Source.Read(ctx, func(it source.Item) error {
+		if err := r.mark.Begin(it.Seq, it.Slot); err != nil {
+			return err
+		}
+		j := &job{item: it, out: make(chan output, 1)}
+		for _, ch := range []chan<- *job{jobs, order} {
+			select {
+			case ch <- j:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		r.mark.Finish()
+	}
+	return err
+}
+
+// consume takes outputs in source order into the batcher, flushes by age,
+// checkpoints and draws progress, until the source is exhausted.
+func (r *run) consume(ctx context.Context, order <-chan *job) error {
+	// Ticks drive age flushes and redraws; a tiny age must not make it spin.
+	tick := time.NewTicker(max(min(r.cfg.BatchAge/2, redrawEvery), time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case j, ok := <-order:
+			if !ok {
+				return nil
+			}
+			var o output
+			select {
+			case o = <-j.out:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			r.count(o)
+			if err := r.batch.Add(ctx, o.seq, o.rows); err != nil {
+				return err
+			}
+		case now := <-tick.C:
+			if err := r.batch.Poll(ctx); err != nil {
+				return err
+			}
+			r.stats.Elapsed = now.Sub(r.start)
+			r.prog.draw(now, r.stats, r.written)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if err := r.checkpoint(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+func (r *run) count(o output) {
+	s := &r.stats
+	s.Items++
+	s.Bytes += uint64(o.bytes)
+	s.DeadLetters += uint64(o.dead)
+	if !o.decoded {
+		return
+	}
+	switch o.kind {
+	case source.KindTx:
+		s.Txs++
+	case source.KindAccount:
+		s.Accounts++
+	case source.KindBlock:
+		s.Blocks++
+	}
+}
+
+// checkpoint writes the watermark when it has moved.
+func (r *run) checkpoint(ctx context.Context) error {
+	slot := r.mark.Slot()
+	if slot <= r.written {
+		return nil
+	}
+	if err := writeCheckpoint(ctx, r.cfg.Store, slot); err != nil {
+		return fmt.Errorf("ingest: %w", err)
+	}
+	r.written = slot
+	return nil
+}

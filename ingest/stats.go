@@ -1,0 +1,41 @@
+package ingest
+
+import (
+	"fmt"
+	"time"
+)
+
+// Stats describe a run.
+type Stats struct {
+	Items       uint64            // items read from the source
+	Txs         uint64            // transactions decoded
+	Accounts    uint64            // accounts decoded
+	Blocks      uint64            // blocks decoded
+	DeadLetters uint64            // records sent to dead_letters
+	Rows        map[string]uint64 // rows inserted, per table
+	Bytes       uint64            // input bytes decoded
+	Elapsed     time.Duration
+	Slot        uint64 // indexed slot checkpointed by the run; 0 if none
+}
+
+// Rate is items per second.
+func (s Stats) Rate() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Items) / s.Elapsed.Seconds()
+}
+
+// Summary is the one-line report printed at the end of a run.
+func (s Stats) Summary() string {
+	return fmt.Sprintf("ingested %d items (%d tx, %d accounts, %d blocks) in %s: %.0f items/s, %d dead letters, indexed slot %d",
+		s.Items, s.Txs, s.Accounts, s.Blocks, roundDuration(s.Elapsed), s.Rate(), s.DeadLetters, s.Slot)
+}
+
+// roundDuration keeps durations short: 1.2s, 35ms.
+func roundDuration(d time.Duration) time.Duration {
+	if d >= time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Millisecond)
+}

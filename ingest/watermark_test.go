@@ -1,0 +1,106 @@
+package ingest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestWatermark drives the tracker with ops: "b<seq>@<slot>" begins an item,
+// "d<seq>" commits it, "f" finishes the source; after each op the slot
+// must equal the expectation.
+func TestWatermark(t *testing.T) {
+	cases := []struct {
+		name string
+		ops  string
+		want []uint64
+	}{
+		{
+			name: "in order",
+			ops:  "b0@10 d0 b1@11 d1 f",
+			want: []uint64{0, 0, 10, 10, 11},
+		},
+		{
+			name: "higher slot done first does not pass an uncommitted lower slot",
+			ops:  "b0@10 b1@11 b2@12 b3@13 d2 d3 d1 d0 f",
+			want: []uint64{0, 0, 0, 0, 0, 0, 0, 12, 13},
+		},
+		{
+			name: "slot with several items waits for all of them",
+			ops:  "b0@5 b1@7 b2@7 b3@9 d0 d1 d3 d2 f",
+			want: []uint64{0, 0, 0, 0, 5, 5, 5, 7, 9},
+		},
+		{
+			name: "last slot seen may still grow until the source finishes",
+			ops:  "b0@3 b1@4 d0 d1 b2@4 d2 f",
+			want: []uint64{0, 0, 3, 3, 3, 3, 4},
+		},
+		{
+			name: "finish before completion",
+			ops:  "b0@1 b1@2 f d1 d0",
+			want: []uint64{0, 0, 0, 0, 2},
+		},
+		{
+			name: "gap in slots",
+			ops:  "b0@100 b1@250 d1 d0 b2@251 d2",
+			want: []uint64{0, 0, 0, 100, 250, 250},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWatermark()
+			ops := strings.Fields(c.ops)
+			if len(ops) != len(c.want) {
+				t.Fatalf("%d ops, %d expectations", len(ops), len(c.want))
+			}
+			for i, op := range ops {
+				var seq, slot uint64
+				switch op[0] {
+				case 'b':
+					fmt.Sscanf(op, "b%d@%d", &seq, &slot)
+					if err := w.Begin(seq, slot); err != nil {
+						t.Fatal(err)
+					}
+				case 'd':
+					fmt.Sscanf(op, "d%d", &seq)
+					w.Done(seq)
+				case 'f':
+					w.Finish()
+				}
+				if got := w.Slot(); got != c.want[i] {
+					t.Fatalf("after %q (op %d): slot %d, want %d", op, i, got, c.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestWatermarkRejectsOutOfOrderSource(t *testing.T) {
+	w := newWatermark()
+	if err := w.Begin(0, 10); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Begin(1, 9); err == nil || !strings.Contains(err.Error(), "out of order") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestWatermarkCompacts(t *testing.T) {
+	w := newWatermark()
+	for i := uint64(0); i < 5000; i++ {
+		if err := w.Begin(i, i/10); err != nil {
+			t.Fatal(err)
+		}
+		w.Done(i)
+	}
+	if len(w.queue) > 2048 {
+		t.Fatalf("queue holds %d committed items", len(w.queue))
+	}
+	if got := w.Slot(); got != 498 {
+		t.Fatalf("slot %d, want 498", got)
+	}
+	w.Finish()
+	if got := w.Slot(); got != 499 {
+		t.Fatalf("slot %d, want 499", got)
+	}
+}
