@@ -17,7 +17,7 @@ import (
 // Fixtures are copied from the Photon conformance corpus (Apache-2.0, see
 // testdata/LICENSE-Apache-2.0) with their file names unchanged.
 
-func testTrees(t *testing.T) *TreeMap {
+func testTrees(t testing.TB) *TreeMap {
 	t.Helper()
 	f, err := os.Open("testdata/trees.json")
 	if err != nil {
@@ -31,7 +31,7 @@ func testTrees(t *testing.T) *TreeMap {
 	return NewTreeMap(m)
 }
 
-func loadTx(t *testing.T, set, sig string) *solana.Tx {
+func loadTx(t testing.TB, set, sig string) *solana.Tx {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("testdata/transactions", set, sig+".json"))
 	if err != nil {

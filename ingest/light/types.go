@@ -84,9 +84,11 @@ type InputAccount struct {
 
 // BatchedInput is the input-queue entry of a spent V2 account.
 type BatchedInput struct {
-	Tree       solana.Pubkey
-	LeafIndex  uint32
-	Nullifier  Hash
+	Tree      solana.Pubkey
+	LeafIndex uint32
+	Nullifier Hash
+	// TxHash is the transaction hash the nullifier commits to; zero when the
+	// transaction did not ask the system program to compute one.
 	TxHash     Hash
 	QueueIndex uint64 // position in the tree's input queue
 }

@@ -82,6 +82,11 @@ func Version() string {
 	return C.GoString(C.dasch_version())
 }
 
+// ErrShutdownIncomplete is the engine declining to join its threads, which
+// it does once a data directory holds MergeTree tables (libchdb 26.7). The
+// threads end with the process, so callers at exit may ignore it.
+var ErrShutdownIncomplete = errors.New("embedded engine: shutdown left engine threads running")
+
 // Shutdown stops the engine's threads. Call once at process exit, after every
 // DB is closed; the engine cannot be used again in this process.
 func Shutdown() error {
@@ -95,7 +100,7 @@ func Shutdown() error {
 	}
 	engine.shutdown = true
 	if C.dasch_shutdown() != 0 {
-		return errors.New("embedded engine: shutdown failed")
+		return ErrShutdownIncomplete
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ package dial
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -36,7 +37,7 @@ func Open(ctx context.Context, url string, log *slog.Logger) (store.Store, error
 func Close(s store.Store) error {
 	err := s.Close()
 	if s.Engine() == "embedded" {
-		if e := chdb.Shutdown(); err == nil {
+		if e := chdb.Shutdown(); err == nil && !errors.Is(e, chdb.ErrShutdownIncomplete) {
 			err = e
 		}
 	}
