@@ -20,6 +20,7 @@ func answers() map[string]string {
 			write_version, version)) FROM accounts FINAL`,
 		"accounts_by_owner":   `SELECT count(), sum(cityHash64(owner, pubkey, lamports, slot, write_version, version)) FROM accounts_by_owner FINAL`,
 		"indexer_checkpoints": `SELECT count(), max(slot) FROM indexer_checkpoints FINAL`,
+		"dead_letters":        `SELECT count(), sum(cityHash64(source, kind, key, slot, error, payload)) FROM dead_letters FINAL`,
 	}
 }
 
@@ -34,7 +35,8 @@ func snapshot(t *testing.T, s store.Store) map[string]string {
 
 func TestReingestChangesNoAnswer(t *testing.T) {
 	s := storetest.Open(t)
-	dir := inputDir(t, fixtureSet, nil)
+	// Bad input too: its dead letters must not pile up either.
+	dir := inputDir(t, fixtureSet, map[string]string{"malformed.json": malformed, "unknown.json": unknown})
 	first := ingest(t, s, dir, Config{})
 	before := snapshot(t, s)
 

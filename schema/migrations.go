@@ -104,6 +104,8 @@ func Migrations() []Migration {
 				updated_at DateTime64(3, 'UTC') DEFAULT now64(3)
 			) ENGINE = ReplacingMergeTree(updated_at)
 			ORDER BY key_hash`,
+			// Keyed by what failed and why, so re-ingesting the same bad input
+			// does not add the same dead letter again.
 			`CREATE TABLE IF NOT EXISTS dead_letters (
 				at DateTime64(3, 'UTC') DEFAULT now64(3),
 				source String,
@@ -112,8 +114,8 @@ func Migrations() []Migration {
 				slot UInt64,
 				error String,
 				payload String CODEC(ZSTD(3))
-			) ENGINE = MergeTree
-			ORDER BY (kind, at)`,
+			) ENGINE = ReplacingMergeTree
+			ORDER BY (kind, key, error)`,
 			// The highest slot per pipeline wins, so the indexed slot never
 			// moves backwards.
 			`CREATE TABLE IF NOT EXISTS indexer_checkpoints (

@@ -21,8 +21,8 @@ var fuzzTemplates = []struct{ set, sig string }{
 	{"batched_tree_transactions", "28ffXujvrFzVSB2iNt2wpetvqNK6fNkf1nMucasLyqgW58AdHfeAz7GqJ71SGwUsoyzyuUrpny1evfN1VGs3DaBg"},
 }
 
-// slot names one instruction of one template: which < 0 is outer
-// instruction outer, else inner instruction which.
+// fuzzSlot names one instruction of one template: the outer instruction
+// outer when inner is negative, else inner instruction inner.
 type fuzzSlot struct {
 	tx    int
 	outer int

@@ -183,3 +183,18 @@ func TestParseBadArguments(t *testing.T) {
 		})
 	}
 }
+
+// TestNoopEventAfterRolloverFees: the Noop event may follow two native
+// transfers (network fee and tree rollover fee) instead of one.
+func TestNoopEventAfterRolloverFees(t *testing.T) {
+	tx := loadSet(t, "transaction_with_tree_rollover_fee")[0]
+	ev := mustParse(t, tx, testTrees(t))
+	if !ev.Compression || len(ev.Outputs) != 2 || len(ev.Inputs) != 1 {
+		t.Fatalf("compression %v, %d outputs, %d inputs; want true, 2, 1", ev.Compression, len(ev.Outputs), len(ev.Inputs))
+	}
+	for _, o := range ev.Outputs {
+		if o.UnknownTree || o.TreeType != TreeStateV1 || o.Seq == nil || o.Token == nil {
+			t.Errorf("output %s: %+v", o.Hash, o)
+		}
+	}
+}
