@@ -11,6 +11,19 @@ const (
 	TableKeys        = "api_keys"
 	TableDeadLetters = "dead_letters"
 	TableCheckpoints = "indexer_checkpoints"
+
+	// Compressed state (ZK compression).
+	TableStateTrees        = "state_trees"
+	TableCompressed        = "compressed_accounts"
+	TableCompressedSpent   = "compressed_spent"
+	TableCompressedByOwner = "compressed_by_owner"
+	TableTokenAccounts     = "token_accounts"
+	TableTokenByDelegate   = "token_accounts_by_delegate"
+	TableTokenBalances     = "token_balances"
+	TableMintHolders       = "mint_holders"
+	TableCompressionSigs   = "compression_signatures"
+	TableOwnerSigs         = "owner_signatures"
+	TableTokenOwnerSigs    = "token_owner_signatures"
 )
 
 // CheckpointMain is the checkpoint row of the main ingestion pipeline.
@@ -125,5 +138,118 @@ func Migrations() []Migration {
 			) ENGINE = ReplacingMergeTree(slot)
 			ORDER BY name`,
 		}},
+		{Version: 2, Name: "compressed_state", Statements: compressedState()},
+	}
+}
+
+// compressedAccountColumns are the columns of one compressed account as the
+// event created it, shared by the raw table and the derived read tables.
+const compressedAccountColumns = `
+	hash FixedString(32),
+	tree FixedString(32),
+	queue FixedString(32),
+	tree_type UInt8,
+	leaf_index UInt64,
+	seq Nullable(UInt64),
+	in_output_queue Bool,
+	slot_created UInt64,
+	signature FixedString(64),
+	owner FixedString(32),
+	lamports UInt64,
+	address Nullable(FixedString(32)),
+	discriminator Nullable(UInt64),
+	data Nullable(String),
+	data_hash Nullable(FixedString(32)),
+	is_token Bool,
+	mint FixedString(32),
+	token_owner FixedString(32),
+	amount UInt64,
+	delegate Nullable(FixedString(32)),
+	token_state UInt8,
+	tlv Nullable(String)`
+
+func compressedState() []string {
+	return []string{
+		// Tree metadata is data: seeded from configuration, extended later.
+		`CREATE TABLE IF NOT EXISTS state_trees (
+			tree FixedString(32),
+			queue FixedString(32),
+			tree_type UInt8,
+			height UInt32,
+			root_history_capacity UInt64,
+			updated_at DateTime64(3, 'UTC') DEFAULT now64(3)
+		) ENGINE = ReplacingMergeTree(updated_at)
+		ORDER BY tree`,
+		// Every output account, written once by the decoder (immutable).
+		`CREATE TABLE IF NOT EXISTS compressed_accounts (` + compressedAccountColumns + `,
+			INDEX address_bf address TYPE bloom_filter(0.001) GRANULARITY 1
+		) ENGINE = ReplacingMergeTree
+		ORDER BY hash`,
+		// Every input account (spent), by hash; written once by the decoder.
+		`CREATE TABLE IF NOT EXISTS compressed_spent (
+			hash FixedString(32),
+			slot UInt64,
+			signature FixedString(64),
+			nullifier Nullable(FixedString(32)),
+			tx_hash Nullable(FixedString(32)),
+			queue_index Nullable(UInt64)
+		) ENGINE = ReplacingMergeTree
+		ORDER BY hash`,
+		// Read paths below are derived by the state step after each commit:
+		// a spent row (spent = true) replaces the unspent one on merge/FINAL.
+		`CREATE TABLE IF NOT EXISTS compressed_by_owner (` + compressedAccountColumns + `,
+			spent Bool,
+			spent_slot UInt64
+		) ENGINE = ReplacingMergeTree(spent)
+		ORDER BY (owner, hash)`,
+		`CREATE TABLE IF NOT EXISTS token_accounts (` + compressedAccountColumns + `,
+			spent Bool,
+			spent_slot UInt64
+		) ENGINE = ReplacingMergeTree(spent)
+		ORDER BY (token_owner, mint, hash)`,
+		`CREATE TABLE IF NOT EXISTS token_accounts_by_delegate (` + compressedAccountColumns + `,
+			delegate_key FixedString(32),
+			spent Bool,
+			spent_slot UInt64
+		) ENGINE = ReplacingMergeTree(spent)
+		ORDER BY (delegate_key, mint, hash)`,
+		// Current balance per (owner, mint); version grows with each state step.
+		`CREATE TABLE IF NOT EXISTS token_balances (
+			owner FixedString(32),
+			mint FixedString(32),
+			balance UInt64,
+			version UInt64
+		) ENGINE = ReplacingMergeTree(version)
+		ORDER BY (owner, mint)`,
+		// Holders ordered for keyset pages; a balance change writes a
+		// tombstone (is_deleted = 1) for the old (mint, balance, owner) key.
+		`CREATE TABLE IF NOT EXISTS mint_holders (
+			mint FixedString(32),
+			balance UInt64,
+			owner FixedString(32),
+			version UInt64,
+			is_deleted UInt8
+		) ENGINE = ReplacingMergeTree(version, is_deleted)
+		ORDER BY (mint, balance, owner)`,
+		`CREATE TABLE IF NOT EXISTS compression_signatures (
+			slot UInt64,
+			signature FixedString(64),
+			block_time Int64
+		) ENGINE = ReplacingMergeTree
+		ORDER BY (slot, signature)`,
+		`CREATE TABLE IF NOT EXISTS owner_signatures (
+			owner FixedString(32),
+			slot UInt64,
+			signature FixedString(64),
+			block_time Int64
+		) ENGINE = ReplacingMergeTree
+		ORDER BY (owner, slot, signature)`,
+		`CREATE TABLE IF NOT EXISTS token_owner_signatures (
+			owner FixedString(32),
+			slot UInt64,
+			signature FixedString(64),
+			block_time Int64
+		) ENGINE = ReplacingMergeTree
+		ORDER BY (owner, slot, signature)`,
 	}
 }
