@@ -22,6 +22,15 @@ type Config struct {
 	Source source.Source
 	// Decoders run after the raw decoder, which always runs.
 	Decoders []decode.Decoder
+	// Steps derive state from committed rows before each checkpoint; see
+	// StateStep.
+	Steps []StateStep
+	// ForceSlot, when set, treats every item as if it were in this slot:
+	// transactions, accounts and blocks take it, and so do the rows decoded
+	// from them and the checkpoint, which is written once everything is in.
+	// A transaction's block time belongs to its real block, so it becomes
+	// unknown (0). Sources may then emit items in any slot order.
+	ForceSlot *uint64
 	// Workers is the number of decode goroutines; 0 means GOMAXPROCS.
 	Workers int
 	// A table's batch is inserted at BatchRows rows, BatchBytes bytes or

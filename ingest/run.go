@@ -22,6 +22,10 @@ import (
 //
 // Cancelling ctx stops the run; inserts in flight finish, and the
 // checkpoint covers exactly what was committed. The error is then ctx's.
+//
+// Before the checkpoint moves, the configured state steps derive their
+// state for the slots it is about to cover; a failing step stops the run
+// and leaves the checkpoint where it was.
 func Run(ctx context.Context, cfg Config) (Stats, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -29,7 +33,7 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	}
 	r := &run{
 		cfg:   cfg,
-		work:  &worker{spec: cfg.Source.Spec(), decoders: cfg.decoders()},
+		work:  &worker{spec: cfg.Source.Spec(), decoders: cfg.decoders(), force: cfg.ForceSlot},
 		mark:  newWatermark(),
 		stats: Stats{Rows: map[string]uint64{}},
 		prog:  newProgress(cfg.Progress, cfg.IsTTY, cfg.Source),
@@ -47,6 +51,7 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	err = r.run(ctx)
 	r.stats.Elapsed = time.Since(r.start)
 	r.stats.Slot = r.written
+	r.stats.Counts = counts(r.work.decoders)
 	if r.cfg.Progress != nil {
 		r.prog.clear()
 		fmt.Fprintln(r.cfg.Progress, r.stats.Summary())
@@ -63,6 +68,10 @@ type run struct {
 	batch   *arrowbatch.Batcher
 	stats   Stats
 	written uint64 // last checkpoint written
+	wrote   bool   // a checkpoint was written (written may be slot 0)
+	stepped bool   // the steps have run, up to stepTo
+	stepTo  uint64
+	halted  bool // a step failed: the checkpoint must not move again
 	prog    *progress
 	start   time.Time
 }
@@ -83,6 +92,9 @@ func (r *run) run(parent context.Context) error {
 		}
 	} else if aerr := r.batch.Abort(); aerr != nil && !errors.Is(err, aerr) {
 		err = errors.Join(err, aerr)
+	}
+	if r.halted {
+		return err
 	}
 	// Record what did get committed; the run's context may be gone.
 	cctx, ccancel := context.WithTimeout(context.WithoutCancel(parent), 10*time.Second)
@@ -137,6 +149,9 @@ func (r *run) read(ctx context.Context, jobs, order chan<- *job) error {
 	defer close(jobs)
 	defer close(order)
 	err := r.cfg.Source.Read(ctx, func(it source.Item) error {
+		if f := r.cfg.ForceSlot; f != nil {
+			it.Slot = *f
+		}
 		if err := r.mark.Begin(it.Seq, it.Slot); err != nil {
 			return err
 		}
@@ -211,15 +226,34 @@ func (r *run) count(o output) {
 	}
 }
 
-// checkpoint writes the watermark when it has moved.
+// checkpoint writes the watermark when it has moved, after the state
+// steps have derived the slots it newly covers.
 func (r *run) checkpoint(ctx context.Context) error {
-	slot := r.mark.Slot()
-	if slot <= r.written {
+	slot, ok := r.mark.Complete()
+	if !ok || r.halted {
+		return nil
+	}
+	if !r.stepped || slot > r.stepTo {
+		// The first range starts at the run's first slot: a run may
+		// re-ingest slots below an earlier run's checkpoint.
+		from := r.mark.First()
+		if r.stepped {
+			from = r.stepTo + 1
+		}
+		if err := applySteps(ctx, r.cfg.Store, r.cfg.Steps, from, slot); err != nil {
+			r.halted = true
+			return fmt.Errorf("ingest: %w", err)
+		}
+		r.stepped, r.stepTo = true, slot
+	}
+	// Slot 0 is checkpointed only when forced: otherwise it is where
+	// unreadable input without a slot lands, not an indexed slot.
+	if slot <= r.written && (r.wrote || r.cfg.ForceSlot == nil) {
 		return nil
 	}
 	if err := writeCheckpoint(ctx, r.cfg.Store, slot); err != nil {
 		return fmt.Errorf("ingest: %w", err)
 	}
-	r.written = slot
+	r.written, r.wrote = slot, true
 	return nil
 }

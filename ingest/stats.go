@@ -2,7 +2,12 @@ package ingest
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
+
+	"github.com/dasch-labs/dasch/ingest/decode"
 )
 
 // Stats describe a run.
@@ -16,6 +21,8 @@ type Stats struct {
 	Bytes       uint64            // input bytes decoded
 	Elapsed     time.Duration
 	Slot        uint64 // indexed slot checkpointed by the run; 0 if none
+	// Counts are what decoders counted (see decode.Counter), by description.
+	Counts map[string]uint64
 }
 
 // Rate is items per second.
@@ -28,8 +35,28 @@ func (s Stats) Rate() float64 {
 
 // Summary is the one-line report printed at the end of a run.
 func (s Stats) Summary() string {
-	return fmt.Sprintf("ingested %d items (%d tx, %d accounts, %d blocks) in %s: %.0f items/s, %d dead letters, indexed slot %d",
+	var b strings.Builder
+	fmt.Fprintf(&b, "ingested %d items (%d tx, %d accounts, %d blocks) in %s: %.0f items/s, %d dead letters, indexed slot %d",
 		s.Items, s.Txs, s.Accounts, s.Blocks, roundDuration(s.Elapsed), s.Rate(), s.DeadLetters, s.Slot)
+	for _, what := range slices.Sorted(maps.Keys(s.Counts)) {
+		if n := s.Counts[what]; n > 0 {
+			fmt.Fprintf(&b, "; %d %s", n, what)
+		}
+	}
+	return b.String()
+}
+
+// counts gathers the counts of the decoders that keep them.
+func counts(decs []decode.Decoder) map[string]uint64 {
+	out := map[string]uint64{}
+	for _, d := range decs {
+		if c, ok := d.(decode.Counter); ok {
+			for what, n := range c.Counts() {
+				out[what] += n
+			}
+		}
+	}
+	return out
 }
 
 // roundDuration keeps durations short: 1.2s, 35ms.

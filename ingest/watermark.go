@@ -16,11 +16,14 @@ type watermark struct {
 	queue    []begun // begun items from head on, in begin order
 	head     int
 	done     map[uint64]struct{} // committed items not yet at the head
+	first    uint64              // slot of the first begun item
 	last     uint64              // slot of the last begun item
 	started  bool
 	finished bool
-	top      uint64 // highest slot of the committed prefix
-	below    uint64 // highest slot of the prefix under top; 0 if none
+	// top is the highest slot of the committed prefix and below the highest
+	// one under it; the flags tell a real slot 0 from none.
+	top, below       uint64
+	hasTop, hasBelow bool
 }
 
 type begun struct{ seq, slot uint64 }
@@ -35,6 +38,9 @@ func (w *watermark) Begin(seq, slot uint64) error {
 	defer w.mu.Unlock()
 	if w.started && slot < w.last {
 		return fmt.Errorf("source out of order: item %d has slot %d after slot %d", seq, slot, w.last)
+	}
+	if !w.started {
+		w.first = slot
 	}
 	w.started, w.last = true, slot
 	w.queue = append(w.queue, begun{seq, slot})
@@ -53,8 +59,11 @@ func (w *watermark) Done(seq uint64) {
 		}
 		delete(w.done, it.seq)
 		w.head++
-		if it.slot > w.top {
-			w.below, w.top = w.top, it.slot
+		switch {
+		case !w.hasTop:
+			w.top, w.hasTop = it.slot, true
+		case it.slot > w.top:
+			w.below, w.hasBelow, w.top = w.top, true, it.slot
 		}
 	}
 	// Drop the consumed prefix once it dominates, so memory follows the
@@ -74,6 +83,13 @@ func (w *watermark) Finish() {
 
 // Slot returns the watermark, 0 before any slot is complete.
 func (w *watermark) Slot() uint64 {
+	slot, _ := w.Complete()
+	return slot
+}
+
+// Complete returns the watermark and whether any slot is complete yet,
+// which tells a completed slot 0 from nothing.
+func (w *watermark) Complete() (uint64, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
@@ -83,13 +99,20 @@ func (w *watermark) Slot() uint64 {
 	case !w.finished:
 		return w.under(w.last)
 	}
-	return w.top
+	return w.top, w.hasTop
+}
+
+// First returns the slot of the first item begun, 0 if none.
+func (w *watermark) First() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.first
 }
 
 // under returns the highest committed-prefix slot below bound.
-func (w *watermark) under(bound uint64) uint64 {
+func (w *watermark) under(bound uint64) (uint64, bool) {
 	if w.top < bound {
-		return w.top
+		return w.top, w.hasTop
 	}
-	return w.below
+	return w.below, w.hasBelow
 }

@@ -104,3 +104,44 @@ func TestWatermarkCompacts(t *testing.T) {
 		t.Fatalf("slot %d, want 499", got)
 	}
 }
+
+// TestWatermarkComplete tells a completed slot 0 from nothing complete.
+func TestWatermarkComplete(t *testing.T) {
+	cases := []struct {
+		name  string
+		ops   string
+		want  []string // "slot/ok" after each op
+		first uint64
+	}{
+		{"slot 0 completes when the source finishes", "b0@0 b1@0 d0 d1 f", []string{"0/false", "0/false", "0/false", "0/false", "0/true"}, 0},
+		{"slot 0 below a later slot", "b0@0 b1@5 d0 d1 f", []string{"0/false", "0/false", "0/true", "0/true", "5/true"}, 0},
+		{"nothing committed", "b0@3 f", []string{"0/false", "0/false"}, 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWatermark()
+			for i, op := range strings.Fields(c.ops) {
+				var seq, slot uint64
+				switch op[0] {
+				case 'b':
+					fmt.Sscanf(op, "b%d@%d", &seq, &slot)
+					if err := w.Begin(seq, slot); err != nil {
+						t.Fatal(err)
+					}
+				case 'd':
+					fmt.Sscanf(op, "d%d", &seq)
+					w.Done(seq)
+				case 'f':
+					w.Finish()
+				}
+				slot, ok := w.Complete()
+				if got := fmt.Sprintf("%d/%v", slot, ok); got != c.want[i] {
+					t.Fatalf("after %q (op %d): %s, want %s", op, i, got, c.want[i])
+				}
+			}
+			if first := w.First(); first != c.first {
+				t.Errorf("first %d, want %d", first, c.first)
+			}
+		})
+	}
+}

@@ -27,6 +27,7 @@ type output struct {
 type worker struct {
 	spec     string
 	decoders []decode.Decoder
+	force    *uint64 // Config.ForceSlot
 }
 
 func (w *worker) decode(it source.Item) output {
@@ -40,6 +41,9 @@ func (w *worker) decode(it source.Item) output {
 			return o
 		}
 		tx.TxIndex = it.TxIndex
+		if w.force != nil {
+			tx.Slot, tx.BlockTime = *w.force, nil
+		}
 		o.decoded = true
 		w.each(&o, "transaction", func() string { return tx.Signature().String() }, tx.Slot, raw,
 			func(d decode.Decoder, b *decode.Batch) error { return d.DecodeTx(tx, b) })
@@ -49,6 +53,9 @@ func (w *worker) decode(it source.Item) output {
 			w.deadLetter(&o, "account", it.Key, it.Slot, err, it.Raw)
 			return o
 		}
+		if w.force != nil {
+			acc.Slot = *w.force
+		}
 		o.decoded = true
 		w.each(&o, "account", func() string { return acc.Pubkey.String() }, acc.Slot, raw,
 			func(d decode.Decoder, b *decode.Batch) error { return d.DecodeAccount(acc, b) })
@@ -57,6 +64,12 @@ func (w *worker) decode(it source.Item) output {
 		if blk == nil {
 			w.deadLetter(&o, "block", it.Key, it.Slot, errors.New("block item without a header"), nil)
 			return o
+		}
+		if w.force != nil {
+			// The header may be shared with the source; change a copy.
+			forced := *blk
+			forced.Slot = *w.force
+			blk = &forced
 		}
 		o.decoded = true
 		// The source parsed the header out of the file; its JSON form is

@@ -181,18 +181,25 @@ func compressedState() []string {
 		) ENGINE = ReplacingMergeTree(updated_at)
 		ORDER BY tree`,
 		// Every output account, written once by the decoder (immutable).
+		// The state step finds a slot range's outputs through slot_mm: a
+		// part starts as one insert's few slots, so other parts are skipped.
 		`CREATE TABLE IF NOT EXISTS compressed_accounts (` + compressedAccountColumns + `,
-			INDEX address_bf address TYPE bloom_filter(0.001) GRANULARITY 1
+			INDEX address_bf address TYPE bloom_filter(0.001) GRANULARITY 1,
+			INDEX slot_mm slot_created TYPE minmax GRANULARITY 1
 		) ENGINE = ReplacingMergeTree
 		ORDER BY hash`,
 		// Every input account (spent), by hash; written once by the decoder.
+		// block_time lets the state step write the spend's signature rows
+		// without a join.
 		`CREATE TABLE IF NOT EXISTS compressed_spent (
 			hash FixedString(32),
 			slot UInt64,
 			signature FixedString(64),
+			block_time Int64,
 			nullifier Nullable(FixedString(32)),
 			tx_hash Nullable(FixedString(32)),
-			queue_index Nullable(UInt64)
+			queue_index Nullable(UInt64),
+			INDEX slot_mm slot TYPE minmax GRANULARITY 1
 		) ENGINE = ReplacingMergeTree
 		ORDER BY hash`,
 		// Read paths below are derived by the state step after each commit:
@@ -213,7 +220,8 @@ func compressedState() []string {
 			spent_slot UInt64
 		) ENGINE = ReplacingMergeTree(spent)
 		ORDER BY (delegate_key, mint, hash)`,
-		// Current balance per (owner, mint); version grows with each state step.
+		// Current balance per (owner, mint); version grows with each state
+		// step that changes it.
 		`CREATE TABLE IF NOT EXISTS token_balances (
 			owner FixedString(32),
 			mint FixedString(32),

@@ -2,43 +2,133 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/dasch-labs/dasch/bench"
+	"github.com/dasch-labs/dasch/bench/compressed"
+	"github.com/dasch-labs/dasch/bench/pgref"
+	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/store/chdb"
 )
 
 func runBench(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "bench")
+	suite := fs.String("suite", "insert", "insert: the store's insert limit vs the pipeline; compressed: compressed-state reads and ingest vs PostgreSQL")
 	url := fs.String("store", "", "store URL (default: a fresh embedded store in a temporary directory)")
-	rows := fs.Int("rows", 1_000_000, "synthetic accounts to insert")
-	batch := fs.Int("batch", 50_000, "rows per Arrow batch")
+	rows := fs.Int("rows", 1_000_000, "insert suite: synthetic accounts to insert")
+	batch := fs.Int("batch", 50_000, "insert suite: rows per Arrow batch")
+	defAccounts, err := compressed.AccountsFromEnv(compressed.DefaultAccounts)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	accounts := fs.Int("accounts", defAccounts, "compressed suite: token accounts to generate (env "+compressed.EnvAccounts+")")
+	mints := fs.Int("mints", compressed.DefaultMints, "compressed suite: mints")
+	seed := fs.Uint64("seed", 1, "compressed suite: generator seed")
+	clients := fs.Int("clients", 64, "compressed suite: concurrent clients")
+	withPG := fs.Bool("postgres", true, "compressed suite: load and query the PostgreSQL 15 reference")
+	pgBin := fs.String("pg-bin", "", "compressed suite: directory of initdb and postgres (default: "+pgref.DefaultBinDir+")")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *rows <= 0 {
-		return usagef("--rows must be positive")
+	switch *suite {
+	case "insert":
+		if *rows <= 0 {
+			return usagef("--rows must be positive")
+		}
+		return benchInsert(ctx, e, *url, *rows, *batch)
+	case "compressed":
+		if *accounts <= 0 || *mints <= 0 || *clients <= 0 {
+			return usagef("--accounts, --mints and --clients must be positive")
+		}
+		return benchCompressed(ctx, e, *url, compressed.Config{
+			Gen:      compressed.GenConfig{Accounts: *accounts, Mints: *mints, Seed: *seed},
+			Clients:  *clients,
+			Postgres: *withPG,
+			PGBinDir: *pgBin,
+			Progress: e.stderr,
+		})
 	}
-	if *url == "" {
+	return usagef("--suite must be insert or compressed, not %q", *suite)
+}
+
+func benchInsert(ctx context.Context, e *env, url string, rows, batch int) error {
+	if url == "" {
 		dir, err := os.MkdirTemp("", "dasch-bench-*")
 		if err != nil {
 			return err
 		}
 		defer os.RemoveAll(dir)
-		*url = "embedded:" + dir
+		url = "embedded:" + dir
 	}
-	s, closeStore, err := openStore(ctx, e, *url, true)
+	s, closeStore, err := openStore(ctx, e, url, true)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	fmt.Fprintf(e.stdout, "bench: %d synthetic accounts, batches of %d, store %s (%s)\n", *rows, *batch, *url, s.Engine())
-	rep, err := bench.RunInsert(ctx, s, *rows, *batch)
+	fmt.Fprintf(e.stdout, "bench: %d synthetic accounts, batches of %d, store %s (%s)\n", rows, batch, url, s.Engine())
+	rep, err := bench.RunInsert(ctx, s, rows, batch)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "raw insert (pre-built Arrow batches): %12.0f rows/s\n", rep.RawRate())
 	fmt.Fprintf(e.stdout, "pipeline (decode → Arrow → insert):   %12.0f rows/s\n", rep.PipelineRate())
 	fmt.Fprintf(e.stdout, "pipeline / raw:                       %12.2f\n", rep.Ratio())
+	return nil
+}
+
+// benchCompressed runs on an embedded store of its own: it needs an empty
+// one, and opens it with the query condition cache off so repeated pages
+// are computed every time rather than answered from that cache.
+func benchCompressed(ctx context.Context, e *env, url string, cfg compressed.Config) error {
+	// Ctrl-C must still stop the PostgreSQL reference and remove its files.
+	ctx, cancel := server.SignalContext(ctx)
+	defer cancel()
+	if cfg.Postgres {
+		if _, err := pgref.FindBinDir(); err != nil && cfg.PGBinDir == "" {
+			return fmt.Errorf("%w; or pass --postgres=false to measure dasch alone", err)
+		}
+	}
+	dir := strings.TrimPrefix(url, "embedded:")
+	switch {
+	case url == "":
+		d, err := os.MkdirTemp("", "dasch-bench-*")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	case dir == url || dir == "":
+		return usagef("the compressed suite needs an empty embedded store (--store embedded:DIR), not %q", url)
+	default:
+		if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
+			return usagef("--store %s is not empty: the compressed suite loads its own state", url)
+		}
+	}
+	db, err := chdb.Open(ctx, dir, chdb.Options{Logger: e.log, Settings: map[string]string{"use_query_condition_cache": "0"}})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		db.Close()
+		if err := chdb.Shutdown(); err != nil && !errors.Is(err, chdb.ErrShutdownIncomplete) {
+			e.log.Warn("stopping the embedded engine", "err", err)
+		}
+	}()
+	if _, err := schema.Migrate(ctx, db); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	fmt.Fprintf(e.stderr, "bench: compressed suite, %d token accounts over %d mints, store %s\n", cfg.Gen.Accounts, cfg.Gen.Mints, dir)
+	rep, err := compressed.Run(ctx, db, cfg)
+	if err != nil {
+		return err
+	}
+	rep.WriteTable(e.stdout)
+	if len(rep.Mismatches) > 0 {
+		return fmt.Errorf("%d pages differed between dasch and the reference", len(rep.Mismatches))
+	}
 	return nil
 }

@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	"github.com/dasch-labs/dasch/ingest"
+	"github.com/dasch-labs/dasch/ingest/compressed"
 	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/store"
 )
 
 func runIngest(ctx context.Context, e *env, args []string) error {
@@ -13,6 +16,7 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 	url := fs.String("store", defaultStore(), "store URL")
 	src := fs.String("source", "", "where to read Solana data: files:DIR")
 	workers := fs.Int("workers", 0, "decode workers (0 = one per CPU)")
+	trees := fs.String("trees", "", "seed state trees from this trees.json first (default: the built-in list, when none are stored)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -30,15 +34,37 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeStore()
+	if *trees != "" {
+		if err := seedTrees(ctx, s, *trees); err != nil {
+			return err
+		}
+	}
 	// Progress and the summary line go to stdout; the bar only on a terminal.
-	_, err = ingest.Run(ctx, ingest.Config{
+	cfg := ingest.Config{
 		Store:    s,
 		Source:   source,
 		Workers:  *workers,
 		Progress: e.stdout,
 		IsTTY:    isTerminal(e.stdout),
-	})
+	}
+	if err := compressed.Configure(ctx, s, &cfg); err != nil {
+		return err
+	}
+	_, err = ingest.Run(ctx, cfg)
 	return err
+}
+
+// seedTrees upserts the trees listed in a trees.json file.
+func seedTrees(ctx context.Context, s store.Store, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("trees: %w", err)
+	}
+	defer f.Close()
+	if err := compressed.SeedTrees(ctx, s, f); err != nil {
+		return fmt.Errorf("trees %s: %w", path, err)
+	}
+	return nil
 }
 
 func isTerminal(w any) bool {

@@ -28,13 +28,14 @@ type env struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"serve":   {"serve the JSON-RPC API", "serve [--store URL] [--listen ADDR]", runServe},
-		"ingest":  {"index Solana data from a source", "ingest [--store URL] --source files:DIR", runIngest},
-		"migrate": {"create or upgrade the schema", "migrate [--store URL]", runMigrate},
-		"keys":    {"manage API keys", "keys create [--store URL] --project NAME", runKeys},
-		"sql":     {"run SQL on the store and print the result", "sql [--store URL] [--format table|tsv|json] \"SELECT ...\"", runSQL},
-		"bench":   {"measure the store's insert limit and the pipeline rate", "bench [--store URL] [--rows N]", runBench},
-		"version": {"print the version", "version", runVersion},
+		"serve":       {"serve the JSON-RPC API", "serve [--store URL] [--listen ADDR]", runServe},
+		"ingest":      {"index Solana data from a source", "ingest [--store URL] --source files:DIR", runIngest},
+		"migrate":     {"create or upgrade the schema", "migrate [--store URL]", runMigrate},
+		"keys":        {"manage API keys", "keys create [--store URL] --project NAME", runKeys},
+		"sql":         {"run SQL on the store and print the result", "sql [--store URL] [--format table|tsv|json] \"SELECT ...\"", runSQL},
+		"bench":       {"measure the store's insert limit and the pipeline rate", "bench [--store URL] [--rows N]", runBench},
+		"conformance": {"replay a Photon conformance corpus against the API", "conformance photon [--compat docs/compat.md] [--split=false] DIR", runConformance},
+		"version":     {"print the version", "version", runVersion},
 	}
 }
 
@@ -84,7 +85,7 @@ func help(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "dasch: Solana digital-asset and compressed-state indexer on ClickHouse")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", n, cmds[n].summary)
+		fmt.Fprintf(w, "  %-12s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintln(w, "\nstore URLs: embedded:DIR (default embedded:./data) or clickhouse://user:pass@host:9000/db")
 	fmt.Fprintln(w, "run `dasch help COMMAND` for a command's usage")

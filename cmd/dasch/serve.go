@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"github.com/dasch-labs/dasch/api"
+	"github.com/dasch-labs/dasch/api/photon"
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/query"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -37,6 +39,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 
 	reg := server.NewRegistry()
 	api.Register(reg, api.Deps{Slots: query.NewSlotCache(s, 200*time.Millisecond)})
+	photon.Register(reg, photon.Deps{Store: s, Slots: compressed.NewSlotCache(s, 200*time.Millisecond), Logger: e.log})
 	srv, err := server.New(server.Config{
 		Listen:          *listen,
 		RequestTimeout:  *timeout,

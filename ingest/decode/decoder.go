@@ -28,6 +28,15 @@ type BlockDecoder interface {
 	DecodeBlock(b *solana.Block, out *Batch) error
 }
 
+// Counter is implemented by decoders that count notable input they
+// accept but do not store, such as data Photon also ignores. The run
+// reports the counts in its summary.
+type Counter interface {
+	// Counts maps a plural description ("outputs in unknown trees") to how
+	// many were seen since the decoder was made.
+	Counts() map[string]uint64
+}
+
 // Batch collects the rows one decoder produces for one item.
 type Batch struct {
 	rows []arrowbatch.Row

@@ -1,0 +1,6 @@
+package photon
+
+import "github.com/dasch-labs/dasch/server"
+
+// getCompressedAccountV2 is getCompressedAccount in the V2 account shape.
+func getCompressedAccountV2(d Deps) server.Handler { return singleAccount(d, true) }

@@ -1,0 +1,34 @@
+package photon
+
+import (
+	"context"
+
+	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
+)
+
+// getCompressedBalanceByOwner returns the lamports of all unspent accounts
+// of an owner.
+func getCompressedBalanceByOwner(d Deps) server.Handler {
+	return func(ctx context.Context, c *server.Call) (any, error) {
+		var p struct {
+			Owner *Pubkey `json:"owner"`
+		}
+		if err := jsonrpc.DecodeParams(c.Params, &p, []string{"owner"}); err != nil {
+			return nil, err
+		}
+		if p.Owner == nil {
+			return nil, jsonrpc.MissingField("owner")
+		}
+		slot, err := d.contextSlot(ctx)
+		if err != nil {
+			return nil, err
+		}
+		lamports, err := qc.OwnerLamports(ctx, d.Store, qc.Key(*p.Owner))
+		if err != nil {
+			return nil, err
+		}
+		return u64Answer(slot, lamports), nil
+	}
+}

@@ -1,0 +1,37 @@
+package photon
+
+import (
+	"context"
+
+	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
+)
+
+// getCompressionSignaturesForAccount lists the (at most two) transactions
+// that created and spent the account with a hash; not paginated.
+func getCompressionSignaturesForAccount(d Deps) server.Handler {
+	return func(ctx context.Context, c *server.Call) (any, error) {
+		var p struct {
+			Hash *Hash `json:"hash"`
+		}
+		if err := jsonrpc.DecodeParams(c.Params, &p, []string{"hash"}); err != nil {
+			return nil, err
+		}
+		if p.Hash == nil {
+			return nil, jsonrpc.MissingField("hash")
+		}
+		slot, err := d.contextSlot(ctx)
+		if err != nil {
+			return nil, err
+		}
+		items, err := qc.SignaturesForAccount(ctx, d.Store, qc.Key(*p.Hash))
+		if err != nil {
+			return nil, err
+		}
+		if len(items) == 0 {
+			return nil, recordNotFound("Account not found")
+		}
+		return encodeSignatures(slot, items, nil), nil
+	}
+}

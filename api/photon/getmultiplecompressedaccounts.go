@@ -1,0 +1,7 @@
+package photon
+
+import "github.com/dasch-labs/dasch/server"
+
+// getMultipleCompressedAccounts returns the unspent accounts for up to 1000
+// hashes or addresses, null for each that has none.
+func getMultipleCompressedAccounts(d Deps) server.Handler { return multipleAccounts(d, false) }

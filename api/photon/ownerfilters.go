@@ -1,0 +1,115 @@
+package photon
+
+import (
+	"bytes"
+
+	"github.com/goccy/go-json"
+
+	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
+)
+
+// maxFilters is Photon's bound on memcmp filters per request.
+const maxFilters = 5
+
+// FilterList is the filters param of getCompressedAccountsByOwner: a list
+// of {"memcmp": {"offset": n, "bytes": base58}}. A null memcmp is kept as
+// nil so the method can refuse it the way Photon does.
+type FilterList []*qc.Memcmp
+
+// UnmarshalJSON decodes the selectors; members other than memcmp are
+// ignored, as serde does for these structs.
+func (f *FilterList) UnmarshalJSON(b []byte) error {
+	var sels []struct {
+		Memcmp json.RawMessage `json:"memcmp"`
+	}
+	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '[' {
+		return invalidType(b, "a sequence")
+	}
+	if err := json.Unmarshal(b, &sels); err != nil {
+		return jsonrpc.InvalidParams("invalid type: expected struct FilterSelector")
+	}
+	out := make(FilterList, 0, len(sels))
+	for _, s := range sels {
+		if len(s.Memcmp) == 0 || string(s.Memcmp) == "null" {
+			out = append(out, nil)
+			continue
+		}
+		m, err := decodeMemcmp(s.Memcmp)
+		if err != nil {
+			return err
+		}
+		out = append(out, m)
+	}
+	*f = out
+	return nil
+}
+
+func decodeMemcmp(b []byte) (*qc.Memcmp, error) {
+	var m struct {
+		Offset *json.Number `json:"offset"`
+		Bytes  *string      `json:"bytes"`
+	}
+	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' || json.Unmarshal(t, &m) != nil {
+		return nil, invalidType(b, "struct Memcmp")
+	}
+	if m.Offset == nil {
+		return nil, jsonrpc.MissingField("offset")
+	}
+	if m.Bytes == nil {
+		return nil, jsonrpc.MissingField("bytes")
+	}
+	off, err := usize(*m.Offset)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := decodeBase58(*m.Bytes)
+	if err != nil {
+		return nil, err
+	}
+	return &qc.Memcmp{Offset: off, Bytes: raw}, nil
+}
+
+// DataSlice asks for a window of each account's data.
+type DataSlice struct {
+	Offset uint64
+	Length uint64
+}
+
+// UnmarshalJSON decodes {"offset": n, "length": n}.
+func (s *DataSlice) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Offset *json.Number `json:"offset"`
+		Length *json.Number `json:"length"`
+	}
+	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' || json.Unmarshal(t, &v) != nil {
+		return invalidType(b, "struct DataSlice")
+	}
+	if v.Offset == nil {
+		return jsonrpc.MissingField("offset")
+	}
+	if v.Length == nil {
+		return jsonrpc.MissingField("length")
+	}
+	var err error
+	if s.Offset, err = usize(*v.Offset); err != nil {
+		return err
+	}
+	s.Length, err = usize(*v.Length)
+	return err
+}
+
+// apply cuts data to the slice, as SQL SUBSTRING does past the end.
+func (s DataSlice) apply(data []byte) []byte {
+	n := uint64(len(data))
+	if s.Offset >= n {
+		return []byte{}
+	}
+	end := n
+	if s.Length < n-s.Offset {
+		end = s.Offset + s.Length
+	}
+	return data[s.Offset:end]
+}
+
+func usize(n json.Number) (uint64, error) { return parseU64([]byte(n.String())) }

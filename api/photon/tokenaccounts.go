@@ -1,0 +1,80 @@
+package photon
+
+import (
+	"context"
+
+	"github.com/goccy/go-json"
+
+	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// tokenAccountsParams are the params of the token accounts methods; the
+// first field is owner or delegate.
+type tokenAccountsParams struct {
+	Owner    *Pubkey `json:"owner"`
+	Delegate *Pubkey `json:"delegate"`
+	Mint     *Pubkey `json:"mint"`
+	Cursor   *Cursor `json:"cursor"`
+	Limit    *Limit  `json:"limit"`
+}
+
+// tokenLister reads one page for one authority.
+type tokenLister func(ctx context.Context, s store.Store, who qc.Key, p qc.TokenPage) ([]qc.Account, error)
+
+// tokenAccounts serves the by-owner and by-delegate methods, V1 and V2:
+// one keyset page ordered by mint, then hash.
+func tokenAccounts(d Deps, authority string, list tokenLister, v2 bool) server.Handler {
+	fields := []string{authority, "mint", "cursor", "limit"}
+	return func(ctx context.Context, c *server.Call) (any, error) {
+		var p tokenAccountsParams
+		if err := jsonrpc.DecodeParams(c.Params, &p, fields); err != nil {
+			return nil, err
+		}
+		who := p.Owner
+		if authority == "delegate" {
+			who = p.Delegate
+		}
+		if who == nil {
+			return nil, jsonrpc.MissingField(authority)
+		}
+		slot, err := d.contextSlot(ctx)
+		if err != nil {
+			return nil, err
+		}
+		page := qc.TokenPage{Limit: limitOr(p.Limit), Mint: (*qc.Key)(p.Mint)}
+		if p.Cursor != nil {
+			after, ok := qc.TokenCursorFrom(*p.Cursor)
+			if !ok {
+				return nil, cursorLengthError(qc.TokenCursorLen, len(*p.Cursor))
+			}
+			page.After = &after
+		}
+		items, err := list(ctx, d.Store, qc.Key(*who), page)
+		if err != nil {
+			return nil, err
+		}
+		return encodeTokenAccounts(slot, items, page.Limit, v2), nil
+	}
+}
+
+func encodeTokenAccounts(slot uint64, items []qc.Account, limit uint64, v2 bool) json.RawMessage {
+	b := make([]byte, 0, 128+len(items)*900)
+	b = openContext(b, slot)
+	b = append(b, `{"items":[`...)
+	for i := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendTokenAccount(b, &items[i], v2)
+	}
+	b = append(b, "],"...)
+	b = appendCursor(b, len(items), limit, func() []byte {
+		last := items[len(items)-1]
+		return qc.TokenCursor{Mint: last.Mint, Hash: last.Hash}.Bytes()
+	})
+	b = append(b, '}')
+	return closeContext(b)
+}

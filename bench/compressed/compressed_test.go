@@ -1,0 +1,119 @@
+package compressed_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dasch-labs/dasch/bench/compressed"
+	"github.com/dasch-labs/dasch/bench/pgref"
+	"github.com/dasch-labs/dasch/internal/storetest"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	storetest.Close()
+	os.Exit(code)
+}
+
+// TestSmallRun runs the whole benchmark on 20k accounts: every path must
+// return the same pages (dasch over HTTP, dasch's engine and, when it is
+// installed, PostgreSQL) and every figure must be filled in.
+func TestSmallRun(t *testing.T) {
+	_, pgErr := pgref.FindBinDir()
+	if pgErr != nil && !errors.Is(pgErr, pgref.ErrNotInstalled) {
+		t.Fatal(pgErr)
+	}
+	s := storetest.Open(t)
+	rep, err := compressed.Run(context.Background(), s, compressed.Config{
+		Gen:           compressed.GenConfig{Accounts: 20_000, Seed: 3},
+		ChunkAccounts: 4_000,
+		Postgres:      pgErr == nil,
+		Depths:        []int{0, 1_000, 1_000_000},
+		Clients:       8,
+		Pages:         compressed.Budget{Warmup: 1, Requests: 5, Time: time.Second, MinRequests: 1},
+		Concurrent:    compressed.Budget{Warmup: 1, Requests: 200, Time: 2 * time.Second},
+		NarrowRows:    200_000,
+		SettleLimit:   30 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range rep.Mismatches {
+		t.Error(m)
+	}
+	if len(rep.Holders) != 3 || rep.Holders[2].Skip == "" {
+		t.Fatalf("holders rows %+v: want depth 1,000,000 skipped", rep.Holders)
+	}
+	for _, r := range []compressed.PageRow{rep.Holders[0], rep.Holders[1], rep.Balances} {
+		if !r.Verified || !r.HTTP.Measured() || !r.SQL.Measured() {
+			t.Errorf("%s: verified %v, http %+v, sql %+v", r.Label, r.Verified, r.HTTP, r.SQL)
+		}
+		if rep.Postgres && !r.PG.Measured() {
+			t.Errorf("%s: postgres not measured", r.Label)
+		}
+	}
+	if !rep.HoldersConc.HTTP.Measured() || !rep.BalancesConc.HTTP.Measured() {
+		t.Error("concurrent runs not measured")
+	}
+	if rep.Dasch.Accounts != 20_000 || rep.Dasch.Load <= 0 || rep.NarrowRowsPerSec <= 0 {
+		t.Errorf("ingest figures %+v", rep.Dasch)
+	}
+	var out strings.Builder
+	rep.WriteTable(&out)
+	t.Log("\n" + out.String())
+	if pgErr != nil {
+		t.Skip("dasch side checked; PostgreSQL comparison skipped: ", pgErr)
+	}
+	if rep.PG.Accounts != 20_000 || rep.PG.Index <= 0 {
+		t.Errorf("postgres figures %+v", rep.PG)
+	}
+}
+
+// BenchmarkCompressed is the full comparison, printed as one table:
+//
+//	go test ./bench/compressed -run '^$' -bench . -benchtime 1x
+//
+// DASCH_BENCH_ACCOUNTS scales it (default 20,000,000); DASCH_BENCH_NO_PG=1
+// runs the dasch side alone.
+func BenchmarkCompressed(b *testing.B) {
+	n, err := compressed.AccountsFromEnv(compressed.DefaultAccounts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	withPG := os.Getenv("DASCH_BENCH_NO_PG") == ""
+	if withPG {
+		if _, err := pgref.FindBinDir(); err != nil {
+			b.Fatalf("%v (or set DASCH_BENCH_NO_PG=1 to measure dasch alone)", err)
+		}
+	}
+	for i := 0; i < b.N; i++ {
+		s := storetest.Open(b)
+		rep, err := compressed.Run(context.Background(), s, compressed.Config{
+			Gen:      compressed.GenConfig{Accounts: n, Seed: 1},
+			Postgres: withPG,
+			Progress: os.Stderr,
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rep.WriteTable(os.Stdout)
+		b.ReportMetric(rep.Dasch.AccountsPerSec(), "accounts/s")
+		if withPG {
+			b.ReportMetric(rep.Dasch.AccountsPerSec()/rep.PG.AccountsPerSec(), "ingest_vs_pg")
+		}
+		for _, h := range rep.Holders {
+			if h.HTTP.Measured() {
+				b.ReportMetric(float64(h.HTTP.P99.Microseconds())/1000, "holders_p99_ms")
+				break
+			}
+		}
+		b.ReportMetric(float64(rep.Balances.HTTP.P99.Microseconds())/1000, "balances_p99_ms")
+		if len(rep.Mismatches) > 0 {
+			b.Fatalf("pages differ between paths: %v", rep.Mismatches)
+		}
+	}
+}

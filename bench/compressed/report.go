@@ -1,0 +1,231 @@
+package compressed
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mr-tron/base58"
+)
+
+// Targets of the compressed-state read paths and ingest.
+const (
+	TargetHoldersP99  = 20 * time.Millisecond
+	TargetBalancesP99 = 10 * time.Millisecond
+	TargetIngestRate  = 300_000 // token accounts per second
+	TargetIngestVsPG  = 10.0    // × PostgreSQL's load rate
+)
+
+// WriteTable prints the run as one table: dasch, PostgreSQL, their ratio
+// and the target verdict per figure.
+func (r *Report) WriteTable(w io.Writer) {
+	t := &table{}
+	c := r.Cfg
+	fmt.Fprintf(w, "dasch compressed-state benchmark: %s token accounts, %s mints (largest %s holders), %s holdings, seed %d, %d CPUs, run %s\n",
+		count(r.Dasch.Accounts), count(c.Gen.Mints), count(r.LargestHolders), count(r.Dasch.Holdings), c.Gen.Seed, r.CPUs, r.Elapsed.Round(time.Second))
+	fmt.Fprintf(w, "latencies p50 / p99 in ms over loopback; dasch/pg below 1 means dasch is faster for latencies, above 1 for rates\n\n")
+	t.row("", "dasch", "postgres 15", "dasch/pg", "target")
+
+	// Ingest.
+	d, p := r.Dasch, r.PG
+	dRate := d.AccountsPerSec()
+	if r.Postgres {
+		pRate := p.AccountsPerSec()
+		t.row("ingest, token accounts/s", count(int(dRate)), count(int(pRate))+" (load+index)", ratio(dRate, pRate),
+			verdict(dRate >= TargetIngestRate, "≥300k/s")+", "+verdict(dRate >= TargetIngestVsPG*pRate, "≥10× pg"))
+		t.row("  pg COPY alone, accounts/s", "", count(int(p.CopyAccountsPerSec())), ratio(dRate, p.CopyAccountsPerSec()), "")
+	} else {
+		t.row("ingest, token accounts/s", count(int(dRate)), "-", "-", verdict(dRate >= TargetIngestRate, "≥300k/s"))
+	}
+	dRows := float64(d.Rows) / d.Load.Seconds()
+	t.row("  rows/s over all tables written", fmt.Sprintf("%s (4 tables)", count(int(dRows))),
+		pgOr(r.Postgres, func() string { return fmt.Sprintf("%s (2 tables, COPY)", count(int(float64(p.Rows)/p.Load.Seconds()))) }), "", "")
+	t.row("  MB/s handed to the engine", fmt.Sprintf("%.0f", float64(d.Bytes)/d.Load.Seconds()/1e6),
+		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.0f", float64(p.Bytes)/p.Load.Seconds()/1e6) }), "", "")
+	t.row("  engine raw limit, narrow rows/s", count(int(r.NarrowRowsPerSec)), "", "",
+		fmt.Sprintf("ingest at %.0f%% of it (rows)", 100*dRows/r.NarrowRowsPerSec))
+	t.row("  insert | index+analyze | merges, s", fmt.Sprintf("%.1f | - | %.1f", d.Load.Seconds(), d.Settle.Seconds()),
+		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.1f | %.1f | -", p.Load.Seconds(), p.Index.Seconds()) }), "", "")
+	t.row("  on disk, GB", fmt.Sprintf("%.2f", float64(d.DiskBytes)/1e9),
+		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.2f", float64(p.DiskBytes)/1e9) }),
+		pgOr(r.Postgres, func() string { return ratio(float64(d.DiskBytes), float64(p.DiskBytes)) }), "")
+
+	// Pages, one client.
+	for _, h := range r.Holders {
+		r.pageRows(t, h, TargetHoldersP99, true)
+	}
+	r.pageRows(t, r.Balances, TargetBalancesP99, false)
+
+	// Pages, many clients.
+	for _, cr := range []PageRow{r.HoldersConc, r.BalancesConc} {
+		if cr.Label == "" {
+			continue
+		}
+		t.row(cr.Label+", req/s", rps(cr.HTTP), rps(cr.PG), seriesRatio(cr.HTTP, cr.PG, func(s Series) float64 { return s.Throughput }), "")
+		t.row("  p50 / p99 ms", lat(cr.HTTP), lat(cr.PG), latRatio(cr.HTTP, cr.PG), "")
+	}
+	t.write(w)
+
+	fmt.Fprintln(w)
+	if r.Postgres {
+		fmt.Fprintln(w, "postgres: Photon's schema and indexes, loaded with binary COPY then indexed; holders pages use Photon's keyset filter")
+		fmt.Fprintln(w, "  (amount < $2 OR (amount = $2 AND owner < $3)); \"pg row-value keyset\" is (amount, owner) < ($2, $3), its best case")
+	}
+	fmt.Fprintf(w, "balances pages cycle over %d owners holding %s to %s mints; concurrent runs stop at %s requests or %s\n",
+		r.BalanceOwners, count(r.OwnerMintsMin), count(r.OwnerMintsMax), count(c.Concurrent.Requests), c.Concurrent.Time)
+	if len(d.Parts) > 0 {
+		names := make([]string, 0, len(d.Parts))
+		for k := range d.Parts {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		var parts []string
+		for _, k := range names {
+			parts = append(parts, fmt.Sprintf("%s %d", k, d.Parts[k]))
+		}
+		fmt.Fprintf(w, "dasch active parts when measured: %s\n", strings.Join(parts, ", "))
+	}
+	if len(r.Mismatches) == 0 {
+		fmt.Fprintln(w, "pages: every measured path returned identical pages")
+	}
+	for _, m := range r.Mismatches {
+		fmt.Fprintf(w, "MISMATCH %s\n", m)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+}
+
+// pageRows prints one page measurement and its sub-rows.
+func (r *Report) pageRows(t *table, row PageRow, target time.Duration, holders bool) {
+	label := row.Label + ", p50 / p99 ms"
+	if row.Skip != "" {
+		t.row(label, "skipped", "", "", row.Skip)
+		return
+	}
+	goal := fmt.Sprintf("p99≤%dms", target.Milliseconds())
+	v := "not measured"
+	if row.HTTP.Measured() {
+		v = verdict(row.HTTP.P99 <= target, goal)
+		if row.PG.Measured() {
+			v += ", " + verdict(row.HTTP.P99 <= row.PG.P99, "≤pg")
+		}
+	}
+	t.row(label, lat(row.HTTP), lat(row.PG), latRatio(row.HTTP, row.PG), v)
+	t.row("  dasch query layer alone (no HTTP)", lat(row.SQL), "", latRatio(row.SQL, row.PG), "")
+	if holders && row.PGRow.Measured() {
+		t.row("  pg row-value keyset", "", lat(row.PGRow), latRatio(row.HTTP, row.PGRow), "")
+	}
+}
+
+func verdict(ok bool, what string) string {
+	if ok {
+		return what + " PASS"
+	}
+	return what + " MISS"
+}
+
+func pgOr(ok bool, f func() string) string {
+	if !ok {
+		return "-"
+	}
+	return f()
+}
+
+func lat(s Series) string {
+	if !s.Measured() {
+		return "-"
+	}
+	return ms(s.P50) + " / " + ms(s.P99)
+}
+
+func rps(s Series) string {
+	if !s.Measured() {
+		return "-"
+	}
+	return count(int(s.Throughput))
+}
+
+func ms(d time.Duration) string {
+	v := float64(d) / float64(time.Millisecond)
+	switch {
+	case v < 10:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	case v < 100:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
+}
+
+func ratio(a, b float64) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f×", a/b)
+}
+
+func latRatio(a, b Series) string {
+	if !a.Measured() || !b.Measured() {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f / %.2f", float64(a.P50)/float64(b.P50), float64(a.P99)/float64(b.P99))
+}
+
+func seriesRatio(a, b Series, f func(Series) float64) string {
+	if !a.Measured() || !b.Measured() {
+		return "-"
+	}
+	return ratio(f(a), f(b))
+}
+
+// count writes n with thousands separators.
+func count(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+func b58(k [32]byte) string { return base58.Encode(k[:]) }
+
+// table aligns columns by their widest cell.
+type table struct{ rows [][]string }
+
+func (t *table) row(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) write(w io.Writer) {
+	var width []int
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], len([]rune(c)))
+		}
+	}
+	for _, r := range t.rows {
+		var b strings.Builder
+		for i, c := range r {
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", width[i]-len([]rune(c))+2))
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/dasch-labs/dasch/conformance"
+	"github.com/dasch-labs/dasch/server"
+)
+
+func runConformance(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 || args[0] != "photon" {
+		return usagef("expected a suite: photon")
+	}
+	fs := newFlags(e, "conformance photon")
+	compat := fs.String("compat", "docs/compat.md", "document listing the deliberate deviations from Photon")
+	split := fs.Bool("split", true, "also index every case one transaction per pipeline run")
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("expected one corpus directory")
+	}
+	dir := fs.Arg(0)
+	deviations, err := readDeviations(*compat)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := server.SignalContext(ctx)
+	defer cancel()
+	tmp, err := os.MkdirTemp("", "dasch-conformance-*")
+	if err != nil {
+		return fmt.Errorf("temporary store: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	s, closeStore, err := openStore(ctx, e, "embedded:"+tmp, true)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	sum, err := conformance.Run(ctx, conformance.Options{
+		Dir:        dir,
+		Store:      s,
+		Indexer:    conformance.IngestIndexer{},
+		Deviations: deviations,
+		Out:        e.stdout,
+		SplitRuns:  *split,
+	})
+	if err != nil {
+		return err
+	}
+	if sum.Failed > 0 {
+		return fmt.Errorf("%d of %d cases failed", sum.Failed, sum.Passed+sum.Failed+sum.Skipped+sum.Deviations)
+	}
+	return nil
+}
+
+// readDeviations loads the deviations table; a missing document means none
+// are expected, so every difference is a failure.
+func readDeviations(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]string{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("compat document: %w", err)
+	}
+	defer f.Close()
+	return conformance.ParseDeviations(f)
+}

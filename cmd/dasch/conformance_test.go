@@ -1,0 +1,50 @@
+package main_test
+
+import (
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func TestConformanceCommand(t *testing.T) {
+	out := mustDasch(t, "conformance", "photon", "--compat", "../../docs/compat.md", "--split=false", "../../testdata/photon")
+	if !strings.Contains(out, "PASS derived-holders-all\n") {
+		t.Errorf("no PASS line for derived-holders-all:\n%s", out)
+	}
+	if !strings.Contains(out, "SKIP mock_get_multiple_new_address_proofs: ") {
+		t.Errorf("unserved methods must be skipped:\n%s", out)
+	}
+	if !strings.Contains(out, "DEVIATION derived-balances-v2-bob-mint-filter-cursor-quirk: ") {
+		t.Errorf("the documented deviation is not reported:\n%s", out)
+	}
+	if last := lastLine(out); !strings.Contains(last, " passed, 0 failed, ") {
+		t.Errorf("summary %q", last)
+	}
+
+	// Without the compat document the deviation is a failure, and the exit
+	// status says so.
+	out, _, err := dasch(t, "conformance", "photon", "--compat", "no-such-file.md", "--split=false", "../../testdata/photon")
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("exit %v, want status 1", err)
+	}
+	if !strings.Contains(out, "FAIL derived-balances-v2-bob-mint-filter-cursor-quirk: ") || !strings.Contains(lastLine(out), "1 failed") {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
+func TestConformanceUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"conformance"},
+		{"conformance", "das", "dir"},
+		{"conformance", "photon"},
+		{"conformance", "photon", "a", "b"},
+	} {
+		_, errOut, err := dasch(t, args...)
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(errOut, "usage: dasch conformance") {
+			t.Errorf("%v: exit %v, stderr %q; want usage and status 2", args, err, errOut)
+		}
+	}
+}

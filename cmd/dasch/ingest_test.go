@@ -1,0 +1,44 @@
+package main_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestIngestCompressed ingests the demo data, whose e2e set is a compressed
+// token mint and three transfers, and reads the derived balances.
+func TestIngestCompressed(t *testing.T) {
+	cases := []struct {
+		name  string
+		flags []string // extra ingest flags
+		want  string   // last line of the balances, or the error
+		fails bool
+	}{
+		{"built-in trees", nil, "EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu\t105", false},
+		{"trees file", []string{"--trees", "../../config/trees.json"}, "EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu\t105", false},
+		{"missing trees file", []string{"--trees", "missing.json"}, "trees: open missing.json", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			storeURL := "embedded:" + filepath.Join(t.TempDir(), "data")
+			args := append([]string{"ingest", "--store", storeURL, "--source", "files:../../testdata/demo"}, c.flags...)
+			out, errOut, err := dasch(t, args...)
+			if c.fails {
+				if err == nil || !strings.Contains(errOut, c.want) {
+					t.Fatalf("ingest: %v %q, want %q", err, errOut, c.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ingest: %v\n%s%s", err, out, errOut)
+			}
+			got := mustDasch(t, "sql", "--store", storeURL, "--format", "tsv",
+				"SELECT base58Encode(owner), balance FROM token_balances FINAL ORDER BY balance DESC")
+			lines := strings.Split(strings.TrimSpace(got), "\n")
+			if len(lines) < 2 || !strings.Contains(got, "CHvwuTvTiwRSNBwAnrCG14V8YTJ6wwhHQrifxdFzHzsX\t895") || lines[len(lines)-1] != c.want {
+				t.Errorf("balances:\n%s", got)
+			}
+		})
+	}
+}

@@ -1,0 +1,77 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/dasch-labs/dasch/internal/storetest"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	storetest.Close()
+	os.Exit(code)
+}
+
+// TestPhotonCorpus replays the shipped corpus: every case must pass, be
+// skipped (method not served yet) or be a documented deviation.
+func TestPhotonCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes every case's fixtures")
+	}
+	f, err := os.Open("../docs/compat.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deviations, err := ParseDeviations(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	sum, err := Run(context.Background(), Options{
+		Dir:        "../testdata/photon",
+		Store:      storetest.Open(t),
+		Indexer:    IngestIndexer{},
+		Deviations: deviations,
+		Out:        &out,
+		SplitRuns:  true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", out.String())
+	if sum.Failed != 0 {
+		t.Errorf("%d cases failed:\n%s", sum.Failed, failures(out.String()))
+	}
+	if sum.Passed == 0 {
+		t.Error("no case passed")
+	}
+	last := strings.TrimSpace(out.String())
+	if i := strings.LastIndexByte(last, '\n'); i >= 0 {
+		last = last[i+1:]
+	}
+	if last != sum.String() {
+		t.Errorf("last line %q, want the summary %q", last, sum.String())
+	}
+	// Every listed deviation is a case of the corpus, so none goes stale
+	// unnoticed.
+	for name := range deviations {
+		if !strings.Contains(out.String(), "DEVIATION "+name+":") {
+			t.Errorf("compat.md lists %s, which did not run as a deviation", name)
+		}
+	}
+}
+
+func failures(out string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "FAIL ") {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,33 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/dasch-labs/dasch/ingest"
+	ic "github.com/dasch-labs/dasch/ingest/compressed"
+	"github.com/dasch-labs/dasch/ingest/source"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// IngestIndexer indexes fixtures with the real pipeline: the raw and
+// compressed-state decoders, then the state step, as `dasch ingest` does.
+type IngestIndexer struct{}
+
+// SeedTrees implements Indexer.
+func (IngestIndexer) SeedTrees(ctx context.Context, s store.Store, trees io.Reader) error {
+	return ic.SeedTrees(ctx, s, trees)
+}
+
+// Index implements Indexer: one pipeline run over files, in order.
+func (IngestIndexer) Index(ctx context.Context, s store.Store, files []string, forceSlot *uint64) error {
+	cfg := ingest.Config{Store: s, Source: source.NewFileList(files), ForceSlot: forceSlot}
+	if err := ic.Configure(ctx, s, &cfg); err != nil {
+		return fmt.Errorf("configure compressed indexing: %w", err)
+	}
+	if _, err := ingest.Run(ctx, cfg); err != nil {
+		return fmt.Errorf("ingest: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,112 @@
+package compressed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/dasch-labs/dasch/ingest/arrowbatch"
+	"github.com/dasch-labs/dasch/ingest/decode"
+	"github.com/dasch-labs/dasch/ingest/light"
+	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// Decoder writes what each transaction did to compressed state: its output
+// accounts, the hashes it spent and its signature rows. It is safe for
+// concurrent use; the trees it resolves are fixed when it is made.
+type Decoder struct {
+	trees light.TreeLookup
+	// dropped counts outputs in trees missing from state_trees.
+	dropped atomic.Uint64
+}
+
+var (
+	_ decode.Decoder = (*Decoder)(nil)
+	_ decode.Counter = (*Decoder)(nil)
+)
+
+// NewDecoder returns a decoder resolving trees through state_trees as it is
+// now.
+func NewDecoder(ctx context.Context, s store.Store) (*Decoder, error) {
+	trees, err := LoadTrees(ctx, s)
+	if err != nil {
+		return nil, fmt.Errorf("compressed decoder: %w", err)
+	}
+	return newDecoder(trees)
+}
+
+func newDecoder(trees light.TreeLookup) (*Decoder, error) {
+	if trees == nil {
+		return nil, errors.New("compressed decoder: no trees")
+	}
+	return &Decoder{trees: trees}, nil
+}
+
+// Name implements decode.Decoder.
+func (*Decoder) Name() string { return "compressed" }
+
+// Tables implements decode.Decoder.
+func (*Decoder) Tables() []arrowbatch.Table {
+	return []arrowbatch.Table{
+		accountsTable(), spentTable(), signaturesTable(),
+		ownerSigsTable(schema.TableOwnerSigs), ownerSigsTable(schema.TableTokenOwnerSigs),
+	}
+}
+
+// Counts implements decode.Counter.
+func (d *Decoder) Counts() map[string]uint64 {
+	return map[string]uint64{"compressed outputs in unknown trees dropped": d.dropped.Load()}
+}
+
+// DecodeAccount implements decode.Decoder; compressed state lives in
+// transactions only.
+func (*Decoder) DecodeAccount(*solana.Account, *decode.Batch) error { return nil }
+
+// DecodeTx implements decode.Decoder. A failed transaction, or one without
+// Light events, writes nothing. Outputs in unknown trees are dropped, as
+// Photon drops them, and counted; the transaction still counts as a
+// compression transaction.
+func (d *Decoder) DecodeTx(tx *solana.Tx, out *decode.Batch) error {
+	ev, err := light.Parse(tx, d.trees)
+	if err != nil {
+		return err
+	}
+	if !ev.Compression {
+		return nil
+	}
+	var blockTime int64
+	if tx.BlockTime != nil {
+		blockTime = *tx.BlockTime
+	}
+	sig := ev.Signature
+	out.Add(&signatureRow{Slot: ev.Slot, Signature: sig, BlockTime: blockTime})
+
+	// Each owner once per transaction: the signature tables are sets.
+	owners := map[solana.Pubkey]bool{}
+	tokenOwners := map[solana.Pubkey]bool{}
+	for i := range ev.Outputs {
+		o := &ev.Outputs[i]
+		if o.UnknownTree {
+			d.dropped.Add(1)
+			continue
+		}
+		out.Add(&accountRow{OutputAccount: *o})
+		if !owners[o.Owner] {
+			owners[o.Owner] = true
+			out.Add(&ownerSignatureRow{Owner: o.Owner, Slot: ev.Slot, Signature: sig, BlockTime: blockTime})
+		}
+		if o.Token != nil && !tokenOwners[o.Token.Owner] {
+			tokenOwners[o.Token.Owner] = true
+			out.Add(&tokenOwnerSignatureRow{Owner: o.Token.Owner, Slot: ev.Slot, Signature: sig, BlockTime: blockTime})
+		}
+	}
+	// Owners of spent accounts are known only once their outputs are; the
+	// state step writes those signature rows.
+	for _, in := range ev.Inputs {
+		out.Add(&spentRow{Hash: in.Hash, Slot: ev.Slot, Signature: sig, BlockTime: blockTime, V2: in.V2})
+	}
+	return nil
+}

@@ -1,0 +1,85 @@
+package compressed
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/dasch-labs/dasch/ingest"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// StateStep derives the compressed read tables for committed slot ranges:
+// accounts by owner and by delegate, token accounts, the signature rows of
+// spends, token balances and mint holders. Everything runs in SQL over
+// what the Decoder wrote, and applying a range again changes no answer.
+// Apply calls must not overlap (the pipeline runs steps one at a time).
+type StateStep struct {
+	versions versions
+}
+
+var _ ingest.StateStep = (*StateStep)(nil)
+
+// NewStateStep returns the compressed state step.
+func NewStateStep() *StateStep {
+	return &StateStep{versions: versions{now: time.Now}}
+}
+
+// Name implements ingest.StateStep.
+func (*StateStep) Name() string { return "compressed" }
+
+// statement is one write of the step, named for errors.
+type statement struct {
+	what, sql string
+}
+
+// accountWrites come first: the balances are sums over token_accounts.
+func accountWrites() []statement {
+	return []statement{
+		{"compressed_by_owner", sqlByOwner},
+		{"token_accounts", sqlTokenAccounts},
+		{"token_accounts_by_delegate", sqlByDelegate},
+		{"owner_signatures of spends", sqlSpendOwnerSigs},
+		{"token_owner_signatures of spends", sqlSpendTokenOwnerSigs},
+	}
+}
+
+// balanceWrites move holders before balances (see sqlHolders).
+func balanceWrites() []statement {
+	return []statement{
+		{"mint_holders", sqlHolders},
+		{"token_balances", sqlBalances},
+	}
+}
+
+// Apply implements ingest.StateStep.
+func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) error {
+	if from > to {
+		return fmt.Errorf("empty slot range %d..%d", from, to)
+	}
+	params := store.Params{"from": strconv.FormatUint(from, 10), "to": strconv.FormatUint(to, 10)}
+	res, err := s.Query(ctx, sqlTouchedAny, params)
+	if err != nil {
+		return fmt.Errorf("find touched accounts: %w", err)
+	}
+	if n, _ := res.Rows[0][0].(uint64); n == 0 {
+		return nil
+	}
+	for _, w := range accountWrites() {
+		if err := s.Exec(ctx, w.sql, params); err != nil {
+			return fmt.Errorf("write %s: %w", w.what, err)
+		}
+	}
+	v, err := st.versions.next(ctx, s)
+	if err != nil {
+		return err
+	}
+	params["version"] = strconv.FormatUint(v, 10)
+	for _, w := range balanceWrites() {
+		if err := s.Exec(ctx, w.sql, params); err != nil {
+			return fmt.Errorf("write %s: %w", w.what, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,142 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dasch-labs/dasch/ingest/source"
+	"github.com/dasch-labs/dasch/internal/storetest"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// recordingStep records each range it is applied to, with the checkpoint
+// as it stood then, and fails on ranges reaching failAt (when set).
+type recordingStep struct {
+	calls  []string
+	failAt uint64
+}
+
+func (*recordingStep) Name() string { return "record" }
+
+func (r *recordingStep) Apply(ctx context.Context, s store.Store, from, to uint64) error {
+	res, err := s.Query(ctx, `SELECT count(), max(slot) FROM indexer_checkpoints WHERE name = 'main'`, nil)
+	if err != nil {
+		return err
+	}
+	r.calls = append(r.calls, fmt.Sprintf("%d..%d@%v/%v", from, to, res.Rows[0][0], res.Rows[0][1]))
+	if r.failAt != 0 && to >= r.failAt {
+		return errors.New("cannot derive")
+	}
+	return nil
+}
+
+// photonFiles are the four photon transactions in the given slot order
+// (40..43).
+func photonFiles(slots ...int) []string {
+	sigs := map[int]string{
+		40: "64jFxW4xxife8UqpEQyYdA589rzFKWx8rT4vun6soCpWXmDermr588UKX2261YYZ8ZSzcu2NUJY2aCfee64FvTW4",
+		41: "5UZuijpSnqBpgMpqnggxZ58bzZ8aJtqqVjtvzx2Pg2C58jXph1rdrXyHdTxJfsHawNJyr8syU4U1MEYccDUQeTSV",
+		42: "2J9pSeLvXnyawUPKdks98ZibQWU8v38AEhmZp9g9P3WzY9dJSMQ3RmoUaGN1zVCF3tTQy6q2YbD94jq8uzSZsay7",
+		43: "5oTNJvc5WWJacEdpZLimVjGu1uGkXoMth8dNKaAymVKA7arwhccxeJPRWDuYEvQHNkGnkRNJcwUbtV4KnwebCKj5",
+	}
+	out := make([]string, len(slots))
+	for i, s := range slots {
+		out[i] = filepath.Join("testdata", filepath.FromSlash(photonTxs), sigs[s]+".json")
+	}
+	return out
+}
+
+func TestStepsRunBeforeCheckpoint(t *testing.T) {
+	cases := []struct {
+		name   string
+		failAt uint64
+		err    string
+	}{
+		{"every range, in order, before its checkpoint", 0, ""},
+		{"a failing step holds the checkpoint", 42, "state step record over slots 42.."},
+		{"failing on the first range: no checkpoint", 40, "state step record over slots 40.."},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := storetest.Open(t)
+			step := &recordingStep{failAt: c.failAt}
+			// One item per batch and one worker: the watermark moves one
+			// slot at a time.
+			st, err := Run(context.Background(), Config{
+				Store: s, Source: source.NewFileList(photonFiles(40, 41, 42, 43)),
+				Steps: []StateStep{step}, BatchRows: 1, Workers: 1,
+			})
+			if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+				t.Fatalf("run: %v, want %q", err, c.err)
+			}
+			got := indexedSlot(t, s)
+			if c.failAt == 0 && got != 43 || c.failAt != 0 && got >= c.failAt || st.Slot != got {
+				t.Errorf("checkpoint %d (stats %d), failing at %d", got, st.Slot, c.failAt)
+			}
+			// Ranges are contiguous from the first slot, and each is
+			// derived while the checkpoint is still below it.
+			next := uint64(40)
+			for _, call := range step.calls {
+				var from, to, n, at uint64
+				if _, err := fmt.Sscanf(call, "%d..%d@%d/%d", &from, &to, &n, &at); err != nil {
+					t.Fatal(err)
+				}
+				if from != next || to < from || n > 0 && at >= from {
+					t.Errorf("calls %v: bad call %s", step.calls, call)
+				}
+				next = to + 1
+			}
+			if c.err == "" && next != 44 {
+				t.Errorf("calls %v do not reach 43", step.calls)
+			}
+		})
+	}
+}
+
+func TestForceSlot(t *testing.T) {
+	cases := []struct {
+		name  string
+		force uint64
+	}{
+		{"slot 7", 7},
+		{"slot 0 is checkpointed too", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := storetest.Open(t)
+			step := &recordingStep{}
+			// Out of slot order, and a file twice: fine when forced.
+			files := photonFiles(43, 40, 42, 43)
+			st, err := Run(context.Background(), Config{Store: s, Source: source.NewFileList(files), Steps: []StateStep{step}, ForceSlot: &c.force})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Slot != c.force || st.Txs != 4 {
+				t.Errorf("stats %+v", st)
+			}
+			r := one(t, s, `SELECT count(), uniqExact(signature), min(slot), max(slot), max(block_time) FROM transactions FINAL`, nil)
+			if fmt.Sprint(r) != fmt.Sprintf("[3 3 %d %d 0]", c.force, c.force) {
+				t.Errorf("transactions %v", r)
+			}
+			r = one(t, s, `SELECT count(), max(slot) FROM indexer_checkpoints WHERE name = 'main'`, nil)
+			if fmt.Sprint(r) != fmt.Sprintf("[1 %d]", c.force) {
+				t.Errorf("checkpoints %v", r)
+			}
+			if want := fmt.Sprintf("%d..%d@0/0", c.force, c.force); len(step.calls) != 1 || step.calls[0] != want {
+				t.Errorf("step calls %v, want [%s]", step.calls, want)
+			}
+		})
+	}
+
+	t.Run("unforced, the same list is out of order", func(t *testing.T) {
+		s := storetest.Open(t)
+		_, err := Run(context.Background(), Config{Store: s, Source: source.NewFileList(photonFiles(43, 40))})
+		if err == nil || !strings.Contains(err.Error(), "source out of order") {
+			t.Fatalf("run: %v", err)
+		}
+	})
+}

@@ -1,0 +1,118 @@
+package compressed
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dasch-labs/dasch/store"
+)
+
+// TokenBalance is an owner's balance of one mint.
+type TokenBalance struct {
+	Mint    Key
+	Balance uint64
+}
+
+// BalancePage selects one page of an owner's token balances.
+type BalancePage struct {
+	Mint      *Key // only this mint
+	AfterMint *Key // mints strictly after this one
+	Limit     uint64
+	// WithZero keeps (owner, mint) rows whose balance fell to 0.
+	WithZero bool
+}
+
+// TokenBalancesByOwner lists owner's balances by mint from token_balances
+// (ordered by owner, mint).
+func TokenBalancesByOwner(ctx context.Context, s store.Store, owner Key, p BalancePage) ([]TokenBalance, error) {
+	if p.Limit == 0 {
+		return nil, nil
+	}
+	q := newQuery().where(`owner = {owner:FixedString(32)}`).bind("owner", keyParam(owner))
+	if p.Mint != nil {
+		q.where(`mint = {mint:FixedString(32)}`).bind("mint", keyParam(*p.Mint))
+	}
+	if p.AfterMint != nil {
+		q.where(`mint > {after:FixedString(32)}`).bind("after", keyParam(*p.AfterMint))
+	}
+	if !p.WithZero {
+		q.where(`balance > 0`)
+	}
+	q.bind("limit", u64Param(p.Limit))
+	res, err := s.Query(ctx, q.sql(`SELECT mint, balance FROM token_balances FINAL`,
+		`ORDER BY mint LIMIT {limit:UInt64}`), q.params)
+	if err != nil {
+		return nil, fmt.Errorf("token balances by owner: %w", err)
+	}
+	out := make([]TokenBalance, 0, len(res.Rows))
+	for _, r := range res.Rows {
+		var b TokenBalance
+		if err := copyKey(&b.Mint, r[0]); err != nil {
+			return nil, fmt.Errorf("token balances by owner: %w", err)
+		}
+		b.Balance = r[1].(uint64)
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// Holder is one owner's balance of a mint.
+type Holder struct {
+	Owner   Key
+	Balance uint64
+}
+
+// HolderPage selects one page of a mint's holders.
+type HolderPage struct {
+	After    *HolderCursor // rows strictly after this (balance, owner), descending
+	Limit    uint64
+	WithZero bool // keep owners whose balance fell to 0
+}
+
+// MintHolders lists the holders of mint by balance, then owner, both
+// descending, from mint_holders (ordered by mint, balance, owner): a page is
+// a range read of that key, whatever the number of holders.
+func MintHolders(ctx context.Context, s store.Store, mint Key, p HolderPage) ([]Holder, error) {
+	if p.Limit == 0 {
+		return nil, nil
+	}
+	q := newQuery().where(`mint = {mint:FixedString(32)}`).bind("mint", keyParam(mint))
+	if p.After != nil {
+		q.where(`(balance < {ab:UInt64} OR (balance = {ab:UInt64} AND owner < {ao:FixedString(32)}))`).
+			bind("ab", u64Param(p.After.Balance)).bind("ao", keyParam(p.After.Owner))
+	}
+	if !p.WithZero {
+		q.where(`balance > 0`)
+	}
+	q.where(`NOT is_deleted`).bind("limit", u64Param(p.Limit))
+	res, err := s.Query(ctx, q.sql(`SELECT owner, balance FROM mint_holders FINAL`,
+		`ORDER BY balance DESC, owner DESC LIMIT {limit:UInt64}`), q.params)
+	if err != nil {
+		return nil, fmt.Errorf("mint holders: %w", err)
+	}
+	out := make([]Holder, 0, len(res.Rows))
+	for _, r := range res.Rows {
+		var h Holder
+		if err := copyKey(&h.Owner, r[0]); err != nil {
+			return nil, fmt.Errorf("mint holders: %w", err)
+		}
+		h.Balance = r[1].(uint64)
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// OwnerLamports sums the lamports of owner's unspent compressed accounts.
+// It reads one owner's range of compressed_by_owner.
+func OwnerLamports(ctx context.Context, s store.Store, owner Key) (uint64, error) {
+	res, err := s.Query(ctx, `SELECT sum(lamports) FROM compressed_by_owner FINAL
+		WHERE owner = {owner:FixedString(32)} AND NOT spent`,
+		store.Params{"owner": keyParam(owner)})
+	if err != nil {
+		return 0, fmt.Errorf("owner lamports: %w", err)
+	}
+	if len(res.Rows) == 0 {
+		return 0, nil
+	}
+	return res.Rows[0][0].(uint64), nil
+}

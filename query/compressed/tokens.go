@@ -1,0 +1,58 @@
+package compressed
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dasch-labs/dasch/store"
+)
+
+// TokenPage selects one page of token accounts.
+type TokenPage struct {
+	Mint  *Key         // only this mint
+	After *TokenCursor // rows strictly after this (mint, hash)
+	Limit uint64
+}
+
+// TokenAccountsByOwner lists the unspent token accounts of owner by mint,
+// then hash, from token_accounts (ordered by owner, mint, hash).
+func TokenAccountsByOwner(ctx context.Context, s store.Store, owner Key, p TokenPage) ([]Account, error) {
+	out, err := tokenAccounts(ctx, s, "token_accounts", "token_owner", owner, p)
+	if err != nil {
+		return nil, fmt.Errorf("token accounts by owner: %w", err)
+	}
+	return out, nil
+}
+
+// TokenAccountsByDelegate lists the unspent token accounts delegated to
+// delegate, from token_accounts_by_delegate (ordered by delegate, mint, hash).
+func TokenAccountsByDelegate(ctx context.Context, s store.Store, delegate Key, p TokenPage) ([]Account, error) {
+	out, err := tokenAccounts(ctx, s, "token_accounts_by_delegate", "delegate_key", delegate, p)
+	if err != nil {
+		return nil, fmt.Errorf("token accounts by delegate: %w", err)
+	}
+	return out, nil
+}
+
+// tokenAccounts reads one keyset page; table and column are constants of
+// this package, never input.
+func tokenAccounts(ctx context.Context, s store.Store, table, column string, who Key, p TokenPage) ([]Account, error) {
+	if p.Limit == 0 {
+		return nil, nil
+	}
+	q := newQuery().where(column+` = {who:FixedString(32)}`).bind("who", keyParam(who))
+	if p.Mint != nil {
+		q.where(`mint = {mint:FixedString(32)}`).bind("mint", keyParam(*p.Mint))
+	}
+	if p.After != nil {
+		q.where(`(mint > {am:FixedString(32)} OR (mint = {am:FixedString(32)} AND hash > {ah:FixedString(32)}))`).
+			bind("am", keyParam(p.After.Mint)).bind("ah", keyParam(p.After.Hash))
+	}
+	q.where(`NOT spent`).bind("limit", u64Param(p.Limit))
+	res, err := s.Query(ctx, q.sql(`SELECT `+accountColumns+` FROM `+table+` FINAL`,
+		`ORDER BY mint, hash LIMIT {limit:UInt64}`), q.params)
+	if err != nil {
+		return nil, err
+	}
+	return scanAccounts(res)
+}
