@@ -49,8 +49,8 @@ func TestSmallRun(t *testing.T) {
 		t.Fatalf("holders rows %+v: want depth 1,000,000 skipped", rep.Holders)
 	}
 	for _, r := range []compressed.PageRow{rep.Holders[0], rep.Holders[1], rep.Balances} {
-		if !r.Verified || !r.HTTP.Measured() || !r.SQL.Measured() {
-			t.Errorf("%s: verified %v, http %+v, sql %+v", r.Label, r.Verified, r.HTTP, r.SQL)
+		if !r.Verified || !r.HTTP.Measured() || !r.Query.Measured() {
+			t.Errorf("%s: verified %v, http %+v, query layer %+v", r.Label, r.Verified, r.HTTP, r.Query)
 		}
 		if rep.Postgres && !r.PG.Measured() {
 			t.Errorf("%s: postgres not measured", r.Label)

@@ -21,7 +21,9 @@ import (
 )
 
 // daschTables are the tables the generated state is written to.
-var daschTables = []string{schema.TableTokenAccounts, schema.TableCompressed, schema.TableTokenBalances, schema.TableMintHolders}
+func daschTables() []string {
+	return []string{schema.TableTokenAccounts, schema.TableCompressed, schema.TableTokenBalances, schema.TableMintHolders}
+}
 
 // compressedFields are the columns shared by compressed_accounts and
 // token_accounts (schema migration 2), in order.
@@ -285,10 +287,11 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 
 // insertJobs runs the inserts with par workers; the first error wins.
 func insertJobs(ctx context.Context, s store.Store, jobs []insertJob, par int) error {
+	par = max(1, par)
 	work := make(chan insertJob)
 	errs := make(chan error, par)
 	var wg sync.WaitGroup
-	for i := 0; i < max(1, par); i++ {
+	for i := 0; i < par; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -389,7 +392,7 @@ func settle(ctx context.Context, s store.Store, limit time.Duration) (time.Durat
 	wait := time.Since(start)
 	res, err := s.Query(ctx, `SELECT table, toUInt64(count()) FROM system.parts
 		WHERE active AND database = currentDatabase() AND table IN {t:Array(String)} GROUP BY table`,
-		store.Params{"t": chArray(daschTables)})
+		store.Params{"t": chArray(daschTables())})
 	if err != nil {
 		return 0, nil, err
 	}
@@ -404,7 +407,7 @@ func settle(ctx context.Context, s store.Store, limit time.Duration) (time.Durat
 func daschDiskBytes(ctx context.Context, s store.Store) (int64, error) {
 	res, err := s.Query(ctx, `SELECT toUInt64(sum(bytes_on_disk)) FROM system.parts
 		WHERE active AND database = currentDatabase() AND table IN {t:Array(String)}`,
-		store.Params{"t": chArray(daschTables)})
+		store.Params{"t": chArray(daschTables())})
 	if err != nil {
 		return 0, err
 	}

@@ -39,41 +39,40 @@ func pgSettings() map[string]string {
 // numeric(22,0)), keys are bytea. token_accounts references accounts in
 // Photon; that table and the foreign key are not loaded, which only makes
 // the reference's load faster.
-var pgSchema = []string{
-	`CREATE TABLE token_accounts (
-		hash bytea NOT NULL,
-		owner bytea NOT NULL,
-		mint bytea NOT NULL,
-		delegate bytea,
-		state integer NOT NULL,
-		spent boolean NOT NULL,
-		prev_spent boolean,
-		amount numeric(20, 0) NOT NULL,
-		tlv bytea
-	)`,
-	`CREATE TABLE token_owner_balances (
-		owner bytea NOT NULL,
-		mint bytea NOT NULL,
-		amount numeric(22, 0) NOT NULL
-	)`,
+func pgSchema() []string {
+	return []string{
+		`CREATE TABLE token_accounts (
+			hash bytea NOT NULL,
+			owner bytea NOT NULL,
+			mint bytea NOT NULL,
+			delegate bytea,
+			state integer NOT NULL,
+			spent boolean NOT NULL,
+			prev_spent boolean,
+			amount numeric(20, 0) NOT NULL,
+			tlv bytea
+		)`,
+		`CREATE TABLE token_owner_balances (
+			owner bytea NOT NULL,
+			mint bytea NOT NULL,
+			amount numeric(22, 0) NOT NULL
+		)`,
+	}
 }
 
 // pgIndexes are built after COPY: the fastest way PostgreSQL can reach the
 // indexed state, so the load rate is its best case.
-var pgIndexes = []string{
-	`ALTER TABLE token_accounts ADD CONSTRAINT pk_token_accounts PRIMARY KEY (hash)`,
-	`CREATE UNIQUE INDEX token_accounts_owner_mint_hash_idx ON token_accounts (spent, owner, mint, hash)`,
-	`CREATE UNIQUE INDEX token_accounts_delegate_mint_hash_idx ON token_accounts (spent, delegate, mint, hash)`,
-	`ALTER TABLE token_owner_balances ADD CONSTRAINT pk_token_owner_balances PRIMARY KEY (owner, mint)`,
-	`CREATE INDEX token_owner_balances_mint_amount_owner_idx ON token_owner_balances (mint, amount, owner)`,
-	`VACUUM ANALYZE token_accounts`,
-	`VACUUM ANALYZE token_owner_balances`,
+func pgIndexes() []string {
+	return []string{
+		`ALTER TABLE token_accounts ADD CONSTRAINT pk_token_accounts PRIMARY KEY (hash)`,
+		`CREATE UNIQUE INDEX token_accounts_owner_mint_hash_idx ON token_accounts (spent, owner, mint, hash)`,
+		`CREATE UNIQUE INDEX token_accounts_delegate_mint_hash_idx ON token_accounts (spent, delegate, mint, hash)`,
+		`ALTER TABLE token_owner_balances ADD CONSTRAINT pk_token_owner_balances PRIMARY KEY (owner, mint)`,
+		`CREATE INDEX token_owner_balances_mint_amount_owner_idx ON token_owner_balances (mint, amount, owner)`,
+		`VACUUM ANALYZE token_accounts`,
+		`VACUUM ANALYZE token_owner_balances`,
+	}
 }
-
-var (
-	pgTokenAccountCols = []string{"hash", "owner", "mint", "delegate", "state", "spent", "prev_spent", "amount", "tlv"}
-	pgBalanceCols      = []string{"owner", "mint", "amount"}
-)
 
 // copyJob is a slice of rows for one table.
 type copyJob struct {
@@ -108,7 +107,10 @@ func pgRows(p *Plan, ch *Chunk, par int) ([]copyJob, int64) {
 		bytes += 2*32 + 8
 	}
 	var jobs []copyJob
-	for _, t := range []copyJob{{"token_accounts", pgTokenAccountCols, acc}, {"token_owner_balances", pgBalanceCols, bal}} {
+	for _, t := range []copyJob{
+		{"token_accounts", []string{"hash", "owner", "mint", "delegate", "state", "spent", "prev_spent", "amount", "tlv"}, acc},
+		{"token_owner_balances", []string{"owner", "mint", "amount"}, bal},
+	} {
 		n := len(t.rows)
 		for i := 0; i < par; i++ {
 			lo, hi := n*i/par, n*(i+1)/par
@@ -135,7 +137,7 @@ func loadPostgres(ctx context.Context, dsn string, p *Plan, chunk, par int) (Ing
 		defer c.Close(context.WithoutCancel(ctx))
 		conns[i] = c
 	}
-	for _, q := range pgSchema {
+	for _, q := range pgSchema() {
 		if _, err := conns[0].Exec(ctx, q); err != nil {
 			return fig, fmt.Errorf("postgres schema: %w", err)
 		}
@@ -156,7 +158,7 @@ func loadPostgres(ctx context.Context, dsn string, p *Plan, chunk, par int) (Ing
 	}
 	fig.Stats, fig.Accounts, fig.Holdings = st, st.Accounts, st.Holdings
 	start := time.Now()
-	for _, q := range pgIndexes {
+	for _, q := range pgIndexes() {
 		if _, err := conns[0].Exec(ctx, q); err != nil {
 			return fig, fmt.Errorf("postgres %q: %w", q, err)
 		}

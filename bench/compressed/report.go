@@ -94,9 +94,7 @@ func (r *Report) WriteTable(w io.Writer) {
 	for _, m := range r.Mismatches {
 		fmt.Fprintf(w, "MISMATCH %s\n", m)
 	}
-	for _, n := range r.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
-	}
+	fmt.Fprintf(w, "machine load average when the run started: %s on %d CPUs\n", r.LoadBefore, r.CPUs)
 }
 
 // pageRows prints one page measurement and its sub-rows.
@@ -115,7 +113,7 @@ func (r *Report) pageRows(t *table, row PageRow, target time.Duration, holders b
 		}
 	}
 	t.row(label, lat(row.HTTP), lat(row.PG), latRatio(row.HTTP, row.PG), v)
-	t.row("  dasch query layer alone (no HTTP)", lat(row.SQL), "", latRatio(row.SQL, row.PG), "")
+	t.row("  dasch query layer alone (no HTTP)", lat(row.Query), "", latRatio(row.Query, row.PG), "")
 	if holders && row.PGRow.Measured() {
 		t.row("  pg row-value keyset", "", lat(row.PGRow), latRatio(row.HTTP, row.PGRow), "")
 	}

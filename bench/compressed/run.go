@@ -96,8 +96,8 @@ func (c *Config) applyDefaults() {
 // from the query layer it calls (no HTTP, no JSON), PostgreSQL with
 // Photon's query and, for holders, PostgreSQL with the row-value keyset.
 type PageRow struct {
-	Label                string
-	HTTP, SQL, PG, PGRow Series
+	Label                  string
+	HTTP, Query, PG, PGRow Series
 	// Verified is set when every measured path returned the same pages.
 	Verified bool
 	// Skip says why the row was not measured, if it was not.
@@ -125,76 +125,140 @@ type Report struct {
 	HoldersConc  PageRow
 	BalancesConc PageRow
 
+	// LoadBefore is the machine's 1-minute load average when the run
+	// started: other work on the machine skews both systems.
+	LoadBefore string
+
 	// Mismatches lists pages that differed between paths.
 	Mismatches []string
-	Notes      []string
 }
 
 // Run generates the state, loads it into s (migrated and empty) and, when
 // cfg.Postgres is set, into a fresh PostgreSQL, then measures both.
 func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 	cfg.applyDefaults()
-	began := time.Now()
-	rep := &Report{Cfg: cfg, CPUs: runtime.NumCPU(), Postgres: cfg.Postgres}
-	say := func(format string, a ...any) {
-		fmt.Fprintf(cfg.Progress, "[%6.1fs] "+format+"\n", append([]any{time.Since(began).Seconds()}, a...)...)
-	}
 	plan, err := NewPlan(cfg.Gen)
 	if err != nil {
 		return nil, err
 	}
+	r := &runner{cfg: cfg, s: s, plan: plan, began: time.Now(),
+		rep: &Report{Cfg: cfg, CPUs: runtime.NumCPU(), Postgres: cfg.Postgres, LoadBefore: loadAvg()}}
+	defer r.close(ctx)
+	if err := r.load(ctx); err != nil {
+		return nil, err
+	}
+	mint, owners, err := r.subjects(ctx)
+	if err != nil {
+		return nil, err
+	}
+	addr, key, stop, err := startServer(ctx, s, cfg.Progress)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	r.rpc = newRPCClient(addr, key, cfg.Clients+8)
+	r.say("dasch: serving JSON-RPC on %s", addr)
+	if r.pg != nil {
+		if r.pc, err = pgx.Connect(ctx, r.pg.DSN()); err != nil {
+			return nil, err
+		}
+	}
+	cursors, err := r.holderPages(ctx, mint)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.balancePages(ctx, owners); err != nil {
+		return nil, err
+	}
+	if err := r.concurrentPages(ctx, mint, cursors, owners); err != nil {
+		return nil, err
+	}
+	r.rep.Elapsed = time.Since(r.began)
+	r.say("done")
+	return r.rep, nil
+}
 
-	// PostgreSQL first, on an otherwise idle machine: dasch's background
-	// merges would otherwise slow its load.
-	var pg *pgref.Server
+// runner carries one run's state from phase to phase.
+type runner struct {
+	cfg   Config
+	s     store.Store
+	plan  *Plan
+	rep   *Report
+	began time.Time
+	pg    *pgref.Server
+	pc    *pgx.Conn // sequential PostgreSQL pages
+	rpc   *rpcClient
+}
+
+func (r *runner) say(format string, a ...any) {
+	fmt.Fprintf(r.cfg.Progress, "[%6.1fs] "+format+"\n", append([]any{time.Since(r.began).Seconds()}, a...)...)
+}
+
+func (r *runner) close(ctx context.Context) {
+	if r.pc != nil {
+		r.pc.Close(context.WithoutCancel(ctx))
+	}
+	if r.pg != nil {
+		if err := r.pg.Stop(); err != nil {
+			r.say("postgres: %v", err)
+		}
+	}
+}
+
+// load writes the state into PostgreSQL, then into dasch. PostgreSQL goes
+// first, on an otherwise idle machine: dasch's background merges would
+// slow its load.
+func (r *runner) load(ctx context.Context) error {
+	cfg, rep := r.cfg, r.rep
+	var err error
 	if cfg.Postgres {
-		say("postgres: starting")
-		pg, err = pgref.Start(ctx, pgref.Options{BinDir: cfg.PGBinDir, Settings: pgSettings()})
-		if err != nil {
-			return nil, err
+		r.say("postgres: starting")
+		if r.pg, err = pgref.Start(ctx, pgref.Options{BinDir: cfg.PGBinDir, Settings: pgSettings()}); err != nil {
+			return err
 		}
-		defer pg.Stop()
-		say("postgres: loading %d token accounts (COPY, %d streams)", cfg.Gen.Accounts, cfg.Parallel)
-		if rep.PG, err = loadPostgres(ctx, pg.DSN(), plan, cfg.ChunkAccounts, cfg.Parallel); err != nil {
-			return nil, err
+		r.say("postgres: loading %d token accounts (COPY, %d streams)", cfg.Gen.Accounts, cfg.Parallel)
+		if rep.PG, err = loadPostgres(ctx, r.pg.DSN(), r.plan, cfg.ChunkAccounts, cfg.Parallel); err != nil {
+			return err
 		}
-		say("postgres: COPY %.1fs, indexes+analyze %.1fs", rep.PG.Load.Seconds(), rep.PG.Index.Seconds())
+		r.say("postgres: COPY %.1fs, indexes+analyze %.1fs", rep.PG.Load.Seconds(), rep.PG.Index.Seconds())
 	}
+	r.say("dasch: raw insert limit, %d narrow rows", cfg.NarrowRows)
+	if rep.NarrowRowsPerSec, err = narrowLimit(ctx, r.s, cfg.NarrowRows, 1_000_000, cfg.Parallel); err != nil {
+		return fmt.Errorf("narrow insert limit: %w", err)
+	}
+	r.say("dasch: loading %d token accounts (store.Insert, %d streams)", cfg.Gen.Accounts, cfg.Parallel)
+	if rep.Dasch, err = loadDasch(ctx, r.s, r.plan, cfg.ChunkAccounts, cfg.Parallel); err != nil {
+		return err
+	}
+	r.say("dasch: inserts %.1fs; waiting for merges", rep.Dasch.Load.Seconds())
+	if rep.Dasch.Settle, rep.Dasch.Parts, err = settle(ctx, r.s, cfg.SettleLimit); err != nil {
+		return err
+	}
+	if rep.Dasch.DiskBytes, err = daschDiskBytes(ctx, r.s); err != nil {
+		return err
+	}
+	r.say("dasch: merges settled after %.1fs, parts %v", rep.Dasch.Settle.Seconds(), rep.Dasch.Parts)
+	return nil
+}
 
-	say("dasch: raw insert limit, %d narrow rows", cfg.NarrowRows)
-	if rep.NarrowRowsPerSec, err = narrowLimit(ctx, s, cfg.NarrowRows, 1_000_000, cfg.Parallel); err != nil {
-		return nil, fmt.Errorf("narrow insert limit: %w", err)
-	}
-	say("dasch: loading %d token accounts (store.Insert, %d streams)", cfg.Gen.Accounts, cfg.Parallel)
-	if rep.Dasch, err = loadDasch(ctx, s, plan, cfg.ChunkAccounts, cfg.Parallel); err != nil {
-		return nil, err
-	}
-	say("dasch: inserts %.1fs; waiting for merges", rep.Dasch.Load.Seconds())
-	if rep.Dasch.Settle, rep.Dasch.Parts, err = settle(ctx, s, cfg.SettleLimit); err != nil {
-		return nil, err
-	}
-	if rep.Dasch.DiskBytes, err = daschDiskBytes(ctx, s); err != nil {
-		return nil, err
-	}
-	say("dasch: merges settled after %.1fs, parts %v", rep.Dasch.Settle.Seconds(), rep.Dasch.Parts)
-
-	st := rep.Dasch.Stats
+// subjects picks what the pages read: the mint with the most holders, and
+// the owners with the most mints.
+func (r *runner) subjects(ctx context.Context) (mint [32]byte, owners [][32]byte, err error) {
+	st, rep := r.rep.Dasch.Stats, r.rep
 	largest := 0
 	for m, h := range st.HoldersByMint {
 		if h > st.HoldersByMint[largest] {
 			largest = m
 		}
 	}
-	mint := plan.MintKey(largest)
+	mint = r.plan.MintKey(largest)
 	rep.LargestMint = b58(mint)
 	rep.LargestHolders = st.HoldersByMint[largest]
-	if n, err := daschHolderCount(ctx, s, mint); err != nil {
-		return nil, err
+	if n, err := daschHolderCount(ctx, r.s, mint); err != nil {
+		return mint, nil, err
 	} else if n != rep.LargestHolders {
-		return nil, fmt.Errorf("dasch holds %d holders of the largest mint, generated %d", n, rep.LargestHolders)
+		return mint, nil, fmt.Errorf("dasch holds %d holders of the largest mint, generated %d", n, rep.LargestHolders)
 	}
-
-	// Owners with the most mints, for the balances pages.
 	whales := make([]int, len(st.MintsByWhale))
 	for j := range whales {
 		whales[j] = j
@@ -202,195 +266,170 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 	slices.SortStableFunc(whales, func(a, b int) int { return st.MintsByWhale[b] - st.MintsByWhale[a] })
 	whales = whales[:min(16, len(whales))]
 	if len(whales) == 0 {
-		return nil, errors.New("no whale owners to page balances of: set Gen.Whales")
+		return mint, nil, errors.New("no whale owners to page balances of: set Gen.Whales")
 	}
-	owners := make([][32]byte, len(whales))
-	for i, j := range whales {
-		owners[i] = plan.OwnerKey(plan.Whale(j))
+	for _, j := range whales {
+		owners = append(owners, r.plan.OwnerKey(r.plan.Whale(j)))
 	}
 	rep.BalanceOwners = len(owners)
 	rep.OwnerMintsMax, rep.OwnerMintsMin = st.MintsByWhale[whales[0]], st.MintsByWhale[whales[len(whales)-1]]
+	return mint, owners, nil
+}
 
-	addr, key, stop, err := startServer(ctx, s, cfg.Progress)
+// holderPages measures the holder pages of mint at each depth and returns
+// the cursors of the depths measured (nil for depth 0).
+func (r *runner) holderPages(ctx context.Context, mint [32]byte) ([]*HolderCursor, error) {
+	var cursors []*HolderCursor
+	for _, d := range r.cfg.Depths {
+		row := PageRow{Label: "holders, depth " + count(d)}
+		if d+pageLimit > r.rep.LargestHolders {
+			row.Skip = fmt.Sprintf("the largest mint has %s holders: no full page at depth %s", count(r.rep.LargestHolders), count(d))
+			r.rep.Holders = append(r.rep.Holders, row)
+			continue
+		}
+		cur, err := r.cursorAt(ctx, mint, d)
+		if err != nil {
+			return nil, err
+		}
+		cursors = append(cursors, cur)
+		r.say("holders depth %d: measuring", d)
+		paths := []path{
+			{"query layer", &row.Query, func(ctx context.Context, _ int) ([]Holder, error) { return daschHolders(ctx, r.s, mint, cur) }},
+			{"http", &row.HTTP, func(ctx context.Context, _ int) ([]Holder, error) { return r.rpc.holders(ctx, mint, cur) }},
+		}
+		if r.pc != nil {
+			paths = append(paths,
+				path{"postgres", &row.PG, func(ctx context.Context, _ int) ([]Holder, error) { return pgHolders(ctx, r.pc, mint, cur, false) }},
+				path{"postgres row-value", &row.PGRow, func(ctx context.Context, _ int) ([]Holder, error) { return pgHolders(ctx, r.pc, mint, cur, true) }})
+		}
+		if err := r.measure(ctx, &row, paths, 1); err != nil {
+			return nil, err
+		}
+		r.rep.Holders = append(r.rep.Holders, row)
+	}
+	return cursors, nil
+}
+
+// cursorAt reads the cursor of the page at depth d once, outside any
+// timing, from dasch, checking PostgreSQL has the same holder there.
+func (r *runner) cursorAt(ctx context.Context, mint [32]byte, d int) (*HolderCursor, error) {
+	if d == 0 {
+		return nil, nil
+	}
+	c, err := daschHolderAt(ctx, r.s, mint, d-1)
 	if err != nil {
 		return nil, err
 	}
-	defer stop()
-	rpc := newRPCClient(addr, key, cfg.Clients+8)
-	say("dasch: serving JSON-RPC on %s", addr)
-	var pc *pgx.Conn
-	if pg != nil {
-		if pc, err = pgx.Connect(ctx, pg.DSN()); err != nil {
+	if r.pc != nil {
+		pcur, err := pgHolderAt(ctx, r.pc, mint, d-1)
+		if err != nil {
 			return nil, err
 		}
-		defer pc.Close(context.WithoutCancel(ctx))
+		if pcur != c {
+			r.rep.Mismatches = append(r.rep.Mismatches, fmt.Sprintf("holder at depth %d: dasch %d/%s, postgres %d/%s",
+				d, c.Balance, b58(c.Owner), pcur.Balance, b58(pcur.Owner)))
+		}
 	}
+	return &c, nil
+}
 
-	// Holder pages of the largest mint at each depth.
-	var cursors []*HolderCursor
-	for _, d := range cfg.Depths {
-		row := PageRow{Label: "holders, depth " + count(d)}
-		if d+pageLimit > rep.LargestHolders {
-			row.Skip = fmt.Sprintf("the largest mint has %s holders: no full page at depth %s", count(rep.LargestHolders), count(d))
-			rep.Holders = append(rep.Holders, row)
-			continue
-		}
-		var cur *HolderCursor
-		if d > 0 {
-			c, err := daschHolderAt(ctx, s, mint, d-1)
-			if err != nil {
-				return nil, err
-			}
-			if pc != nil {
-				pcur, err := pgHolderAt(ctx, pc, mint, d-1)
-				if err != nil {
-					return nil, err
-				}
-				if pcur != c {
-					rep.Mismatches = append(rep.Mismatches, fmt.Sprintf("holder at depth %d: dasch %d/%s, postgres %d/%s",
-						d, c.Balance, b58(c.Owner), pcur.Balance, b58(pcur.Owner)))
-				}
-			}
-			cur = &c
-		}
-		cursors = append(cursors, cur)
-		say("holders depth %d: measuring", d)
-		pages := map[string]func(ctx context.Context) ([]Holder, error){
-			"engine": func(ctx context.Context) ([]Holder, error) { return daschHolders(ctx, s, mint, cur) },
-			"http":   func(ctx context.Context) ([]Holder, error) { return rpc.holders(ctx, mint, cur) },
-		}
-		if pc != nil {
-			pages["pg"] = func(ctx context.Context) ([]Holder, error) { return pgHolders(ctx, pc, mint, cur, false) }
-			pages["pg-row"] = func(ctx context.Context) ([]Holder, error) { return pgHolders(ctx, pc, mint, cur, true) }
-		}
-		if err := measurePages(ctx, cfg.Pages, &row, pages, rep); err != nil {
-			return nil, fmt.Errorf("%s: %w", row.Label, err)
-		}
-		rep.Holders = append(rep.Holders, row)
-	}
-
-	// Balance pages of the owners with the most mints.
-	say("balances: measuring")
-	rep.Balances = PageRow{Label: "balances by owner"}
+// balancePages measures the first balances page of owners, in turn.
+func (r *runner) balancePages(ctx context.Context, owners [][32]byte) error {
+	r.say("balances: measuring")
+	row := &r.rep.Balances
+	row.Label = "balances by owner"
 	owner := func(i int) [32]byte { return owners[i%len(owners)] }
-	balPages := map[string]func(ctx context.Context, i int) ([]Holder, error){
-		"engine": func(ctx context.Context, i int) ([]Holder, error) { return daschBalances(ctx, s, owner(i)) },
-		"http":   func(ctx context.Context, i int) ([]Holder, error) { return rpc.balances(ctx, owner(i)) },
+	paths := []path{
+		{"query layer", &row.Query, func(ctx context.Context, i int) ([]Holder, error) { return daschBalances(ctx, r.s, owner(i)) }},
+		{"http", &row.HTTP, func(ctx context.Context, i int) ([]Holder, error) { return r.rpc.balances(ctx, owner(i)) }},
 	}
-	if pc != nil {
-		balPages["pg"] = func(ctx context.Context, i int) ([]Holder, error) { return pgOwnerBalances(ctx, pc, owner(i)) }
+	if r.pc != nil {
+		paths = append(paths, path{"postgres", &row.PG, func(ctx context.Context, i int) ([]Holder, error) { return pgOwnerBalances(ctx, r.pc, owner(i)) }})
 	}
-	if err := measureIndexed(ctx, cfg.Pages, &rep.Balances, balPages, rep, len(owners)); err != nil {
-		return nil, fmt.Errorf("balances: %w", err)
-	}
+	return r.measure(ctx, row, paths, len(owners))
+}
 
-	// The same pages from many clients at once.
+// concurrentPages runs the holder pages (cycling over the depths) and the
+// balance pages from cfg.Clients clients at once.
+func (r *runner) concurrentPages(ctx context.Context, mint [32]byte, cursors []*HolderCursor, owners [][32]byte) error {
 	if len(cursors) > 0 {
-		say("holders: %d concurrent clients", cfg.Clients)
-		rep.HoldersConc = PageRow{Label: fmt.Sprintf("holders, %d clients", cfg.Clients)}
+		r.say("holders: %d concurrent clients", r.cfg.Clients)
+		r.rep.HoldersConc.Label = fmt.Sprintf("holders, %d clients", r.cfg.Clients)
 		cur := func(i int) *HolderCursor { return cursors[i%len(cursors)] }
-		if err := measureConcurrent(ctx, cfg, pg, &rep.HoldersConc,
-			func(ctx context.Context, i int) error { _, err := rpc.holders(ctx, mint, cur(i)); return err },
+		if err := r.concurrently(ctx, &r.rep.HoldersConc,
+			func(ctx context.Context, i int) error { _, err := r.rpc.holders(ctx, mint, cur(i)); return err },
 			func(ctx context.Context, c *pgx.Conn, i int) error {
 				_, err := pgHolders(ctx, c, mint, cur(i), false)
 				return err
 			}); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	say("balances: %d concurrent clients", cfg.Clients)
-	rep.BalancesConc = PageRow{Label: fmt.Sprintf("balances, %d clients", cfg.Clients)}
-	if err := measureConcurrent(ctx, cfg, pg, &rep.BalancesConc,
-		func(ctx context.Context, i int) error { _, err := rpc.balances(ctx, owner(i)); return err },
+	r.say("balances: %d concurrent clients", r.cfg.Clients)
+	r.rep.BalancesConc.Label = fmt.Sprintf("balances, %d clients", r.cfg.Clients)
+	owner := func(i int) [32]byte { return owners[i%len(owners)] }
+	return r.concurrently(ctx, &r.rep.BalancesConc,
+		func(ctx context.Context, i int) error { _, err := r.rpc.balances(ctx, owner(i)); return err },
 		func(ctx context.Context, c *pgx.Conn, i int) error {
 			_, err := pgOwnerBalances(ctx, c, owner(i))
 			return err
-		}); err != nil {
-		return nil, err
-	}
-	rep.Elapsed = time.Since(began)
-	say("done")
-	return rep, nil
+		})
 }
 
-// measurePages checks that every path returns the same page, then times
-// each path in turn.
-func measurePages(ctx context.Context, b Budget, row *PageRow, pages map[string]func(context.Context) ([]Holder, error), rep *Report) error {
-	indexed := make(map[string]func(context.Context, int) ([]Holder, error), len(pages))
-	for k, f := range pages {
-		indexed[k] = func(ctx context.Context, _ int) ([]Holder, error) { return f(ctx) }
-	}
-	return measureIndexed(ctx, b, row, indexed, rep, 1)
+// path is one way to get a page: request i of a series.
+type path struct {
+	name string
+	dst  *Series
+	page func(ctx context.Context, i int) ([]Holder, error)
 }
 
-// pathOrder fixes the order paths are verified against and measured in.
-var pathOrder = []string{"engine", "http", "pg", "pg-row"}
-
-// measureIndexed is measurePages for requests that vary with their index
-// i; the first distinct requests are compared across paths.
-func measureIndexed(ctx context.Context, b Budget, row *PageRow, pages map[string]func(context.Context, int) ([]Holder, error), rep *Report, distinct int) error {
+// measure checks that every path returns the same pages for the first
+// distinct requests, then times each path in turn, one request at a time.
+func (r *runner) measure(ctx context.Context, row *PageRow, paths []path, distinct int) error {
 	row.Verified = true
 	for i := 0; i < distinct; i++ {
 		var ref []Holder
-		var refName string
-		for _, name := range pathOrder {
-			f, ok := pages[name]
-			if !ok {
-				continue
-			}
-			got, err := f(ctx, i)
+		for j, p := range paths {
+			got, err := p.page(ctx, i)
 			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+				return fmt.Errorf("%s, %s: %w", row.Label, p.name, err)
 			}
-			if ref == nil {
-				ref, refName = got, name
-				if len(ref) == 0 {
-					return fmt.Errorf("%s: empty page", name)
+			if j == 0 {
+				if ref = got; len(ref) == 0 {
+					return fmt.Errorf("%s, %s: empty page", row.Label, p.name)
 				}
 				continue
 			}
 			if d := diffPages(ref, got); d != "" {
 				row.Verified = false
-				rep.Mismatches = append(rep.Mismatches, fmt.Sprintf("%s (request %d): %s vs %s: %s", row.Label, i, refName, name, d))
+				r.rep.Mismatches = append(r.rep.Mismatches, fmt.Sprintf("%s (request %d): %s vs %s: %s", row.Label, i, paths[0].name, p.name, d))
 			}
 		}
 	}
-	for _, name := range pathOrder {
-		f, ok := pages[name]
-		if !ok {
-			continue
-		}
-		s, err := sequential(ctx, b, func(ctx context.Context, i int) error { _, err := f(ctx, i); return err })
+	for _, p := range paths {
+		s, err := sequential(ctx, r.cfg.Pages, func(ctx context.Context, i int) error { _, err := p.page(ctx, i); return err })
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return fmt.Errorf("%s, %s: %w", row.Label, p.name, err)
 		}
-		switch name {
-		case "engine":
-			row.SQL = s
-		case "http":
-			row.HTTP = s
-		case "pg":
-			row.PG = s
-		case "pg-row":
-			row.PGRow = s
-		}
+		*p.dst = s
 	}
 	return nil
 }
 
-// measureConcurrent runs the dasch and PostgreSQL request streams from
-// cfg.Clients clients each, one system at a time.
-func measureConcurrent(ctx context.Context, cfg Config, pg *pgref.Server, row *PageRow,
+// concurrently runs the dasch and PostgreSQL request streams from
+// cfg.Clients clients each, one system at a time; each PostgreSQL client
+// has its own connection, as each HTTP client has its own.
+func (r *runner) concurrently(ctx context.Context, row *PageRow,
 	dasch func(ctx context.Context, i int) error, ref func(ctx context.Context, c *pgx.Conn, i int) error) error {
-	s, err := concurrent(ctx, cfg.Clients, cfg.Concurrent, func(ctx context.Context, _, i int) error { return dasch(ctx, i) })
+	s, err := concurrent(ctx, r.cfg.Clients, r.cfg.Concurrent, func(ctx context.Context, _, i int) error { return dasch(ctx, i) })
 	if err != nil {
 		return fmt.Errorf("%s, dasch: %w", row.Label, err)
 	}
 	row.HTTP = s
-	if pg == nil {
+	if r.pg == nil {
 		return nil
 	}
-	conns := make([]*pgx.Conn, cfg.Clients)
+	conns := make([]*pgx.Conn, r.cfg.Clients)
 	defer func() {
 		for _, c := range conns {
 			if c != nil {
@@ -399,13 +438,11 @@ func measureConcurrent(ctx context.Context, cfg Config, pg *pgref.Server, row *P
 		}
 	}()
 	for i := range conns {
-		c, err := pgx.Connect(ctx, pg.DSN())
-		if err != nil {
+		if conns[i], err = pgx.Connect(ctx, r.pg.DSN()); err != nil {
 			return err
 		}
-		conns[i] = c
 	}
-	s, err = concurrent(ctx, cfg.Clients, cfg.Concurrent, func(ctx context.Context, w, i int) error { return ref(ctx, conns[w], i) })
+	s, err = concurrent(ctx, r.cfg.Clients, r.cfg.Concurrent, func(ctx context.Context, w, i int) error { return ref(ctx, conns[w], i) })
 	if err != nil {
 		return fmt.Errorf("%s, postgres: %w", row.Label, err)
 	}
@@ -456,6 +493,15 @@ func diffPages(a, b []Holder) string {
 		return fmt.Sprintf("%d items vs %d", len(a), len(b))
 	}
 	return ""
+}
+
+// loadAvg is the 1-minute load average, "?" where /proc is unavailable.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // EnvAccounts scales the benchmark without a flag, e.g. for `make bench`.
