@@ -29,11 +29,11 @@ type env struct {
 func commands() map[string]command {
 	return map[string]command{
 		"serve":       {"serve the JSON-RPC API", "serve [--store URL] [--listen ADDR]", runServe},
-		"ingest":      {"index Solana data from a source", "ingest [--store URL] --source files:DIR", runIngest},
+		"ingest":      {"index Solana data from a source", "ingest [--store URL] [--trees FILE] --source files:DIR", runIngest},
 		"migrate":     {"create or upgrade the schema", "migrate [--store URL]", runMigrate},
 		"keys":        {"manage API keys", "keys create [--store URL] --project NAME", runKeys},
 		"sql":         {"run SQL on the store and print the result", "sql [--store URL] [--format table|tsv|json] \"SELECT ...\"", runSQL},
-		"bench":       {"measure the store's insert limit and the pipeline rate", "bench [--store URL] [--rows N]", runBench},
+		"bench":       {"benchmarks: insert limit vs pipeline, compressed state vs PostgreSQL", "bench [--suite insert|compressed] [--store URL] [--rows N] [--accounts N]", runBench},
 		"conformance": {"replay a Photon conformance corpus against the API", "conformance photon [--compat docs/compat.md] [--split=false] DIR", runConformance},
 		"version":     {"print the version", "version", runVersion},
 	}
