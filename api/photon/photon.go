@@ -64,6 +64,9 @@ func Register(r *server.Registry, d Deps) {
 		"getCompressionSignaturesForTokenOwner":  getCompressionSignaturesForTokenOwner(d),
 		"getLatestCompressionSignatures":         getLatestCompressionSignatures(d),
 		"getIndexerHealth":                       getIndexerHealth(d),
+		"getTransactionWithCompressionInfo":      getTransactionWithCompressionInfo(d),
+		"getTransactionWithCompressionInfoV2":    getTransactionWithCompressionInfoV2(d),
+		"getLatestNonVotingSignatures":           getLatestNonVotingSignatures(d),
 	} {
 		r.Register(name, d.guard(name, h))
 	}

@@ -1,0 +1,9 @@
+package photon
+
+import "github.com/dasch-labs/dasch/server"
+
+// getTransactionWithCompressionInfo returns a transaction with the
+// compressed accounts it closed and opened, in Photon's Account shape.
+func getTransactionWithCompressionInfo(d Deps) server.Handler {
+	return transactionWithCompressionInfo(d, false)
+}

@@ -1,0 +1,10 @@
+package photon
+
+import "github.com/dasch-labs/dasch/server"
+
+// getTransactionWithCompressionInfoV2 returns a transaction with the
+// compressed accounts it closed (with their nullifier and tx hash) and
+// opened, in Photon's AccountV2 shape.
+func getTransactionWithCompressionInfoV2(d Deps) server.Handler {
+	return transactionWithCompressionInfo(d, true)
+}
