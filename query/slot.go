@@ -3,6 +3,7 @@ package query
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -11,18 +12,32 @@ import (
 	"github.com/dasch-labs/dasch/store"
 )
 
-// IndexedSlot reads the slot up to which everything is committed, 0 if
-// nothing has been indexed.
-func IndexedSlot(ctx context.Context, s store.Store) (uint64, error) {
-	res, err := s.Query(ctx, `SELECT max(slot) FROM indexer_checkpoints WHERE name = {n:String}`,
+// ErrNotIndexed means no checkpoint exists yet, so no answer can carry a
+// context slot.
+var ErrNotIndexed = errors.New("no data has been indexed")
+
+// ContextSlot reads the slot up to which everything is committed: the main
+// pipeline's checkpoint. It tells "nothing yet" (ErrNotIndexed) apart from
+// slot 0, which data indexed at slot 0 legitimately reports.
+func ContextSlot(ctx context.Context, s store.Store) (uint64, error) {
+	res, err := s.Query(ctx, `SELECT max(slot), count() FROM indexer_checkpoints WHERE name = {n:String}`,
 		store.Params{"n": schema.CheckpointMain})
 	if err != nil {
 		return 0, fmt.Errorf("read indexed slot: %w", err)
 	}
-	if len(res.Rows) == 0 {
-		return 0, nil
+	if len(res.Rows) == 0 || res.Rows[0][1].(uint64) == 0 {
+		return 0, ErrNotIndexed
 	}
 	return res.Rows[0][0].(uint64), nil
+}
+
+// IndexedSlot is ContextSlot with "nothing indexed" reported as slot 0.
+func IndexedSlot(ctx context.Context, s store.Store) (uint64, error) {
+	slot, err := ContextSlot(ctx, s)
+	if errors.Is(err, ErrNotIndexed) {
+		return 0, nil
+	}
+	return slot, err
 }
 
 // SlotCache serves the indexed slot from memory, reading the store at most
@@ -42,19 +57,29 @@ func NewSlotCache(s store.Store, ttl time.Duration) *SlotCache {
 	return &SlotCache{s: s, ttl: ttl}
 }
 
-// IndexedSlot implements api.SlotSource.
-func (c *SlotCache) IndexedSlot(ctx context.Context) (uint64, error) {
+// ContextSlot returns the cached slot, refreshing it when stale. "Not
+// indexed" is not cached: the first checkpoint shows up at once.
+func (c *SlotCache) ContextSlot(ctx context.Context) (uint64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ttl > 0 && !c.at.IsZero() && time.Since(c.at) < c.ttl {
 		return c.slot, nil
 	}
-	slot, err := IndexedSlot(ctx, c.s)
+	slot, err := ContextSlot(ctx, c.s)
 	if err != nil {
 		return 0, err
 	}
 	c.slot, c.at = slot, time.Now()
 	return slot, nil
+}
+
+// IndexedSlot implements api.SlotSource: 0 until something is indexed.
+func (c *SlotCache) IndexedSlot(ctx context.Context) (uint64, error) {
+	slot, err := c.ContextSlot(ctx)
+	if errors.Is(err, ErrNotIndexed) {
+		return 0, nil
+	}
+	return slot, err
 }
 
 // Ready reports whether the store answers; the health endpoint uses it.

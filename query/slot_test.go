@@ -2,6 +2,7 @@ package query_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"testing"
 	"time"
@@ -46,10 +47,20 @@ func TestSlotCache(t *testing.T) {
 	if v, err := c.IndexedSlot(ctx); err != nil || v != 0 {
 		t.Fatalf("%d %v", v, err)
 	}
+	if _, err := c.ContextSlot(ctx); !errors.Is(err, query.ErrNotIndexed) {
+		t.Fatalf("empty store: err = %v, want ErrNotIndexed", err)
+	}
+	// "Nothing indexed" is not cached: the first checkpoint shows at once.
+	if err := s.Exec(ctx, "INSERT INTO indexer_checkpoints (name, slot) VALUES ('main', 3)", nil); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := c.IndexedSlot(ctx); v != 3 {
+		t.Fatalf("first checkpoint = %d, want 3", v)
+	}
 	if err := s.Exec(ctx, "INSERT INTO indexer_checkpoints (name, slot) VALUES ('main', 7)", nil); err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := c.IndexedSlot(ctx); v != 0 {
+	if v, _ := c.IndexedSlot(ctx); v != 3 {
 		t.Fatalf("cached value should hold within the TTL, got %d", v)
 	}
 	if v, _ := query.NewSlotCache(s, 0).IndexedSlot(ctx); v != 7 {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -76,4 +77,32 @@ func (e *QueryError) Error() string {
 		sql = sql[:200] + "…"
 	}
 	return fmt.Sprintf("query failed: %s (query: %s)", e.Msg, sql)
+}
+
+// EscapeParam writes v in ClickHouse's escaped text form, which is how both
+// engines parse a parameter value: a raw backslash would start an escape
+// sequence and a raw tab or newline would end the value early.
+func EscapeParam(v string) string {
+	if !strings.ContainsAny(v, "\\\t\n\r\x00") {
+		return v
+	}
+	var b strings.Builder
+	b.Grow(len(v) + 8)
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; c {
+		case '\\':
+			b.WriteString(`\\`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case 0:
+			b.WriteString(`\0`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

@@ -237,7 +237,7 @@ func (db *DB) runOn(c *conn, sql string, params store.Params, format string, use
 		i := 0
 		for k, v := range params {
 			ns[i] = C.CString(k)
-			ev := escapeParam(v)
+			ev := store.EscapeParam(v)
 			vs[i] = (*C.char)(C.CBytes(append([]byte(ev), 0)))
 			nl[i] = C.size_t(len(k))
 			vl[i] = C.size_t(len(ev))
@@ -276,33 +276,6 @@ func (db *DB) runOn(c *conn, sql string, params store.Params, format string, use
 		out = unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(ln))
 	}
 	return use(out)
-}
-
-// escapeParam writes v in the engine's escaped text form, which is how it
-// parses parameter values: backslash sequences would otherwise be decoded.
-func escapeParam(v string) string {
-	if !strings.ContainsAny(v, "\\\t\n\r\x00") {
-		return v
-	}
-	var b strings.Builder
-	b.Grow(len(v) + 8)
-	for i := 0; i < len(v); i++ {
-		switch c := v[i]; c {
-		case '\\':
-			b.WriteString(`\\`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case 0:
-			b.WriteString(`\0`)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
 
 // cleanMsg keeps the engine's first line: the rest is a stack trace.

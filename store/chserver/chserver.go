@@ -177,41 +177,11 @@ func queryContext(ctx context.Context, params store.Params) context.Context {
 	if len(params) > 0 {
 		ps := make(clickhouse.Parameters, len(params))
 		for k, v := range params {
-			ps[k] = escapeParam(v)
+			ps[k] = store.EscapeParam(v)
 		}
 		opts = append(opts, clickhouse.WithParameters(ps))
 	}
 	return clickhouse.Context(ctx, opts...)
-}
-
-// escapeParam writes v in ClickHouse's escaped text form. The server parses
-// a parameter value as escaped text, so a raw backslash would start an
-// escape sequence and a raw tab or newline would end the value early;
-// store.Params carry plain text, and this makes the server see exactly it.
-// The driver's own quoting for the wire is undone before that parse.
-func escapeParam(v string) string {
-	if !strings.ContainsAny(v, "\\\t\n\r\x00") {
-		return v
-	}
-	var b strings.Builder
-	b.Grow(len(v) + 8)
-	for i := 0; i < len(v); i++ {
-		switch c := v[i]; c {
-		case '\\':
-			b.WriteString(`\\`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case 0:
-			b.WriteString(`\0`)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
 
 // Exec implements store.Store.
