@@ -2,6 +2,7 @@ package photon
 
 import (
 	"context"
+	"errors"
 
 	"github.com/goccy/go-json"
 
@@ -9,6 +10,22 @@ import (
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
+
+// HotIndex serves holder and balance pages from memory with the semantics
+// of the query layer, with the slot its data reflects; it returns
+// qc.ErrNotIndexed while no slot has been indexed.
+type HotIndex interface {
+	Holders(mint qc.Key, p qc.HolderPage) ([]qc.Holder, uint64, error)
+	Balances(owner qc.Key, p qc.BalancePage) ([]qc.TokenBalance, uint64, error)
+}
+
+// hotSlot maps the index's "not indexed" to the error contextSlot gives.
+func hotSlot(err error) error {
+	if errors.Is(err, qc.ErrNotIndexed) {
+		return recordNotFound("No data has been indexed")
+	}
+	return err
+}
 
 type tokenBalancesParams struct {
 	Owner  *Pubkey `json:"owner"`
@@ -44,7 +61,14 @@ func tokenBalances(d Deps, listKey string) server.Handler {
 			// repeats the same page forever.
 			page.AfterMint = (*qc.Key)(*p.Cursor)
 		}
-		items, err := qc.TokenBalancesByOwner(ctx, d.Store, qc.Key(*p.Owner), page)
+		var items []qc.TokenBalance
+		if d.Hot != nil {
+			// The answer carries the slot the index reflects.
+			items, slot, err = d.Hot.Balances(qc.Key(*p.Owner), page)
+			err = hotSlot(err)
+		} else {
+			items, err = qc.TokenBalancesByOwner(ctx, d.Store, qc.Key(*p.Owner), page)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -42,7 +42,14 @@ func getCompressedMintTokenHolders(d Deps) server.Handler {
 			}
 			page.After = &after
 		}
-		items, err := qc.MintHolders(ctx, d.Store, qc.Key(*p.Mint), page)
+		var items []qc.Holder
+		if d.Hot != nil {
+			// The answer carries the slot the index reflects.
+			items, slot, err = d.Hot.Holders(qc.Key(*p.Mint), page)
+			err = hotSlot(err)
+		} else {
+			items, err = qc.MintHolders(ctx, d.Store, qc.Key(*p.Mint), page)
+		}
 		if err != nil {
 			return nil, err
 		}

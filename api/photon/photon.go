@@ -26,6 +26,9 @@ type SlotSource interface {
 type Deps struct {
 	Store store.Store
 	Slots SlotSource
+	// Hot serves holders and token balances from memory when set; nil
+	// reads them from the store.
+	Hot HotIndex
 	// Logger receives the details of internal errors, which clients only
 	// see as "Internal server error". Default slog.Default().
 	Logger *slog.Logger

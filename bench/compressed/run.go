@@ -24,6 +24,7 @@ import (
 	"github.com/dasch-labs/dasch/bench/pgref"
 	qc "github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/serving"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -57,6 +58,10 @@ type Config struct {
 	// SettleLimit bounds the wait for dasch's merges after the load.
 	// Default 5 minutes.
 	SettleLimit time.Duration
+	// NoHotIndex serves pages from the store, as `dasch serve
+	// --hot-index=false` does; by default the server answers holders and
+	// balances from the in-memory index, as `dasch serve` does.
+	NoHotIndex bool
 	// Progress receives a line per step; nil discards them.
 	Progress io.Writer
 }
@@ -151,7 +156,7 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	addr, key, stop, err := startServer(ctx, s, cfg.Progress)
+	addr, key, stop, err := startServer(ctx, s, !cfg.NoHotIndex, r.say)
 	if err != nil {
 		return nil, err
 	}
@@ -453,7 +458,7 @@ func (r *runner) concurrently(ctx context.Context, row *PageRow,
 // startServer serves the Photon methods over s on a loopback port with a
 // real api key, wired as `dasch serve` wires them, so a page is timed the
 // way a client sees it.
-func startServer(ctx context.Context, s store.Store, logTo io.Writer) (addr, key string, stop func(), err error) {
+func startServer(ctx context.Context, s store.Store, hot bool, say func(string, ...any)) (addr, key string, stop func(), err error) {
 	key, _, err = auth.CreateKey(ctx, s, "bench")
 	if err != nil {
 		return "", "", nil, err
@@ -462,24 +467,46 @@ func startServer(ctx context.Context, s store.Store, logTo io.Writer) (addr, key
 	if err := keys.Refresh(ctx); err != nil {
 		return "", "", nil, err
 	}
-	log := slog.New(slog.NewTextHandler(logTo, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := slog.New(slog.NewTextHandler(sayWriter(say), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	sctx, cancel := context.WithCancel(ctx)
+	pd := photon.Deps{Store: s, Slots: qc.NewSlotCache(s, 200*time.Millisecond), Logger: log}
+	if hot {
+		x, took, err := serving.Open(sctx, s, serving.DefaultSyncInterval, func(err error) { log.Warn("hot index sync failed", "err", err) })
+		if err != nil {
+			cancel()
+			return "", "", nil, err
+		}
+		st := x.Stats()
+		say("dasch: hot index: %d balances (%d owners, %d mints, ~%d MiB, %.1f B/balance) loaded in %.1fs",
+			st.Entries, st.Owners, st.Mints, st.Bytes>>20, float64(st.Bytes)/float64(max(1, st.Entries)), took.Seconds())
+		pd.Hot = x
+	}
 	reg := server.NewRegistry()
-	photon.Register(reg, photon.Deps{Store: s, Slots: qc.NewSlotCache(s, 200*time.Millisecond), Logger: log})
+	photon.Register(reg, pd)
 	srv, err := server.New(server.Config{
 		Listen:         "127.0.0.1:0",
 		RequestTimeout: time.Minute,
 		Logger:         log,
 	}, reg, keys, nil)
 	if err != nil {
+		cancel()
 		return "", "", nil, err
 	}
 	if err := srv.Listen(); err != nil {
+		cancel()
 		return "", "", nil, err
 	}
-	sctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(sctx) }()
 	return srv.Addr(), key, func() { cancel(); <-done }, nil
+}
+
+// sayWriter sends the server's log lines to the progress output.
+type sayWriter func(string, ...any)
+
+func (w sayWriter) Write(p []byte) (int, error) {
+	w("%s", strings.TrimRight(string(p), "\n"))
+	return len(p), nil
 }
 
 // diffPages describes the first difference between two pages, "" if none.

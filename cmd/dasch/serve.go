@@ -11,6 +11,7 @@ import (
 	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/serving"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -20,6 +21,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	listen := fs.String("listen", "127.0.0.1:8899", "address to listen on")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request deadline")
 	rate := fs.Float64("rate-limit", 0, "requests per second per API key (0 = unlimited)")
+	hot := fs.Bool("hot-index", true, "serve mint holders and token balances from an in-memory index kept in sync with the store")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -37,9 +39,22 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	go keys.Run(ctx, 10*time.Second)
 
+	pd := photon.Deps{Store: s, Slots: compressed.NewSlotCache(s, 200*time.Millisecond), Logger: e.log}
+	if *hot {
+		x, took, err := serving.Open(ctx, s, serving.DefaultSyncInterval, func(err error) {
+			e.log.Warn("hot index sync failed", "err", err)
+		})
+		if err != nil {
+			return err
+		}
+		st := x.Stats()
+		fmt.Fprintf(e.stdout, "hot index: %d balances (%d owners, %d mints, ~%d MiB) loaded in %s\n",
+			st.Entries, st.Owners, st.Mints, st.Bytes>>20, took.Round(time.Millisecond))
+		pd.Hot = x
+	}
 	reg := server.NewRegistry()
 	api.Register(reg, api.Deps{Slots: query.NewSlotCache(s, 200*time.Millisecond)})
-	photon.Register(reg, photon.Deps{Store: s, Slots: compressed.NewSlotCache(s, 200*time.Millisecond), Logger: e.log})
+	photon.Register(reg, pd)
 	srv, err := server.New(server.Config{
 		Listen:          *listen,
 		RequestTimeout:  *timeout,

@@ -1,0 +1,81 @@
+package photon
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/mr-tron/base58"
+
+	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/server"
+)
+
+// fakeHot records the pages asked of it and answers at its own slot.
+type fakeHot struct {
+	slot     uint64
+	err      error
+	holders  []qc.HolderPage
+	balances []qc.BalancePage
+}
+
+func (f *fakeHot) Holders(_ qc.Key, p qc.HolderPage) ([]qc.Holder, uint64, error) {
+	f.holders = append(f.holders, p)
+	return []qc.Holder{{Owner: key(1), Balance: 5}}, f.slot, f.err
+}
+
+func (f *fakeHot) Balances(_ qc.Key, p qc.BalancePage) ([]qc.TokenBalance, uint64, error) {
+	f.balances = append(f.balances, p)
+	return []qc.TokenBalance{{Mint: key(2), Balance: 6}}, f.slot, f.err
+}
+
+// TestHotIndexServes checks that with a hot index the methods pass the
+// page through, stamp the index's slot and report "not indexed" as the
+// store path does.
+func TestHotIndexServes(t *testing.T) {
+	after := qc.HolderCursor{Balance: 9, Owner: key(3)}
+	m := key(4)
+	tests := []struct {
+		name, method, params string
+		hot                  *fakeHot
+		wantSlot             string // "" when an error is expected
+		wantErr              string
+		holders              []qc.HolderPage
+		balances             []qc.BalancePage
+	}{
+		{"holders", "getCompressedMintTokenHolders",
+			`{"mint":"` + b58(key(8)) + `","limit":2,"showZeroBalance":true,"cursor":"` + base58.Encode(after.Bytes()) + `"}`,
+			&fakeHot{slot: 3}, "3", "", []qc.HolderPage{{After: &after, Limit: 2, WithZero: true}}, nil},
+		{"balances", "getCompressedTokenBalancesByOwnerV2",
+			`{"owner":"` + b58(key(8)) + `","mint":"` + b58(m) + `","cursor":"` + b58(key(1)) + `"}`,
+			&fakeHot{slot: 4}, "4", "", nil, []qc.BalancePage{{Mint: &m, AfterMint: ptrKey(key(1)), Limit: pageLimit}}},
+		{"not indexed", "getCompressedTokenBalancesByOwner", `{"owner":"` + b58(key(8)) + `"}`,
+			&fakeHot{err: qc.ErrNotIndexed}, "", "Record Not Found: No data has been indexed", nil, []qc.BalancePage{{Limit: pageLimit}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, true)
+			e.reg = server.NewRegistry()
+			Register(e.reg, Deps{Store: e.s, Slots: qc.NewSlotCache(e.s, time.Duration(0)), Hot: tc.hot})
+			res, err := e.call(tc.method, tc.params)
+			if tc.wantErr != "" {
+				if err == nil || err.Message != tc.wantErr {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+			} else {
+				if err != nil {
+					t.Fatal(err)
+				}
+				slot := res.(map[string]any)["context"].(map[string]any)["slot"]
+				if got := slot.(interface{ String() string }).String(); got != tc.wantSlot {
+					t.Errorf("context slot %s, want %s", got, tc.wantSlot)
+				}
+			}
+			if !reflect.DeepEqual(tc.hot.holders, tc.holders) || !reflect.DeepEqual(tc.hot.balances, tc.balances) {
+				t.Errorf("pages asked %+v %+v, want %+v %+v", tc.hot.holders, tc.hot.balances, tc.holders, tc.balances)
+			}
+		})
+	}
+}
+
+func ptrKey(k qc.Key) *qc.Key { return &k }
