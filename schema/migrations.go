@@ -226,7 +226,9 @@ func compressedState() []string {
 			owner FixedString(32),
 			mint FixedString(32),
 			balance UInt64,
-			version UInt64
+			version UInt64,
+			-- The serving index syncs by "version >= last seen".
+			INDEX version_mm version TYPE minmax GRANULARITY 1
 		) ENGINE = ReplacingMergeTree(version)
 		ORDER BY (owner, mint)`,
 		// Holders ordered for keyset pages; a balance change writes a
