@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -12,6 +11,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/internal/parallel"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -101,40 +101,9 @@ func RunInsert(ctx context.Context, s store.Store, n, batchRows int) (InsertRepo
 
 // insertAll inserts recs with par concurrent streams, as the pipeline may.
 func insertAll(ctx context.Context, s store.Store, recs []arrow.RecordBatch, par int) error {
-	work := make(chan arrow.RecordBatch)
-	errs := make(chan error, par)
-	var wg sync.WaitGroup
-	for i := 0; i < par; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := range work {
-				if err := s.Insert(ctx, schema.TableAccounts, r); err != nil {
-					errs <- err
-					return
-				}
-			}
-		}()
-	}
-	var err error
-feed:
-	for _, r := range recs {
-		select {
-		case work <- r:
-		case err = <-errs:
-			break feed
-		}
-	}
-	close(work)
-	wg.Wait()
-	if err != nil {
-		return err
-	}
-	select {
-	case err = <-errs:
-	default:
-	}
-	return err
+	return parallel.Run(recs, par, func(_ int, r arrow.RecordBatch) error {
+		return s.Insert(ctx, schema.TableAccounts, r)
+	})
 }
 
 func emptyAccounts(ctx context.Context, s store.Store) error {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/light"
+	"github.com/dasch-labs/dasch/internal/parallel"
 	qc "github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
@@ -287,40 +287,12 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 
 // insertJobs runs the inserts with par workers; the first error wins.
 func insertJobs(ctx context.Context, s store.Store, jobs []insertJob, par int) error {
-	par = max(1, par)
-	work := make(chan insertJob)
-	errs := make(chan error, par)
-	var wg sync.WaitGroup
-	for i := 0; i < par; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range work {
-				if err := s.Insert(ctx, j.table, j.rec); err != nil {
-					errs <- fmt.Errorf("insert into %s: %w", j.table, err)
-					return
-				}
-			}
-		}()
-	}
-	var err error
-feed:
-	for _, j := range jobs {
-		select {
-		case work <- j:
-		case err = <-errs:
-			break feed
+	return parallel.Run(jobs, par, func(_ int, j insertJob) error {
+		if err := s.Insert(ctx, j.table, j.rec); err != nil {
+			return fmt.Errorf("insert into %s: %w", j.table, err)
 		}
-	}
-	close(work)
-	wg.Wait()
-	if err == nil {
-		select {
-		case err = <-errs:
-		default:
-		}
-	}
-	return err
+		return nil
+	})
 }
 
 // narrowTable holds the engine's raw insert limit measurement.

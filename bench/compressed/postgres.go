@@ -3,10 +3,11 @@ package compressed
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/dasch-labs/dasch/internal/parallel"
 )
 
 // pgSettings tune the reference for a bulk load on this machine the way an
@@ -170,43 +171,16 @@ func loadPostgres(ctx context.Context, dsn string, p *Plan, chunk, par int) (Ing
 
 // copyJobs runs one COPY per job, one job per connection at a time.
 func copyJobs(ctx context.Context, conns []*pgx.Conn, jobs []copyJob) error {
-	work := make(chan copyJob)
-	errs := make(chan error, len(conns))
-	var wg sync.WaitGroup
-	for _, c := range conns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range work {
-				n, err := c.CopyFrom(ctx, pgx.Identifier{j.table}, j.cols, pgx.CopyFromRows(j.rows))
-				if err == nil && n != int64(len(j.rows)) {
-					err = fmt.Errorf("copied %d rows of %d", n, len(j.rows))
-				}
-				if err != nil {
-					errs <- fmt.Errorf("copy into %s: %w", j.table, err)
-					return
-				}
-			}
-		}()
-	}
-	var err error
-feed:
-	for _, j := range jobs {
-		select {
-		case work <- j:
-		case err = <-errs:
-			break feed
+	return parallel.Run(jobs, len(conns), func(w int, j copyJob) error {
+		n, err := conns[w].CopyFrom(ctx, pgx.Identifier{j.table}, j.cols, pgx.CopyFromRows(j.rows))
+		if err == nil && n != int64(len(j.rows)) {
+			err = fmt.Errorf("copied %d rows of %d", n, len(j.rows))
 		}
-	}
-	close(work)
-	wg.Wait()
-	if err == nil {
-		select {
-		case err = <-errs:
-		default:
+		if err != nil {
+			return fmt.Errorf("copy into %s: %w", j.table, err)
 		}
-	}
-	return err
+		return nil
+	})
 }
 
 // The reference queries. Holders use Photon's keyset filter (an OR, which
