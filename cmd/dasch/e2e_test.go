@@ -134,8 +134,8 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("migrate: %s", out)
 	}
 	out := mustDasch(t, "ingest", "--store", storeURL, "--source", "files:../../testdata/demo")
-	if !strings.Contains(out+"", "ingested") {
-		t.Logf("ingest stdout: %s", out)
+	if !strings.Contains(lastLine(out), "ingested") || !strings.Contains(lastLine(out), "indexed slot 270893658") {
+		t.Errorf("ingest should end with its summary line: %s", out)
 	}
 	key := lastLine(mustDasch(t, "keys", "create", "--store", storeURL, "--project", "demo"))
 	if len(key) < 20 {
