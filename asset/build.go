@@ -1,0 +1,42 @@
+package asset
+
+import (
+	"errors"
+
+	"github.com/dasch-labs/dasch/ingest/das"
+	"github.com/dasch-labs/dasch/ingest/solana"
+)
+
+// ErrNotFound is an asset the index has no renderable state for.
+var ErrNotFound = errors.New("asset not found")
+
+// ErrNoSupply is an NFT whose mint supply is zero: burnt, or not minted.
+var ErrNoSupply = errors.New("asset has no supply")
+
+// Account is one stored on-chain account, as the store returns it.
+type Account struct {
+	Pubkey solana.Pubkey
+	Owner  solana.Pubkey // the owning program
+	Data   []byte
+	Slot   uint64
+}
+
+// TokenSources is the decoded on-chain state behind a Token Metadata or
+// SPL token asset, as the store's reader gathers it for one mint.
+type TokenSources struct {
+	ID          solana.Pubkey
+	Mint        *das.Mint
+	MintProgram solana.Pubkey
+	MintSlot    uint64
+	// Metadata is the Token Metadata account of the mint; nil when none.
+	Metadata     *das.Metadata
+	MetadataSlot uint64
+	// MasterEdition or Edition at the mint's edition PDA; nil when none.
+	MasterEdition *das.MasterEdition
+	Edition       *das.Edition
+	// TokenAccount is the newest token account of the mint holding a
+	// positive amount; nil when none is indexed.
+	TokenAccount *das.TokenAccount
+	// Inscription is the inscription account whose root is the mint.
+	Inscription *das.Inscription
+}
