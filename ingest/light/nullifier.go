@@ -10,5 +10,5 @@ import "encoding/binary"
 func nullifierOf(accountHash Hash, leafIndex uint32, txHash Hash) (Hash, error) {
 	var idx Hash
 	binary.BigEndian.PutUint64(idx[24:], uint64(leafIndex))
-	return poseidonHash(&poseidonT4, accountHash, idx, txHash)
+	return hash3.hash(accountHash, idx, txHash)
 }

@@ -16,10 +16,38 @@ type poseidonParams struct {
 // poseidonHash hashes 32-byte big-endian field elements, each of which must
 // be below the modulus. len(inputs) must be params.width-1.
 func poseidonHash(p *poseidonParams, inputs ...Hash) (Hash, error) {
+	return newPoseidon(p).hash(inputs...)
+}
+
+// poseidon is a width's constants moved into Montgomery form once, so hot
+// paths (every Merkle tree node) do not convert them per hash.
+type poseidon struct {
+	width, fullRounds, partial int
+	roundConsts, mds           []fr
+}
+
+func newPoseidon(p *poseidonParams) *poseidon {
+	toMont := func(v [4]uint64) fr {
+		x := fr(v)
+		return x.mul(&frR2)
+	}
+	h := &poseidon{width: p.width, fullRounds: p.fullRounds, partial: p.partial,
+		roundConsts: make([]fr, len(p.roundConsts)), mds: make([]fr, len(p.mds))}
+	for i, v := range p.roundConsts {
+		h.roundConsts[i] = toMont(v)
+	}
+	for i, v := range p.mds {
+		h.mds[i] = toMont(v)
+	}
+	return h
+}
+
+func (p *poseidon) hash(inputs ...Hash) (Hash, error) {
 	if len(inputs) != p.width-1 {
 		return Hash{}, fmt.Errorf("poseidon: %d inputs for width %d", len(inputs), p.width)
 	}
-	state := make([]fr, p.width)
+	var stateBuf, nextBuf [16]fr
+	state, next := stateBuf[:p.width], nextBuf[:p.width]
 	for i := range inputs {
 		x, err := frFromBE((*[32]byte)(&inputs[i]))
 		if err != nil {
@@ -27,20 +55,10 @@ func poseidonHash(p *poseidonParams, inputs ...Hash) (Hash, error) {
 		}
 		state[i+1] = x
 	}
-	toMont := func(v [4]uint64) fr {
-		x := fr(v)
-		return x.mul(&frR2)
-	}
-	mds := make([]fr, len(p.mds))
-	for i, v := range p.mds {
-		mds[i] = toMont(v)
-	}
-	next := make([]fr, p.width)
 	half := p.fullRounds / 2
 	for r := range p.fullRounds + p.partial {
 		for i := range state {
-			c := toMont(p.roundConsts[r*p.width+i])
-			state[i] = state[i].add(&c)
+			state[i] = state[i].add(&p.roundConsts[r*p.width+i])
 		}
 		if r < half || r >= half+p.partial {
 			for i := range state {
@@ -52,7 +70,7 @@ func poseidonHash(p *poseidonParams, inputs ...Hash) (Hash, error) {
 		for i := range next {
 			var acc fr
 			for j := range state {
-				t := mds[i*p.width+j].mul(&state[j])
+				t := p.mds[i*p.width+j].mul(&state[j])
 				acc = acc.add(&t)
 			}
 			next[i] = acc
