@@ -139,6 +139,7 @@ func Migrations() []Migration {
 			ORDER BY name`,
 		}},
 		{Version: 2, Name: "compressed_state", Statements: compressedState()},
+		{Version: 3, Name: "digital_assets", Statements: digitalAssets()},
 	}
 }
 

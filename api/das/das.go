@@ -1,0 +1,65 @@
+// Package das serves the Metaplex DAS read API (getAsset, getAssetBatch),
+// one file per method, with the HTTP statuses and JSON-RPC codes of the
+// specification: 400/-32602 invalid params, 404/-32004 asset not found,
+// 500/-32000 unexpected errors (401 and 429 come from the server). Every
+// asset carries last_indexed_slot: everything up to it is indexed.
+package das
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// SlotSource reports the last slot everything up to which is indexed.
+type SlotSource interface {
+	IndexedSlot(ctx context.Context) (uint64, error)
+}
+
+// Deps are what the methods read from.
+type Deps struct {
+	Store  store.Store
+	Slots  SlotSource
+	Logger *slog.Logger
+}
+
+// Register adds the DAS methods to r. A missing dependency is a wiring bug
+// and panics at startup.
+func Register(r *server.Registry, d Deps) {
+	if d.Store == nil || d.Slots == nil {
+		panic("das: Deps.Store and Deps.Slots are required")
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	r.Register("getAsset", getAsset(d))
+	batch := getAssetBatch(d)
+	r.Register("getAssetBatch", batch)
+	r.Register("getAssets", batch)
+}
+
+// Spec error codes.
+const (
+	codeNotFound = -32004
+	codeServer   = -32000
+)
+
+func invalidParams(msg string) *jsonrpc.Error {
+	return jsonrpc.InvalidParams(msg).WithStatus(fasthttp.StatusBadRequest)
+}
+
+func notFound(msg string) *jsonrpc.Error {
+	return jsonrpc.NewError(codeNotFound, msg).WithStatus(fasthttp.StatusNotFound)
+}
+
+// failed reports an unexpected error to the client without its details,
+// which go to the log.
+func failed(d Deps, method string, err error) *jsonrpc.Error {
+	d.Logger.Error("das method failed", "method", method, "err", err)
+	return jsonrpc.NewError(codeServer, "Internal error").WithStatus(fasthttp.StatusInternalServerError)
+}

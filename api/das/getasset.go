@@ -1,0 +1,70 @@
+package das
+
+import (
+	"context"
+	"errors"
+
+	"github.com/dasch-labs/dasch/asset"
+	"github.com/dasch-labs/dasch/ingest/solana"
+	qd "github.com/dasch-labs/dasch/query/das"
+	"github.com/dasch-labs/dasch/server"
+)
+
+type getAssetParams struct {
+	ID             *AssetID `json:"id"`
+	Options        *Options `json:"options"`
+	DisplayOptions *Options `json:"displayOptions"`
+}
+
+var getAssetFields = []string{"id", "options", "displayOptions"}
+
+// options merges `options` and its alias `displayOptions`.
+func options(o, display *Options) asset.Options {
+	var out asset.Options
+	for _, src := range []*Options{display, o} {
+		if src == nil {
+			continue
+		}
+		s := asset.Options(*src)
+		out.ShowUnverifiedCollections = out.ShowUnverifiedCollections || s.ShowUnverifiedCollections
+		out.ShowCollectionMetadata = out.ShowCollectionMetadata || s.ShowCollectionMetadata
+		out.ShowFungible = out.ShowFungible || s.ShowFungible
+		out.ShowInscription = out.ShowInscription || s.ShowInscription
+		out.ShowZeroBalance = out.ShowZeroBalance || s.ShowZeroBalance
+	}
+	return out
+}
+
+// getAsset returns one asset by id.
+func getAsset(d Deps) server.Handler {
+	return func(ctx context.Context, c *server.Call) (any, error) {
+		var p getAssetParams
+		if err := decode(c.Params, &p, getAssetFields); err != nil {
+			return nil, err
+		}
+		if p.ID == nil {
+			return nil, invalidParams("Invalid params: missing field `id`")
+		}
+		// The slot is read first: the state read after it is at least as new.
+		slot, err := d.Slots.IndexedSlot(ctx)
+		if err != nil {
+			return nil, failed(d, c.Method, err)
+		}
+		id := solana.Pubkey(*p.ID)
+		assets, err := qd.Assets(ctx, d.Store, []solana.Pubkey{id}, options(p.Options, p.DisplayOptions))
+		if err != nil {
+			return nil, failed(d, c.Method, err)
+		}
+		r := assets[0]
+		switch {
+		case errors.Is(r.Err, asset.ErrNotFound):
+			return nil, notFound("Asset not found")
+		case errors.Is(r.Err, asset.ErrNoSupply):
+			return nil, notFound("Asset has no supply")
+		case r.Err != nil:
+			return nil, failed(d, c.Method, r.Err)
+		}
+		r.Asset.LastIndexedSlot = &slot
+		return r.Asset, nil
+	}
+}

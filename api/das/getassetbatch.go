@@ -1,0 +1,66 @@
+package das
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/dasch-labs/dasch/asset"
+	"github.com/dasch-labs/dasch/ingest/solana"
+	qd "github.com/dasch-labs/dasch/query/das"
+	"github.com/dasch-labs/dasch/server"
+)
+
+// maxBatch is the most ids one getAssetBatch may ask for.
+const maxBatch = 1000
+
+type getAssetBatchParams struct {
+	IDs            *[]AssetID `json:"ids"`
+	Options        *Options   `json:"options"`
+	DisplayOptions *Options   `json:"displayOptions"`
+}
+
+var getAssetBatchFields = []string{"ids", "options", "displayOptions"}
+
+// getAssetBatch returns the assets of ids in request order, null for ids
+// with no asset. Duplicate ids are answered at each position they occur.
+func getAssetBatch(d Deps) server.Handler {
+	return func(ctx context.Context, c *server.Call) (any, error) {
+		var p getAssetBatchParams
+		if err := decode(c.Params, &p, getAssetBatchFields); err != nil {
+			return nil, err
+		}
+		if p.IDs == nil {
+			return nil, invalidParams("Invalid params: missing field `ids`")
+		}
+		if len(*p.IDs) > maxBatch {
+			return nil, invalidParams("Invalid params: `ids` has " + strconv.Itoa(len(*p.IDs)) +
+				" ids, at most " + strconv.Itoa(maxBatch))
+		}
+		slot, err := d.Slots.IndexedSlot(ctx)
+		if err != nil {
+			return nil, failed(d, c.Method, err)
+		}
+		ids := make([]solana.Pubkey, len(*p.IDs))
+		for i, id := range *p.IDs {
+			ids[i] = solana.Pubkey(id)
+		}
+		assets, err := qd.Assets(ctx, d.Store, ids, options(p.Options, p.DisplayOptions))
+		if err != nil {
+			return nil, failed(d, c.Method, err)
+		}
+		out := make([]*asset.Asset, len(ids))
+		for i, r := range assets {
+			switch {
+			case r.Err == nil:
+				a := *r.Asset
+				a.LastIndexedSlot = &slot
+				out[i] = &a
+			case errors.Is(r.Err, asset.ErrNotFound), errors.Is(r.Err, asset.ErrNoSupply):
+			default:
+				return nil, failed(d, c.Method, r.Err)
+			}
+		}
+		return out, nil
+	}
+}

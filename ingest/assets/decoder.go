@@ -1,0 +1,36 @@
+package assets
+
+import (
+	"github.com/dasch-labs/dasch/ingest/arrowbatch"
+	"github.com/dasch-labs/dasch/ingest/decode"
+	"github.com/dasch-labs/dasch/ingest/solana"
+)
+
+// Decoder routes digital-asset accounts and Bubblegum instructions to the
+// asset tables. It holds no state and is safe for concurrent use.
+type Decoder struct{}
+
+var _ decode.Decoder = Decoder{}
+
+// Name implements decode.Decoder.
+func (Decoder) Name() string { return "assets" }
+
+// Tables implements decode.Decoder.
+func (Decoder) Tables() []arrowbatch.Table {
+	return []arrowbatch.Table{accountsTable()}
+}
+
+// DecodeAccount implements decode.Decoder.
+func (Decoder) DecodeAccount(acc *solana.Account, out *decode.Batch) error {
+	row, err := classify(acc)
+	if err != nil || row == nil {
+		return err
+	}
+	out.Add(row)
+	return nil
+}
+
+// DecodeTx implements decode.Decoder.
+func (Decoder) DecodeTx(tx *solana.Tx, out *decode.Batch) error {
+	return nil
+}

@@ -1,0 +1,155 @@
+package das
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// Account is the newest stored write of one account of an asset.
+type Account struct {
+	Kind    string // schema.AssetKind*
+	Pubkey  solana.Pubkey
+	Program solana.Pubkey
+	Data    []byte
+	Slot    uint64
+	Amount  uint64 // token accounts: balance; mints: supply
+}
+
+// Event is one stored Bubblegum event of a compressed asset.
+type Event struct {
+	Seq     uint64
+	Slot    uint64
+	Payload []byte
+}
+
+// State is everything stored under one asset id.
+type State struct {
+	ID       solana.Pubkey
+	Accounts []Account // by kind, then pubkey
+	Events   []Event   // by seq
+}
+
+// Empty reports whether nothing is stored under the id.
+func (s *State) Empty() bool { return len(s.Accounts) == 0 && len(s.Events) == 0 }
+
+// Find returns the account of kind at pubkey, or nil.
+func (s *State) Find(kind string, pubkey solana.Pubkey) *Account {
+	for i := range s.Accounts {
+		if s.Accounts[i].Kind == kind && s.Accounts[i].Pubkey == pubkey {
+			return &s.Accounts[i]
+		}
+	}
+	return nil
+}
+
+// OfKind returns the accounts of kind.
+func (s *State) OfKind(kind string) []Account {
+	var out []Account
+	for _, a := range s.Accounts {
+		if a.Kind == kind {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// loadSQL reads the newest write of every account stored under the ids
+// (argMax by version, so updates indexed out of order never win over newer
+// ones) and every Bubblegum event of the ids. Token accounts are read only
+// for mints of supply at most one (NFTs): a fungible mint may have millions,
+// and only an NFT's holder is part of its answer; of those, only accounts
+// holding the token now are returned.
+const loadSQL = `
+SELECT asset_id, kind, pubkey, argMax(program, version) AS program, argMax(data, version) AS data,
+	max(slot) AS slot, argMax(amount, version) AS amount, toUInt64(0) AS seq
+FROM asset_accounts
+WHERE asset_id IN ` + keySet + `
+	AND (kind != 'token_account' OR asset_id IN (
+		SELECT asset_id FROM asset_accounts
+		WHERE asset_id IN ` + keySet + ` AND kind = 'mint' AND amount <= 1))
+GROUP BY asset_id, kind, pubkey
+HAVING kind != 'token_account' OR amount > 0
+UNION ALL
+SELECT asset_id, 'bubblegum' AS kind, tree AS pubkey, tree AS program, any(payload) AS data,
+	any(slot) AS slot, toUInt64(0) AS amount, seq
+FROM bubblegum_events
+WHERE asset_id IN ` + keySet + `
+GROUP BY asset_id, seq, signature, instruction, tree`
+
+// keySet is the SQL set of the 32-byte keys packed in the String param
+// ids, so any number of ids is one bound value.
+const keySet = `(SELECT toFixedString(substring({ids:String}, number * 32 + 1, 32), 32)
+	FROM numbers(intDiv(length({ids:String}), 32)))`
+
+// Load reads the state stored under each of ids. Ids with nothing stored
+// are absent from the map.
+func Load(ctx context.Context, s store.Store, ids []solana.Pubkey) (map[solana.Pubkey]*State, error) {
+	out := make(map[solana.Pubkey]*State, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	packed := make([]byte, 0, 32*len(ids))
+	for _, id := range ids {
+		packed = append(packed, id[:]...)
+	}
+	res, err := s.Query(ctx, loadSQL, store.Params{"ids": string(packed)})
+	if err != nil {
+		return nil, fmt.Errorf("load assets: %w", err)
+	}
+	for _, r := range res.Rows {
+		id, err := key(r[0])
+		if err != nil {
+			return nil, err
+		}
+		st := out[id]
+		if st == nil {
+			st = &State{ID: id}
+			out[id] = st
+		}
+		kind, _ := r[1].(string)
+		data, _ := r[4].(string)
+		slot, _ := r[5].(uint64)
+		if kind == "bubblegum" {
+			seq, _ := r[7].(uint64)
+			st.Events = append(st.Events, Event{Seq: seq, Slot: slot, Payload: []byte(data)})
+			continue
+		}
+		pk, err := key(r[2])
+		if err != nil {
+			return nil, err
+		}
+		prog, err := key(r[3])
+		if err != nil {
+			return nil, err
+		}
+		amount, _ := r[6].(uint64)
+		st.Accounts = append(st.Accounts, Account{
+			Kind: kind, Pubkey: pk, Program: prog, Data: []byte(data), Slot: slot, Amount: amount,
+		})
+	}
+	for _, st := range out {
+		sort.Slice(st.Accounts, func(i, j int) bool {
+			a, b := st.Accounts[i], st.Accounts[j]
+			if a.Kind != b.Kind {
+				return a.Kind < b.Kind
+			}
+			return string(a.Pubkey[:]) < string(b.Pubkey[:])
+		})
+		sort.SliceStable(st.Events, func(i, j int) bool { return st.Events[i].Seq < st.Events[j].Seq })
+	}
+	return out, nil
+}
+
+func key(v any) (solana.Pubkey, error) {
+	s, ok := v.(string)
+	if !ok || len(s) != 32 {
+		return solana.Pubkey{}, fmt.Errorf("load assets: bad key column %T", v)
+	}
+	var k solana.Pubkey
+	copy(k[:], s)
+	return k, nil
+}
