@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/dasch-labs/dasch/ingest"
+	"github.com/dasch-labs/dasch/ingest/assets"
 	ic "github.com/dasch-labs/dasch/ingest/compressed"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/store"
@@ -26,6 +27,7 @@ func (IngestIndexer) Index(ctx context.Context, s store.Store, files []string, f
 	if err := ic.Configure(ctx, s, &cfg); err != nil {
 		return fmt.Errorf("configure compressed indexing: %w", err)
 	}
+	cfg.Decoders = append(cfg.Decoders, assets.Decoder{})
 	if _, err := ingest.Run(ctx, cfg); err != nil {
 		return fmt.Errorf("ingest: %w", err)
 	}

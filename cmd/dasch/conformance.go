@@ -12,8 +12,11 @@ import (
 )
 
 func runConformance(ctx context.Context, e *env, args []string) error {
-	if len(args) == 0 || args[0] != "photon" {
-		return usagef("expected a suite: photon")
+	if len(args) == 0 || (args[0] != "photon" && args[0] != "das") {
+		return usagef("expected a suite: photon or das")
+	}
+	if args[0] == "das" {
+		return runConformanceDAS(ctx, e, args[1:])
 	}
 	fs := newFlags(e, "conformance photon")
 	compat := fs.String("compat", "docs/compat.md", "document listing the deliberate deviations from Photon")
@@ -70,4 +73,49 @@ func readDeviations(path string) (map[string]string, error) {
 	}
 	defer f.Close()
 	return conformance.ParseDeviations(f)
+}
+
+// runConformanceDAS replays a DAS corpus (getAsset and getAssetBatch cases;
+// cases of methods not served yet are reported as skipped).
+func runConformanceDAS(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "conformance das")
+	compat := fs.String("compat", "docs/das-compat.md", "document listing the deliberate deviations from the reference")
+	only := fs.String("only", "", "run only the cases whose name contains this text")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("expected one corpus directory")
+	}
+	deviations, err := readDeviations(*compat)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := server.SignalContext(ctx)
+	defer cancel()
+	tmp, err := os.MkdirTemp("", "dasch-conformance-*")
+	if err != nil {
+		return fmt.Errorf("temporary store: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	s, closeStore, err := openStore(ctx, e, "embedded:"+tmp, true)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	sum, err := conformance.RunDAS(ctx, conformance.DASOptions{
+		Dir:        fs.Arg(0),
+		Store:      s,
+		Indexer:    conformance.IngestIndexer{},
+		Deviations: deviations,
+		Out:        e.stdout,
+		Only:       *only,
+	})
+	if err != nil {
+		return err
+	}
+	if sum.Failed > 0 {
+		return fmt.Errorf("%d of %d cases failed", sum.Failed, sum.Passed+sum.Failed+sum.Skipped+sum.Deviations)
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/dasch-labs/dasch/ingest"
+	"github.com/dasch-labs/dasch/ingest/assets"
 	"github.com/dasch-labs/dasch/ingest/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store"
@@ -50,6 +51,7 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 	if err := compressed.Configure(ctx, s, &cfg); err != nil {
 		return err
 	}
+	cfg.Decoders = append(cfg.Decoders, assets.Decoder{})
 	_, err = ingest.Run(ctx, cfg)
 	return err
 }

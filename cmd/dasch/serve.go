@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dasch-labs/dasch/api"
+	dasapi "github.com/dasch-labs/dasch/api/das"
 	"github.com/dasch-labs/dasch/api/photon"
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/query"
@@ -55,6 +56,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	reg := server.NewRegistry()
 	api.Register(reg, api.Deps{Slots: query.NewSlotCache(s, 200*time.Millisecond)})
 	photon.Register(reg, pd)
+	dasapi.Register(reg, dasapi.Deps{Store: s, Slots: query.NewSlotCache(s, 200*time.Millisecond), Logger: e.log})
 	srv, err := server.New(server.Config{
 		Listen:          *listen,
 		RequestTimeout:  *timeout,

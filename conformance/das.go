@@ -1,0 +1,336 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-json"
+
+	"github.com/dasch-labs/dasch/api"
+	dasapi "github.com/dasch-labs/dasch/api/das"
+	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/query"
+	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// DASCase is one case file of the DAS corpus (its README, section 4.4).
+type DASCase struct {
+	Name         string          `json:"name"`
+	Seed         DASSeed         `json:"seed"`
+	OrderMatters bool            `json:"order_matters"`
+	Request      Request         `json:"request"`
+	Expected     json.RawMessage `json:"expected_result"`
+	ExpectedErr  *struct {
+		Code    int    `json:"jsonrpc_code"`
+		Message string `json:"message_likely"`
+	} `json:"expected_error"`
+}
+
+// DASSeed says what to index: events (the permutable units) and apply
+// (the exact order the reference used).
+type DASSeed struct {
+	Events []DASEvent          `json:"events"`
+	Apply  []map[string]string `json:"apply"`
+}
+
+// DASEvent is one seed event: an account, an NFT (mint, metadata and token
+// account, always together and in that order) or a transaction.
+type DASEvent struct {
+	Kind         string   `json:"kind"`
+	Accounts     []string `json:"accounts"`
+	Transactions []string `json:"transactions"`
+}
+
+func (e DASEvent) files() []string { return append(append([]string{}, e.Accounts...), e.Transactions...) }
+
+// LoadDASCases reads DIR/cases/*.json, sorted by name.
+func LoadDASCases(dir string) ([]*DASCase, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "cases", "*.json"))
+	if err != nil {
+		return nil, fmt.Errorf("list cases: %w", err)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no cases in %s", filepath.Join(dir, "cases"))
+	}
+	sort.Strings(files)
+	out := make([]*DASCase, 0, len(files))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("read case: %w", err)
+		}
+		var c DASCase
+		if err := json.Unmarshal(b, &c); err != nil {
+			return nil, fmt.Errorf("case %s: %w", f, err)
+		}
+		if c.Name == "" {
+			c.Name = strings.TrimSuffix(filepath.Base(f), ".json")
+		}
+		if c.Request.Method == "" {
+			return nil, fmt.Errorf("case %s: no request method", f)
+		}
+		out = append(out, &c)
+	}
+	return out, nil
+}
+
+// orders lists the file orders to index: the reference's own order first,
+// then, when order must not matter, every permutation of the seed events.
+func (c *DASCase) orders() [][]string {
+	var first []string
+	for _, a := range c.Seed.Apply {
+		for _, k := range []string{"account", "transaction"} {
+			if p, ok := a[k]; ok {
+				first = append(first, p)
+			}
+		}
+	}
+	out := [][]string{first}
+	if c.OrderMatters || len(c.Seed.Events) < 2 {
+		return out
+	}
+	idx := make([]int, len(c.Seed.Events))
+	for i := range idx {
+		idx[i] = i
+	}
+	permute(idx, 0, func(p []int) {
+		var files []string
+		for _, i := range p {
+			files = append(files, c.Seed.Events[i].files()...)
+		}
+		out = append(out, files)
+	})
+	return out
+}
+
+// permute calls fn with every permutation of p[k:] (Heap's order is not
+// needed; plain recursive swapping visits each exactly once).
+func permute(p []int, k int, fn func([]int)) {
+	if k == len(p) {
+		fn(p)
+		return
+	}
+	for i := k; i < len(p); i++ {
+		p[k], p[i] = p[i], p[k]
+		permute(p, k+1, fn)
+		p[k], p[i] = p[i], p[k]
+	}
+}
+
+// dasAdditions are members dasch adds to every asset that the reference
+// does not emit, documented in docs/das-compat.md; they are removed from
+// the answer before it is compared.
+var dasAdditions = []string{"last_indexed_slot", "asset_signer"}
+
+// DASOptions configure a DAS run.
+type DASOptions struct {
+	// Dir is the corpus: cases/, accounts/, transactions/, ...
+	Dir string
+	// Store is a migrated store the run may empty at will.
+	Store   store.Store
+	Indexer Indexer
+	// Deviations maps case names to the reason dasch differs
+	// (docs/das-compat.md).
+	Deviations map[string]string
+	Out        io.Writer
+	Logger     *slog.Logger
+	// Only runs the cases whose name contains this text, when set.
+	Only string
+}
+
+// RunDAS replays every case of o.Dir and writes one line per case and the
+// summary. Cases of methods dasch does not serve yet are skipped. The error
+// is for a run that could not be carried out, not for failed cases.
+func RunDAS(ctx context.Context, o DASOptions) (Summary, error) {
+	var sum Summary
+	if o.Store == nil || o.Indexer == nil || o.Out == nil {
+		return sum, errors.New("conformance: Store, Indexer and Out are required")
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	cases, err := LoadDASCases(o.Dir)
+	if err != nil {
+		return sum, err
+	}
+	if err := reset(ctx, o.Store); err != nil {
+		return sum, err
+	}
+	key, _, err := auth.CreateKey(ctx, o.Store, "conformance")
+	if err != nil {
+		return sum, fmt.Errorf("create api key: %w", err)
+	}
+	reg := server.NewRegistry()
+	slots := query.NewSlotCache(o.Store, 0)
+	api.Register(reg, api.Deps{Slots: slots})
+	dasapi.Register(reg, dasapi.Deps{Store: o.Store, Slots: slots, Logger: o.Logger})
+	srv, err := server.New(server.Config{Listen: "127.0.0.1:0", Logger: o.Logger}, reg, auth.NewChecker(o.Store), nil)
+	if err != nil {
+		return sum, fmt.Errorf("conformance server: %w", err)
+	}
+	if err := srv.Listen(); err != nil {
+		return sum, err
+	}
+	sctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(sctx) }()
+	defer func() {
+		stop()
+		<-served
+	}()
+	r := &dasRunner{o: o, reg: reg, cl: newClient(srv.Addr(), key)}
+	for _, c := range cases {
+		if o.Only != "" && !strings.Contains(c.Name, o.Only) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return sum, err
+		}
+		out := r.run(ctx, c)
+		switch out.kind {
+		case pass:
+			sum.Passed++
+			fmt.Fprintf(o.Out, "PASS %s\n", c.Name)
+		case skip:
+			sum.Skipped++
+			fmt.Fprintf(o.Out, "SKIP %s: %s\n", c.Name, out.msg)
+		case deviation:
+			sum.Deviations++
+			fmt.Fprintf(o.Out, "DEVIATION %s: %s\n", c.Name, out.msg)
+		default:
+			sum.Failed++
+			fmt.Fprintf(o.Out, "FAIL %s: %s\n", c.Name, out.msg)
+		}
+	}
+	fmt.Fprintln(o.Out, sum.String())
+	return sum, nil
+}
+
+type dasRunner struct {
+	o   DASOptions
+	reg *server.Registry
+	cl  *client
+}
+
+// run plays one case: every order must give the expected answer.
+func (r *dasRunner) run(ctx context.Context, c *DASCase) outcome {
+	if _, ok := r.reg.Lookup(c.Request.Method); !ok {
+		return outcome{skip, "method " + c.Request.Method + " is not served yet (a later issue)"}
+	}
+	reason, listed := r.o.Deviations[c.Name]
+	orders := c.orders()
+	for i, order := range orders {
+		msg, err := r.variant(ctx, c, order)
+		if err != nil {
+			return outcome{fail, err.Error()}
+		}
+		if msg == "" {
+			continue
+		}
+		if len(orders) > 1 {
+			msg = fmt.Sprintf("order %d of %d: %s", i+1, len(orders), msg)
+		}
+		if listed {
+			return outcome{deviation, reason}
+		}
+		return outcome{fail, msg}
+	}
+	if listed {
+		return outcome{fail, "listed in docs/das-compat.md but answers as the reference does: remove it from the list"}
+	}
+	return outcome{kind: pass}
+}
+
+// variant indexes files in order into an emptied store, one pipeline run
+// per file so each is committed before the next, and checks the answer.
+func (r *dasRunner) variant(ctx context.Context, c *DASCase, files []string) (string, error) {
+	s := r.o.Store
+	if err := reset(ctx, s); err != nil {
+		return "", err
+	}
+	for _, f := range files {
+		p := filepath.Join(r.o.Dir, f)
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("fixture: %w", err)
+		}
+		if err := r.o.Indexer.Index(ctx, s, []string{p}, nil); err != nil {
+			return "", fmt.Errorf("index %s: %w", f, err)
+		}
+	}
+	res, rerr, err := r.cl.call(ctx, c.Request.Method, c.Request.Params)
+	if err != nil {
+		return "", err
+	}
+	if c.ExpectedErr != nil {
+		if rerr == nil {
+			return fmt.Sprintf("a result, want error %d %q", c.ExpectedErr.Code, c.ExpectedErr.Message), nil
+		}
+		if rerr.Code != c.ExpectedErr.Code || rerr.Message != c.ExpectedErr.Message {
+			return fmt.Sprintf("error %d %q, want %d %q", rerr.Code, rerr.Message, c.ExpectedErr.Code, c.ExpectedErr.Message), nil
+		}
+		return "", nil
+	}
+	if rerr != nil {
+		return fmt.Sprintf("error %d %q, want a result", rerr.Code, rerr.Message), nil
+	}
+	return compareAssets(res, c.Expected)
+}
+
+// compareAssets compares an asset, or a list of assets, with the expected
+// value after removing dasch's documented additions from the answer.
+func compareAssets(got, want json.RawMessage) (string, error) {
+	g, err := decodeValue(got)
+	if err != nil {
+		return "", fmt.Errorf("answer: %w", err)
+	}
+	w, err := decodeValue(want)
+	if err != nil {
+		return "", fmt.Errorf("expected result: %w", err)
+	}
+	strip := func(v any) {
+		for _, p := range dasAdditions {
+			dropPath(v, p)
+		}
+	}
+	if list, ok := g.([]any); ok {
+		for _, v := range list {
+			strip(v)
+		}
+	} else {
+		strip(g)
+	}
+	normalizePercent(g)
+	normalizePercent(w)
+	return diff("", g, w), nil
+}
+
+// normalizePercent rewrites every "percent" number (royalty.percent,
+// computed in float64 as basis points × 0.0001) to 12 significant digits,
+// so values equal as numbers compare equal whatever digits encoded them.
+func normalizePercent(v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			if n, ok := x.(json.Number); ok && k == "percent" {
+				if f, err := n.Float64(); err == nil {
+					t[k] = json.Number(strconv.FormatFloat(f, 'g', 12, 64))
+				}
+				continue
+			}
+			normalizePercent(x)
+		}
+	case []any:
+		for _, x := range t {
+			normalizePercent(x)
+		}
+	}
+}
