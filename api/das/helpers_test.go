@@ -1,0 +1,115 @@
+package das
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/goccy/go-json"
+
+	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/ingest"
+	"github.com/dasch-labs/dasch/ingest/assets"
+	ingestdecode "github.com/dasch-labs/dasch/ingest/decode"
+	"github.com/dasch-labs/dasch/ingest/source"
+	"github.com/dasch-labs/dasch/internal/storetest"
+	"github.com/dasch-labs/dasch/query"
+	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/store"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	storetest.Close()
+	os.Exit(code)
+}
+
+// env is a real server on loopback over a fresh embedded store.
+type env struct {
+	t   *testing.T
+	s   store.Store
+	url string
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	s := storetest.Open(t)
+	ctx := context.Background()
+	key, _, err := auth.CreateKey(ctx, s, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := server.NewRegistry()
+	Register(reg, Deps{Store: s, Slots: query.NewSlotCache(s, 0)})
+	srv, err := server.New(server.Config{Listen: "127.0.0.1:0"}, reg, auth.NewChecker(s), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	sctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(sctx) }()
+	t.Cleanup(func() {
+		stop()
+		<-done
+	})
+	return &env{t: t, s: s, url: "http://" + srv.Addr() + "/?api-key=" + key}
+}
+
+// index ingests fixture files of testdata/das, in order, one pipeline run
+// each (so each is committed before the next, as updates arrive live).
+func (e *env) index(files ...string) {
+	e.t.Helper()
+	for _, f := range files {
+		cfg := ingest.Config{
+			Store:    e.s,
+			Source:   source.NewFileList([]string{filepath.Join("../../testdata/das", f)}),
+			Decoders: []ingestdecode.Decoder{assets.Decoder{}},
+		}
+		if _, err := ingest.Run(context.Background(), cfg); err != nil {
+			e.t.Fatalf("index %s: %v", f, err)
+		}
+	}
+}
+
+// rpcAnswer is one JSON-RPC answer with its HTTP status.
+type rpcAnswer struct {
+	Status int
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// post sends a raw body and decodes the answer.
+func (e *env) post(body string) rpcAnswer {
+	e.t.Helper()
+	resp, err := http.Post(e.url, "application/json", bytes.NewReader([]byte(body)))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var a rpcAnswer
+	if err := json.Unmarshal(b, &a); err != nil {
+		e.t.Fatalf("answer %s: %v", b, err)
+	}
+	a.Status = resp.StatusCode
+	return a
+}
+
+// call sends one request with params.
+func (e *env) call(method, params string) rpcAnswer {
+	e.t.Helper()
+	return e.post(`{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":` + params + `}`)
+}
