@@ -50,7 +50,9 @@ type DASEvent struct {
 	Transactions []string `json:"transactions"`
 }
 
-func (e DASEvent) files() []string { return append(append([]string{}, e.Accounts...), e.Transactions...) }
+func (e DASEvent) files() []string {
+	return append(append([]string{}, e.Accounts...), e.Transactions...)
+}
 
 // LoadDASCases reads DIR/cases/*.json, sorted by name.
 func LoadDASCases(dir string) ([]*DASCase, error) {
