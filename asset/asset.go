@@ -45,6 +45,7 @@ type Asset struct {
 	Royalty         Royalty      `json:"royalty"`
 	Creators        []Creator    `json:"creators"`
 	Ownership       Ownership    `json:"ownership"`
+	Uses            *Uses        `json:"uses,omitempty"`
 	Supply          *Supply      `json:"supply,omitempty"`
 	Mutable         bool         `json:"mutable"`
 	Burnt           bool         `json:"burnt"`
@@ -160,6 +161,14 @@ type Ownership struct {
 	Delegate        *string `json:"delegate"`
 	OwnershipModel  string  `json:"ownership_model"`
 	Owner           string  `json:"owner"`
+}
+
+// Uses is a Token Metadata asset's uses member (use_method is "Burn",
+// "Multiple" or "Single").
+type Uses struct {
+	UseMethod string `json:"use_method"`
+	Remaining uint64 `json:"remaining"`
+	Total     uint64 `json:"total"`
 }
 
 // Supply is the print supply of an NFT.

@@ -35,8 +35,13 @@ type TokenSources struct {
 	MasterEdition *das.MasterEdition
 	Edition       *das.Edition
 	// TokenAccount is the newest token account of the mint holding a
-	// positive amount; nil when none is indexed.
+	// positive amount, else the newest token account of the mint (the
+	// reference shows that holder for a non-fungible mint); nil when none
+	// is indexed.
 	TokenAccount *das.TokenAccount
+	// CollectionJSON is the off-chain JSON of the metadata's collection
+	// when indexed; showCollectionMetadata renders part of it ({} if nil).
+	CollectionJSON []byte
 	// Inscription is the inscription account whose root is the mint.
 	Inscription *das.Inscription
 }
