@@ -187,14 +187,16 @@ func (m *MintExtensions) add(e Extension) error {
 		m.TransferFeeConfig, err = DecodeTransferFeeConfig(e.Data)
 	case ExtMintCloseAuthority:
 		var k *solana.Pubkey
-		if k, err = r.optionalNonZeroPubkey(); err == nil {
+		k, err = r.optionalNonZeroPubkey()
+		if err = exact(r, err); err == nil {
 			m.MintCloseAuthority = &MintCloseAuthorityExt{CloseAuthority: k}
 		}
 	case ExtConfidentialTransferMint:
 		m.ConfidentialTransferMint, err = DecodeConfidentialTransferMint(e.Data)
 	case ExtDefaultAccountState:
 		var s uint8
-		if s, err = r.u8(); err == nil {
+		s, err = r.u8()
+		if err = exact(r, err); err == nil {
 			st := AccountState(s)
 			m.DefaultAccountState = &st
 		}
@@ -204,7 +206,8 @@ func (m *MintExtensions) add(e Extension) error {
 		m.InterestBearingConfig, err = DecodeInterestBearingConfig(e.Data)
 	case ExtPermanentDelegate:
 		var k *solana.Pubkey
-		if k, err = r.optionalNonZeroPubkey(); err == nil {
+		k, err = r.optionalNonZeroPubkey()
+		if err = exact(r, err); err == nil {
 			m.PermanentDelegate = &PermanentDelegateExt{Delegate: k}
 		}
 	case ExtTransferHook:
