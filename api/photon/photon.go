@@ -70,6 +70,14 @@ func Register(r *server.Registry, d Deps) {
 		"getTransactionWithCompressionInfo":      getTransactionWithCompressionInfo(d),
 		"getTransactionWithCompressionInfoV2":    getTransactionWithCompressionInfoV2(d),
 		"getLatestNonVotingSignatures":           getLatestNonVotingSignatures(d),
+		"getCompressedAccountProof":              getCompressedAccountProof(d),
+		"getCompressedAccountProofV2":            getCompressedAccountProofV2(d),
+		"getMultipleCompressedAccountProofs":     getMultipleCompressedAccountProofs(d),
+		"getMultipleCompressedAccountProofsV2":   getMultipleCompressedAccountProofsV2(d),
+		"getMultipleNewAddressProofs":            getMultipleNewAddressProofs(d),
+		"getMultipleNewAddressProofsV2":          getMultipleNewAddressProofsV2(d),
+		"getValidityProof":                       getValidityProof(d),
+		"getValidityProofV2":                     getValidityProofV2(d),
 	} {
 		r.Register(name, d.guard(name, h))
 	}

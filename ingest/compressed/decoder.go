@@ -53,6 +53,7 @@ func (*Decoder) Tables() []arrowbatch.Table {
 	return []arrowbatch.Table{
 		accountsTable(), spentTable(), signaturesTable(),
 		ownerSigsTable(schema.TableOwnerSigs), ownerSigsTable(schema.TableTokenOwnerSigs),
+		treeNodesTable(), addressElementsTable(),
 	}
 }
 
@@ -108,5 +109,6 @@ func (d *Decoder) DecodeTx(tx *solana.Tx, out *decode.Batch) error {
 	for _, in := range ev.Inputs {
 		out.Add(&spentRow{Hash: in.Hash, Slot: ev.Slot, Signature: sig, BlockTime: blockTime, V2: in.V2})
 	}
+	d.treeRows(ev, out)
 	return nil
 }

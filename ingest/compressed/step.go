@@ -58,6 +58,11 @@ func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) 
 	if from > to {
 		return fmt.Errorf("empty slot range %d..%d", from, to)
 	}
+	// Forester transactions change trees without touching accounts, so the
+	// tree nodes come first, before the early return below.
+	if err := applyTreeNodes(ctx, s, from, to); err != nil {
+		return fmt.Errorf("tree nodes: %w", err)
+	}
 	params := store.Params{"from": strconv.FormatUint(from, 10), "to": strconv.FormatUint(to, 10)}
 	res, err := s.Query(ctx, sqlTouchedAny, params)
 	if err != nil {

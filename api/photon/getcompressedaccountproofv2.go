@@ -1,0 +1,31 @@
+package photon
+
+import (
+	"context"
+
+	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/server"
+)
+
+// getCompressedAccountProofV2 returns the proof of the account with the
+// given hash; an account still in a V2 output queue is proven by index.
+func getCompressedAccountProofV2(d Deps) server.Handler {
+	return func(ctx context.Context, c *server.Call) (any, error) {
+		h, err := decodeHashRequest(c)
+		if err != nil {
+			return nil, err
+		}
+		slot, err := d.contextSlot(ctx)
+		if err != nil {
+			return nil, err
+		}
+		ps, err := readAccountProofs(ctx, d, []qc.Key{h}, true)
+		if err != nil {
+			return nil, err
+		}
+		if ps[0] == nil {
+			return nil, recordNotFound("Account not found")
+		}
+		return closeContext(appendAccountProofV2(openContext(make([]byte, 0, 2048), slot), ps[0])), nil
+	}
+}
