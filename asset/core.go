@@ -1,0 +1,457 @@
+package asset
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/goccy/go-json"
+
+	"github.com/dasch-labs/dasch/ingest/das"
+	"github.com/dasch-labs/dasch/ingest/solana"
+)
+
+// defaultPubkey is what the reference stores as the authority of an asset
+// whose update authority is None.
+var defaultPubkey = solana.Pubkey{}
+
+// FromCore renders an MPL Core asset, collection or group. collection is
+// the asset's managing collection when the asset's update authority is a
+// collection and that collection is indexed; it may be nil, and then the
+// authority is "" as the reference renders it. A burnt account without a
+// kept live state renders as a bare burnt asset.
+func FromCore(id solana.Pubkey, acc *das.CoreAccount, collection *das.CoreAccount, opts Options) (*Asset, error) {
+	if acc == nil {
+		return nil, errors.New("asset: core account is nil")
+	}
+	if acc.Kind == das.CoreBurnt {
+		return burntCore(id), nil
+	}
+
+	a := &Asset{
+		ID:          id.String(),
+		Content:     NewContent(sanitizeChain(acc.Name), "", strings.ReplaceAll(strings.TrimSpace(acc.URI), "\x00", ""), nil),
+		Compression: Uncompressed(),
+		Grouping:    []Group{},
+		Creators:    []Creator{},
+		Mutable:     acc.UpdateAuthority.Type != das.CoreUANone,
+		Burnt:       acc.Burnt,
+		MplCoreInfo: &MplCoreInfo{PluginsJSONVersion: 1},
+	}
+
+	// The update authority as the reference resolves it: a collection's
+	// authority for collection-managed assets, empty when that collection
+	// is unknown, the default key for None.
+	var authority string
+	switch acc.UpdateAuthority.Type {
+	case das.CoreUAAddress:
+		authority = acc.UpdateAuthority.Address.String()
+	case das.CoreUACollection:
+		if collection != nil && collection.Kind == das.CoreCollection {
+			authority = collection.UpdateAuthority.Address.String()
+		}
+	default:
+		authority = defaultPubkey.String()
+	}
+	a.Authorities = []Authority{{Address: authority, Scopes: []string{"full"}}}
+
+	var owner *string
+	switch acc.Kind {
+	case das.CoreAsset:
+		a.Interface = InterfaceMplCoreAsset
+		owner = Str(acc.Owner.String())
+		a.AssetSigner = Str(das.AssetSignerPDA(id).String())
+	case das.CoreCollection:
+		a.Interface = InterfaceMplCoreCollection
+		owner = Str(authority)
+		a.MplCoreInfo.NumMinted = u32p(acc.NumMinted)
+		a.MplCoreInfo.CurrentSize = u32p(acc.CurrentSize)
+	case das.CoreGroup:
+		a.Interface = InterfaceMplCoreGroup
+		owner = Str(authority)
+	default:
+		return nil, fmt.Errorf("asset: unsupported core account kind %s", acc.Kind)
+	}
+
+	if c, ok := acc.CollectionAddress(); ok {
+		g := Group{GroupKey: "collection", GroupValue: Str(c.String())}
+		// Every Core asset in a collection is verified.
+		if opts.ShowUnverifiedCollections {
+			g.Verified = boolp(true)
+		}
+		if opts.ShowCollectionMetadata {
+			g.CollectionMetadata = json.RawMessage("{}")
+		}
+		a.Grouping = append(a.Grouping, g)
+	}
+
+	var bp uint16
+	if p := acc.Plugin(das.CoreRoyaltiesPlugin); p != nil {
+		if r, ok := p.Data.(das.CoreRoyalties); ok {
+			bp = r.BasisPoints
+			for _, c := range r.Creators {
+				// The reference marks every Core creator verified.
+				a.Creators = append(a.Creators, Creator{Address: c.Address.String(), Share: c.Percentage, Verified: true})
+			}
+		}
+	}
+	a.Royalty = Royalty{RoyaltyModel: "creators", Percent: Percent(uint32(bp)), BasisPoints: uint32(bp)}
+
+	a.Ownership = Ownership{OwnershipModel: OwnershipSingle}
+	if owner != nil {
+		a.Ownership.Owner = *owner
+	}
+	if p := acc.Plugin(das.CoreFreezeDelegatePlugin); p != nil {
+		if f, ok := p.Data.(das.CoreFrozen); ok {
+			a.Ownership.Frozen = f.Frozen
+		}
+	}
+	// The transfer delegate's authority is the asset's delegate.
+	if p := acc.Plugin(das.CoreTransferDelegatePlugin); p != nil {
+		switch p.Authority.Type {
+		case das.CoreAuthOwner:
+			a.Ownership.Delegate = owner
+		case das.CoreAuthUpdateAuthority:
+			a.Ownership.Delegate = Str(authority)
+		case das.CoreAuthAddress:
+			a.Ownership.Delegate = Str(p.Authority.Address.String())
+		}
+	}
+	a.Ownership.Delegated = a.Ownership.Delegate != nil
+
+	var err error
+	if a.Plugins, err = corePluginsJSON(acc.Plugins); err != nil {
+		return nil, fmt.Errorf("asset: core %s plugins: %w", id, err)
+	}
+	if len(acc.UnknownPlugins) > 0 {
+		if a.UnknownPlugins, err = coreUnknownPluginsJSON(acc.UnknownPlugins); err != nil {
+			return nil, fmt.Errorf("asset: core %s unknown plugins: %w", id, err)
+		}
+	}
+	if a.ExternalPlugins, err = coreExternalJSON(acc.ExternalPlugins, false); err != nil {
+		return nil, fmt.Errorf("asset: core %s external plugins: %w", id, err)
+	}
+	if len(acc.UnknownExternalPlugins) > 0 {
+		if a.UnknownExternalPlugins, err = coreExternalJSON(acc.UnknownExternalPlugins, true); err != nil {
+			return nil, fmt.Errorf("asset: core %s unknown external plugins: %w", id, err)
+		}
+	}
+	for _, p := range acc.ExternalPlugins {
+		if p.Type == das.CoreAgentIdentityAdapter {
+			a.IsAgent = true
+		}
+	}
+	return a, nil
+}
+
+// burntCore is what is left of a burnt Core asset when no earlier state
+// was kept: the reference only flips the burnt flag of its row.
+func burntCore(id solana.Pubkey) *Asset {
+	return &Asset{
+		Interface:       InterfaceMplCoreAsset,
+		ID:              id.String(),
+		Authorities:     []Authority{},
+		Compression:     Uncompressed(),
+		Grouping:        []Group{},
+		Royalty:         Royalty{RoyaltyModel: "creators"},
+		Creators:        []Creator{},
+		Ownership:       Ownership{OwnershipModel: OwnershipSingle},
+		Burnt:           true,
+		Plugins:         json.RawMessage("{}"),
+		MplCoreInfo:     &MplCoreInfo{PluginsJSONVersion: 1},
+		ExternalPlugins: json.RawMessage("[]"),
+	}
+}
+
+// sanitizeChain trims and drops NULs as the reference does for on-chain
+// names.
+func sanitizeChain(s string) string {
+	return strings.ReplaceAll(strings.TrimSpace(s), "\x00", "")
+}
+
+func u32p(v uint32) *uint32 { return &v }
+func boolp(v bool) *bool    { return &v }
+
+// obj is a JSON object under construction; key order does not matter (the
+// reference's own order is Postgres jsonb order).
+type obj = map[string]any
+
+func authorityJSON(a das.CoreAuthority) obj {
+	o := obj{"type": a.Type.String(), "address": nil}
+	if a.Type == das.CoreAuthAddress {
+		o["address"] = a.Address.String()
+	}
+	return o
+}
+
+func keys(ks []solana.Pubkey) []string {
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = k.String()
+	}
+	return out
+}
+
+// corePluginsJSON renders the known plugins as the reference's plugins
+// object: snake_case type → {data, index, offset, authority}. A later
+// plugin of the same type replaces an earlier one, as in its map.
+func corePluginsJSON(ps []das.CorePlugin) (json.RawMessage, error) {
+	out := obj{}
+	for _, p := range ps {
+		data, err := pluginDataJSON(p.Data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p.Type, err)
+		}
+		out[snakeCase(p.Type.String())] = obj{
+			"data":      data,
+			"index":     p.Index,
+			"offset":    p.Offset,
+			"authority": authorityJSON(p.Authority),
+		}
+	}
+	return json.Marshal(out)
+}
+
+func coreUnknownPluginsJSON(ps []das.CorePlugin) (json.RawMessage, error) {
+	out := make([]obj, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, obj{
+			"index":     p.Index,
+			"offset":    p.Offset,
+			"authority": authorityJSON(p.Authority),
+			"type":      uint8(p.Type),
+			"data":      base64.StdEncoding.EncodeToString(p.Raw),
+		})
+	}
+	return json.Marshal(out)
+}
+
+func pluginDataJSON(d any) (obj, error) {
+	switch v := d.(type) {
+	case das.CoreRoyalties:
+		creators := make([]obj, len(v.Creators))
+		for i, c := range v.Creators {
+			creators[i] = obj{"address": c.Address.String(), "percentage": c.Percentage}
+		}
+		var rs any = "None"
+		switch v.RuleSet {
+		case das.CoreRuleSetProgramAllowList:
+			rs = obj{"program_allow_list": keys(v.Programs)}
+		case das.CoreRuleSetProgramDenyList:
+			rs = obj{"program_deny_list": keys(v.Programs)}
+		}
+		return obj{"basis_points": v.BasisPoints, "creators": creators, "rule_set": rs}, nil
+	case das.CoreFrozen:
+		return obj{"frozen": v.Frozen}, nil
+	case das.CoreEmpty:
+		return obj{}, nil
+	case das.CoreUpdateDelegate:
+		return obj{"additional_delegates": keys(v.AdditionalDelegates)}, nil
+	case das.CoreAttributes:
+		list := make([]obj, len(v.List))
+		for i, kv := range v.List {
+			list[i] = obj{"key": kv.Key, "value": kv.Value}
+		}
+		return obj{"attribute_list": list}, nil
+	case das.CoreEdition:
+		return obj{"number": v.Number}, nil
+	case das.CoreMasterEdition:
+		return obj{"max_supply": v.MaxSupply, "name": v.Name, "uri": v.URI}, nil
+	case das.CoreVerifiedCreators:
+		sigs := make([]obj, len(v.Signatures))
+		for i, s := range v.Signatures {
+			sigs[i] = obj{"address": s.Address.String(), "verified": s.Verified}
+		}
+		return obj{"signatures": sigs}, nil
+	case das.CoreAutograph:
+		sigs := make([]obj, len(v.Signatures))
+		for i, s := range v.Signatures {
+			sigs[i] = obj{"address": s.Address.String(), "message": s.Message}
+		}
+		return obj{"signatures": sigs}, nil
+	case das.CoreGroups:
+		return obj{"groups": keys(v.Groups)}, nil
+	}
+	return nil, fmt.Errorf("unexpected plugin data %T", d)
+}
+
+var checkEventNames = map[uint8]string{
+	das.CoreEventCreate:   "create",
+	das.CoreEventTransfer: "transfer",
+	das.CoreEventBurn:     "burn",
+	das.CoreEventUpdate:   "update",
+}
+
+func checkResults(flags uint32) []string {
+	out := []string{}
+	if flags&das.CoreCanListen != 0 {
+		out = append(out, "CanListen")
+	}
+	if flags&das.CoreCanApprove != 0 {
+		out = append(out, "CanApprove")
+	}
+	if flags&das.CoreCanReject != 0 {
+		out = append(out, "CanReject")
+	}
+	return out
+}
+
+// coreExternalJSON renders external plugin adapters as the reference's
+// array (known, or unknown with raw adapter bytes).
+func coreExternalJSON(ps []das.CoreExternalPlugin, unknown bool) (json.RawMessage, error) {
+	out := make([]obj, 0, len(ps))
+	for _, p := range ps {
+		o := obj{
+			"index":     p.Index,
+			"offset":    p.Offset,
+			"authority": authorityJSON(p.Authority),
+		}
+		if p.LifecycleChecks != nil {
+			known := obj{}
+			var other []any
+			for _, c := range p.LifecycleChecks {
+				res := checkResults(c.Flags)
+				if name, ok := checkEventNames[c.Event]; ok {
+					// A later entry for the same event replaces the earlier.
+					if len(res) == 0 {
+						delete(known, name)
+					} else {
+						known[name] = res
+					}
+					continue
+				}
+				other = append(other, []any{c.Event, res})
+			}
+			if len(known) > 0 {
+				o["lifecycle_checks"] = known
+			}
+			if len(other) > 0 {
+				o["unknown_lifecycle_checks"] = other
+			}
+		}
+		if p.DataOffset != nil && p.DataLen != nil {
+			o["data_offset"] = *p.DataOffset
+			o["data_len"] = *p.DataLen
+		}
+		if unknown {
+			o["type"] = uint8(p.Type)
+			o["unknown_adapter_config"] = base64.StdEncoding.EncodeToString(p.Raw)
+			if p.DataOffset != nil && p.DataLen != nil {
+				o["data"] = base64.StdEncoding.EncodeToString(p.Data)
+			}
+			out = append(out, o)
+			continue
+		}
+		o["type"] = p.Type.String()
+		cfg, err := adapterJSON(p.Adapter)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p.Type, err)
+		}
+		o["adapter_config"] = cfg
+		if p.DataOffset != nil && p.DataLen != nil {
+			o["data"] = externalData(p.Schema(), p.Data)
+		}
+		out = append(out, o)
+	}
+	return json.Marshal(out)
+}
+
+func extraAccountJSON(e das.CoreExtraAccount) obj {
+	flags := func(o obj) obj {
+		o["is_signer"] = e.IsSigner
+		o["is_writable"] = e.IsWritable
+		return o
+	}
+	switch e.Type {
+	case das.CorePreconfiguredProgram:
+		return obj{"preconfigured_program": flags(obj{})}
+	case das.CorePreconfiguredCollection:
+		return obj{"preconfigured_collection": flags(obj{})}
+	case das.CorePreconfiguredOwner:
+		return obj{"preconfigured_owner": flags(obj{})}
+	case das.CorePreconfiguredRecipient:
+		return obj{"preconfigured_recipient": flags(obj{})}
+	case das.CorePreconfiguredAsset:
+		return obj{"preconfigured_asset": flags(obj{})}
+	case das.CoreCustomPda:
+		seeds := make([]any, len(e.Seeds))
+		for i, s := range e.Seeds {
+			seeds[i] = seedJSON(s)
+		}
+		var prog any
+		if e.CustomProgramID != nil {
+			prog = e.CustomProgramID.String()
+		}
+		return obj{"custom_pda": flags(obj{"seeds": seeds, "custom_program_id": prog})}
+	default:
+		return obj{"address": flags(obj{"address": e.Address.String()})}
+	}
+}
+
+func seedJSON(s das.CoreSeed) any {
+	switch s.Type {
+	case das.CoreSeedCollection:
+		return "Collection"
+	case das.CoreSeedOwner:
+		return "Owner"
+	case das.CoreSeedRecipient:
+		return "Recipient"
+	case das.CoreSeedAsset:
+		return "Asset"
+	case das.CoreSeedAddress:
+		return obj{"address": s.Address.String()}
+	}
+	b := make([]int, len(s.Bytes))
+	for i, x := range s.Bytes {
+		b[i] = int(x)
+	}
+	return obj{"bytes": b}
+}
+
+func adapterJSON(ad any) (obj, error) {
+	switch v := ad.(type) {
+	case das.CoreLifecycleHook:
+		var extra any
+		if v.HasExtra {
+			l := make([]any, len(v.ExtraAccounts))
+			for i, e := range v.ExtraAccounts {
+				l[i] = extraAccountJSON(e)
+			}
+			extra = l
+		}
+		var da any
+		if v.DataAuthority != nil {
+			da = authorityJSON(*v.DataAuthority)
+		}
+		return obj{"hooked_program": v.HookedProgram.String(), "extra_accounts": extra, "data_authority": da, "schema": v.Schema.String()}, nil
+	case das.CoreOracle:
+		var cfg any
+		if v.BaseAddressConfig != nil {
+			cfg = extraAccountJSON(*v.BaseAddressConfig)
+		}
+		var ro any
+		switch v.ResultsOffset.Type {
+		case 0:
+			ro = "NoOffset"
+		case 1:
+			ro = "Anchor"
+		default:
+			ro = obj{"custom": v.ResultsOffset.Custom}
+		}
+		return obj{"base_address": v.BaseAddress.String(), "base_address_config": cfg, "results_offset": ro}, nil
+	case das.CoreAppData:
+		return obj{"data_authority": authorityJSON(v.DataAuthority), "schema": v.Schema.String()}, nil
+	case das.CoreDataSection:
+		var pk obj
+		if v.ParentKey.Type == 0 {
+			pk = obj{"linked_lifecycle_hook": v.ParentKey.Program.String()}
+		} else {
+			pk = obj{"linked_app_data": authorityJSON(v.ParentKey.Authority)}
+		}
+		return obj{"parent_key": pk, "schema": v.Schema.String()}, nil
+	case das.CoreAgentIdentity:
+		return obj{"uri": v.URI}, nil
+	}
+	return nil, fmt.Errorf("unexpected adapter %T", ad)
+}
