@@ -40,6 +40,9 @@ func FromToken(src *TokenSources, opts Options) (*Asset, error) {
 	if src.Mint.Program == das.Token2022Program() {
 		ext = src.Mint.TokenMetadata
 	}
+	if tm != nil && tm.Mint != src.ID {
+		return nil, fmt.Errorf("token asset %s: metadata belongs to mint %s", id, tm.Mint)
+	}
 	if tm == nil && ext == nil {
 		return nil, fmt.Errorf("token asset %s: no Token Metadata account and no metadata extension: %w", id, ErrNotFound)
 	}

@@ -3,6 +3,7 @@ package asset
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/dasch-labs/dasch/ingest/das"
@@ -20,6 +21,9 @@ func madLad(t *testing.T) *TokenSources {
 	return seedAccounts(t, c).sources(t, id)
 }
 
+// errOtherMint marks a case expecting the metadata/mint mismatch error.
+var errOtherMint = errors.New("metadata of another mint")
+
 func TestFromTokenEdges(t *testing.T) {
 	wsol, err := solana.ParsePubkey(wrappedSOL)
 	if err != nil {
@@ -36,9 +40,10 @@ func TestFromTokenEdges(t *testing.T) {
 		{name: "no mint", edit: func(s *TokenSources) { s.Mint = nil }, wantErr: ErrNotFound},
 		{name: "no metadata on an SPL Token mint", edit: func(s *TokenSources) { s.Metadata = nil }, wantErr: ErrNotFound},
 		{name: "burnt NFT", edit: func(s *TokenSources) { s.Mint.Supply = 0 }, wantErr: ErrNoSupply},
+		{name: "metadata of another mint", edit: func(s *TokenSources) { s.Metadata.Mint[0] ^= 1 }, wantErr: errOtherMint},
 		{
 			name: "wrapped SOL has no supply but renders as fungible",
-			edit: func(s *TokenSources) { s.ID, s.Mint.Supply, s.Metadata.TokenStandard = wsol, 0, nil },
+			edit: func(s *TokenSources) { s.ID, s.Metadata.Mint, s.Mint.Supply, s.Metadata.TokenStandard = wsol, wsol, 0, nil },
 			check: func(a *Asset) string {
 				if a.Interface != InterfaceFungibleToken || a.Ownership.OwnershipModel != OwnershipToken || a.Supply != nil || a.Ownership.Owner != "" {
 					return "not a fungible token"
@@ -152,6 +157,12 @@ func TestFromTokenEdges(t *testing.T) {
 			src := madLad(t)
 			tt.edit(src)
 			a, err := FromToken(src, tt.opts)
+			if tt.wantErr == errOtherMint {
+				if err == nil || !strings.Contains(err.Error(), "belongs to mint") {
+					t.Fatalf("got %v, want a mint mismatch error", err)
+				}
+				return
+			}
 			if tt.wantErr != nil {
 				if !errors.Is(err, tt.wantErr) {
 					t.Fatalf("got %v, want %v", err, tt.wantErr)
