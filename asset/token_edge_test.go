@@ -43,7 +43,9 @@ func TestFromTokenEdges(t *testing.T) {
 		{name: "metadata of another mint", edit: func(s *TokenSources) { s.Metadata.Mint[0] ^= 1 }, wantErr: errOtherMint},
 		{
 			name: "wrapped SOL has no supply but renders as fungible",
-			edit: func(s *TokenSources) { s.ID, s.Metadata.Mint, s.Mint.Supply, s.Metadata.TokenStandard = wsol, wsol, 0, nil },
+			edit: func(s *TokenSources) {
+				s.ID, s.Metadata.Mint, s.Mint.Supply, s.Metadata.TokenStandard = wsol, wsol, 0, nil
+			},
 			check: func(a *Asset) string {
 				if a.Interface != InterfaceFungibleToken || a.Ownership.OwnershipModel != OwnershipToken || a.Supply != nil || a.Ownership.Owner != "" {
 					return "not a fungible token"
