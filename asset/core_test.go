@@ -415,3 +415,39 @@ func valueEqual(g, w any, path string) error {
 		return nil
 	}
 }
+
+func TestFromCoreGroupAndAgent(t *testing.T) {
+	ua := mustKey(t, "APrZTeVysBJqAznfLXS71NAzjr2fCVTSF1A66MeErzM7")
+	group := &das.CoreAccount{Kind: das.CoreGroup, Name: "G", UpdateAuthority: das.CoreUpdateAuthority{Type: das.CoreUAAddress, Address: ua}, Group: &das.CoreGroupData{}}
+	g, err := FromCore(solana.Pubkey{2}, group, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Interface != InterfaceMplCoreGroup || g.Ownership.Owner != ua.String() || g.Authorities[0].Address != ua.String() || g.AssetSigner != nil {
+		t.Errorf("group rendered as %+v", g)
+	}
+
+	agent := &das.CoreAccount{
+		Kind: das.CoreAsset, Owner: ua, UpdateAuthority: das.CoreUpdateAuthority{Type: das.CoreUAAddress, Address: ua},
+		ExternalPlugins: []das.CoreExternalPlugin{{Type: das.CoreAgentIdentityAdapter, Offset: 119, Adapter: das.CoreAgentIdentity{URI: "https://example.com/agent.json"}}},
+	}
+	a, err := FromCore(solana.Pubkey{3}, agent, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.IsAgent {
+		t.Error("asset with an AgentIdentity adapter is not an agent")
+	}
+	want := `[{"type":"AgentIdentity","index":0,"offset":119,"authority":{"type":"None","address":null},"adapter_config":{"uri":"https://example.com/agent.json"}}]`
+	if err := jsonEqual(a.ExternalPlugins, []byte(want)); err != nil {
+		t.Errorf("%v: got %s", err, a.ExternalPlugins)
+	}
+	plain, err := FromCore(solana.Pubkey{3}, &das.CoreAccount{Kind: das.CoreAsset}, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Update authority None: immutable, authority the default key.
+	if plain.IsAgent || plain.Mutable || plain.Authorities[0].Address != "11111111111111111111111111111111" {
+		t.Errorf("plain asset: is_agent=%v mutable=%v authorities=%v", plain.IsAgent, plain.Mutable, plain.Authorities)
+	}
+}

@@ -287,3 +287,39 @@ func FuzzDecodeCore(f *testing.F) {
 		}
 	})
 }
+
+// coreGroupBytes builds a GroupV1 account: key, update authority, name,
+// uri and the collections / groups / parent groups / assets vectors.
+func coreGroupBytes(ua solana.Pubkey, name string, members ...[]solana.Pubkey) []byte {
+	b := []byte{CoreKeyGroupV1}
+	b = append(b, ua[:]...)
+	for _, s := range []string{name, "https://example.com/group"} {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
+		b = append(b, s...)
+	}
+	for _, m := range members {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(m)))
+		for _, k := range m {
+			b = append(b, k[:]...)
+		}
+	}
+	return b
+}
+
+func TestDecodeCoreGroup(t *testing.T) {
+	ua := pk(t, "APrZTeVysBJqAznfLXS71NAzjr2fCVTSF1A66MeErzM7")
+	coll := pk(t, "DHciVfQxHHM7t2asQJRjjkKbjvZ4PuG3Y3uiULMQUjJQ")
+	asset := pk(t, "x3hJtpU4AUsGejNvxzX9TKjcyNB1eYtDdDPWdeF6opr")
+	data := coreGroupBytes(ua, "Group", []solana.Pubkey{coll}, nil, nil, []solana.Pubkey{asset})
+	c, err := DecodeCore(CoreProgram(), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Kind != CoreGroup || c.Name != "Group" || c.UpdateAuthority.Address != ua || c.Group == nil ||
+		len(c.Group.Collections) != 1 || c.Group.Collections[0] != coll || len(c.Group.Assets) != 1 || c.Group.Assets[0] != asset {
+		t.Errorf("group = %+v %+v", c, c.Group)
+	}
+	if _, err := DecodeCore(CoreProgram(), data[:len(data)-1]); !errors.Is(err, ErrShort) {
+		t.Errorf("truncated group err = %v, want ErrShort", err)
+	}
+}
