@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dasch-labs/dasch/bench"
+	"github.com/dasch-labs/dasch/bench/assets"
 	"github.com/dasch-labs/dasch/bench/compressed"
 	"github.com/dasch-labs/dasch/bench/pgref"
 	"github.com/dasch-labs/dasch/schema"
@@ -17,7 +18,7 @@ import (
 
 func runBench(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "bench")
-	suite := fs.String("suite", "insert", "insert: the store's insert limit vs the pipeline; compressed: compressed-state reads and ingest vs PostgreSQL")
+	suite := fs.String("suite", "insert", "insert: the store's insert limit vs the pipeline; compressed: compressed-state reads and ingest vs PostgreSQL; assets: getAsset/getAssetBatch latency and asset ingest")
 	url := fs.String("store", "", "store URL (default: a fresh embedded store in a temporary directory)")
 	rows := fs.Int("rows", 1_000_000, "insert suite: synthetic accounts to insert")
 	batch := fs.Int("batch", 50_000, "insert suite: rows per Arrow batch")
@@ -31,6 +32,11 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	clients := fs.Int("clients", 64, "compressed suite: concurrent clients")
 	withPG := fs.Bool("postgres", true, "compressed suite: load and query the PostgreSQL 15 reference")
 	pgBin := fs.String("pg-bin", "", "compressed suite: directory of initdb and postgres (default: "+pgref.DefaultBinDir+")")
+	defAssets, err := assets.AssetsFromEnv(assets.DefaultAssets)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	nAssets := fs.Int("assets", defAssets, "assets suite: digital assets to generate (env "+assets.EnvAssets+")")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -51,8 +57,13 @@ func runBench(ctx context.Context, e *env, args []string) error {
 			PGBinDir: *pgBin,
 			Progress: e.stderr,
 		})
+	case "assets":
+		if *nAssets <= 0 {
+			return usagef("--assets must be positive")
+		}
+		return benchAssets(ctx, e, *url, assets.Config{Gen: assets.GenConfig{Assets: *nAssets, Seed: *seed}, Progress: e.stderr})
 	}
-	return usagef("--suite must be insert or compressed, not %q", *suite)
+	return usagef("--suite must be insert, compressed or assets, not %q", *suite)
 }
 
 func benchInsert(ctx context.Context, e *env, url string, rows, batch int) error {
@@ -78,6 +89,58 @@ func benchInsert(ctx context.Context, e *env, url string, rows, batch int) error
 	fmt.Fprintf(e.stdout, "pipeline (decode → Arrow → insert):   %12.0f rows/s\n", rep.PipelineRate())
 	fmt.Fprintf(e.stdout, "pipeline / raw:                       %12.2f\n", rep.Ratio())
 	return nil
+}
+
+// benchAssets runs on an empty embedded store of its own, opened as the
+// compressed suite opens it.
+func benchAssets(ctx context.Context, e *env, url string, cfg assets.Config) error {
+	ctx, cancel := server.SignalContext(ctx)
+	defer cancel()
+	return withBenchStore(ctx, e, url, "assets", func(db *chdb.DB, dir string) error {
+		fmt.Fprintf(e.stderr, "bench: assets suite, %d assets, store %s\n", cfg.Gen.Assets, dir)
+		rep, err := assets.Run(ctx, db, cfg)
+		if err != nil {
+			return err
+		}
+		rep.WriteTable(e.stdout)
+		return nil
+	})
+}
+
+// withBenchStore opens an empty, migrated embedded store for a suite that
+// loads its own state (a temporary one when url is empty), with the query
+// condition cache off so repeated reads are computed every time.
+func withBenchStore(ctx context.Context, e *env, url, suite string, run func(db *chdb.DB, dir string) error) error {
+	dir := strings.TrimPrefix(url, "embedded:")
+	switch {
+	case url == "":
+		d, err := os.MkdirTemp("", "dasch-bench-*")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	case dir == url || dir == "":
+		return usagef("the %s suite needs an empty embedded store (--store embedded:DIR), not %q", suite, url)
+	default:
+		if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
+			return usagef("--store %s is not empty: the %s suite loads its own state", url, suite)
+		}
+	}
+	db, err := chdb.Open(ctx, dir, chdb.Options{Logger: e.log, Settings: map[string]string{"use_query_condition_cache": "0"}})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		db.Close()
+		if err := chdb.Shutdown(); err != nil && !errors.Is(err, chdb.ErrShutdownIncomplete) {
+			e.log.Warn("stopping the embedded engine", "err", err)
+		}
+	}()
+	if _, err := schema.Migrate(ctx, db); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return run(db, dir)
 }
 
 // benchCompressed runs on an embedded store of its own: it needs an empty

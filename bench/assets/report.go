@@ -1,0 +1,165 @@
+package assets
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Targets of the digital-asset read path, through the HTTP server.
+const (
+	TargetGetAssetP99 = 5 * time.Millisecond
+	TargetBatchP99    = 20 * time.Millisecond
+)
+
+// WriteTable prints the run as one table.
+func (r *Report) WriteTable(w io.Writer) {
+	c := r.Cfg
+	var kinds []string
+	total := 0
+	for k := range NumKinds {
+		total += r.Counts[k]
+		if r.Counts[k] > 0 {
+			kinds = append(kinds, fmt.Sprintf("%s %s", k, count(r.Counts[k])))
+		}
+	}
+	fmt.Fprintf(w, "dasch digital-asset benchmark: %s assets (%s; %s Core collections), %s accounts, seed %d, %d CPUs, run %s\n",
+		count(total), strings.Join(kinds, ", "), count(r.CoreCollections), count(r.Ingest.Accounts), c.Gen.Seed, r.CPUs, r.Elapsed.Round(time.Second))
+	fmt.Fprintln(w, "latencies p50 / p99 in ms, one client unless stated; http = JSON-RPC through the server on loopback;")
+	fmt.Fprintln(w, "query layer = query/das.Assets (edition PDAs, store read, rendering; no HTTP, no JSON); store read = query/das.Load alone")
+	fmt.Fprintln(w)
+
+	t := &table{}
+	t.row("", "http", "query layer", "store read", "http − query p50", "target")
+	ingest := r.IngestAccountsPerSec()
+	raw := r.RawRowsPerSec()
+	rowsPerSec := float64(r.Ingest.Rows) / r.Ingest.Load.Seconds()
+	t.row("ingest, accounts/s (decoder → batcher → insert)", count(int(ingest)), "", "", "", "")
+	t.row("  assets/s", count(int(float64(total)/r.Ingest.Load.Seconds())), "", "", "", "")
+	t.row("  raw insert of the same rows, rows/s", count(int(raw)), "", "", "",
+		fmt.Sprintf("ingest at %.0f%% of it (%s rows/s)", 100*rowsPerSec/raw, count(int(rowsPerSec))))
+	t.row("  generate (untimed) | ingest | merges, s",
+		fmt.Sprintf("%.1f | %.1f | %.1f", r.Generate.Seconds(), r.Ingest.Load.Seconds(), r.Settle.Seconds()), "", "", "", "")
+	t.row("  asset_accounts on disk, GB | parts", fmt.Sprintf("%.2f | %d", float64(r.DiskBytes)/1e9, r.Parts), "", "", "", "")
+
+	r.latRow(t, r.Single, TargetGetAssetP99)
+	for _, k := range r.PerKind {
+		r.latRow(t, k, TargetGetAssetP99)
+	}
+	r.latRow(t, r.Batch, TargetBatchP99)
+	for _, cr := range r.Concurrent {
+		target := TargetGetAssetP99
+		if cr.Batch {
+			target = TargetBatchP99
+		}
+		t.row(cr.Label+", req/s", rps(cr.HTTP), "", "", "", "")
+		t.row("  p50 / p99", lat(cr.HTTP), "", "", "", verdict(cr.HTTP.P99 <= target, fmt.Sprintf("p99≤%dms", target.Milliseconds()))+" (single-client target)")
+	}
+	t.write(w)
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "raw insert: the first %s rows, pre-built in batches of the batcher's size, inserted one at a time (as the batcher inserts a table) into a copy of asset_accounts\n", count(r.RawRows))
+	fmt.Fprintf(w, "ingest: in-memory accounts through assets.Decoder (%d workers) into the arrowbatch batcher; %s asset_accounts rows, %.0f MB handed to the engine\n",
+		c.Parallel, count(int(r.Ingest.Rows)), float64(r.Ingest.Bytes)/1e6)
+	fmt.Fprintf(w, "ids drawn uniformly at random; the first pass of every series (its warmup) checked that each id answers its own asset, never null or an error\n")
+	for _, k := range r.UnavailableKinds {
+		fmt.Fprintf(w, "NOT GENERATED: %s (needs the Bubblegum event encoding of ingest/bubblegum)\n", k)
+	}
+	for _, k := range r.Unserved {
+		fmt.Fprintf(w, "NOT RENDERED: %s — every probed %s answers \"not found\" in this build; left out of the measured mix\n", k, k)
+	}
+	fmt.Fprintf(w, "machine load average when the run started: %s on %d CPUs\n", r.LoadBefore, r.CPUs)
+}
+
+// latRow prints one request type's three paths.
+func (r *Report) latRow(t *table, row Row, target time.Duration) {
+	label := row.Label + ", p50 / p99"
+	if row.Skip != "" {
+		t.row(label, "skipped", "", lat(row.Store), "", row.Skip)
+		return
+	}
+	diff := "-"
+	if row.HTTP.Measured() && row.Query.Measured() {
+		diff = ms(row.HTTP.P50 - row.Query.P50)
+	}
+	t.row(label, lat(row.HTTP), lat(row.Query), lat(row.Store), diff,
+		verdict(row.HTTP.P99 <= target, fmt.Sprintf("p99≤%dms", target.Milliseconds())))
+}
+
+func verdict(ok bool, what string) string {
+	if ok {
+		return what + " PASS"
+	}
+	return what + " MISS"
+}
+
+func lat(s Series) string {
+	if !s.Measured() {
+		return "-"
+	}
+	return ms(s.P50) + " / " + ms(s.P99)
+}
+
+func rps(s Series) string {
+	if !s.Measured() {
+		return "-"
+	}
+	return count(int(s.Throughput))
+}
+
+func ms(d time.Duration) string {
+	v := float64(d) / float64(time.Millisecond)
+	switch {
+	case v < 10 && v > -10:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	case v < 100 && v > -100:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
+}
+
+// count writes n with thousands separators.
+func count(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// table aligns columns by their widest cell.
+type table struct{ rows [][]string }
+
+func (t *table) row(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) write(w io.Writer) {
+	var width []int
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], len([]rune(c)))
+		}
+	}
+	for _, r := range t.rows {
+		var b strings.Builder
+		for i, c := range r {
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", width[i]-len([]rune(c))+2))
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
