@@ -50,6 +50,11 @@ func TestGeneratedAccountsDecode(t *testing.T) {
 	if len(cols) != p.CoreCollections() {
 		t.Fatalf("%d collection accounts, want %d", len(cols), p.CoreCollections())
 	}
+	for j := range cols {
+		if err := decodes(&cols[j]); err != nil {
+			t.Fatalf("core collection %d: %v", j, err)
+		}
+	}
 }
 
 // decodes runs the ingest/das decoder of a's layout.
@@ -63,6 +68,11 @@ func decodes(a *solana.Account) error {
 		}
 	case a.Owner == metadataProgram:
 		_, err = das.DecodeMasterEdition(a.Owner, a.Data)
+	case a.Owner == coreProgram:
+		var c *das.CoreAccount
+		if c, err = das.DecodeCore(a.Owner, a.Data); err == nil && c.Kind != das.CoreAsset && c.Kind != das.CoreCollection {
+			err = testError("core account of kind " + c.Kind.String())
+		}
 	case len(a.Data) == das.AccountLen:
 		_, err = das.DecodeTokenAccount(a.Owner, a.Data)
 	case a.Owner == tokenProgram || a.Owner == token2022Program:
