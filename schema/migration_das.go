@@ -59,12 +59,14 @@ func digitalAssets() []string {
 			leaf_id UInt64,
 			slot UInt64,
 			instruction LowCardinality(String),
+			ix_outer UInt16,
+			ix_inner Int16,
 			owner Nullable(FixedString(32)),
 			delegate Nullable(FixedString(32)),
 			payload String CODEC(ZSTD(3)),
 			indexed_at DateTime64(3, 'UTC') DEFAULT now64(3)
 		) ENGINE = ReplacingMergeTree
-		ORDER BY (asset_id, seq, signature, instruction)
+		ORDER BY (asset_id, seq, signature, ix_outer, ix_inner)
 		SETTINGS index_granularity = 256`,
 	}
 }

@@ -1,23 +1,13 @@
 package assets
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/dasch-labs/dasch/ingest/das"
 	"github.com/dasch-labs/dasch/ingest/solana"
 	"github.com/dasch-labs/dasch/schema"
 )
-
-// coreProgram is the MPL Core program.
-var coreProgram = mustPubkey("CoREENxT6tW1HoK8ypY1SxRMZTcVPm7R94rH4PZNhX7d")
-
-func mustPubkey(s string) solana.Pubkey {
-	k, err := solana.ParsePubkey(s)
-	if err != nil {
-		panic(err)
-	}
-	return k
-}
 
 // accountRow is a row of asset_accounts.
 type accountRow struct {
@@ -66,10 +56,18 @@ func classify(acc *solana.Account) (*accountRow, error) {
 		return classifyToken(acc, row)
 	case das.TokenMetadataProgram():
 		return classifyMetadata(acc, row)
-	case coreProgram:
+	case das.CoreProgram():
 		if len(acc.Data) == 0 {
 			return nil, nil
 		}
+		if _, err := das.DecodeCore(acc.Owner, acc.Data); err != nil {
+			if errors.Is(err, das.ErrCoreUnsupported) {
+				return nil, nil
+			}
+			return nil, fmt.Errorf("mpl core account %s: %w", acc.Pubkey, err)
+		}
+		// A burnt asset leaves one byte behind; it is stored like any
+		// write, and the reader keeps the last live state to render.
 		row.AssetID, row.Kind = acc.Pubkey, schema.AssetKindCore
 		return row, nil
 	}

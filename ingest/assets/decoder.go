@@ -17,7 +17,7 @@ func (Decoder) Name() string { return "assets" }
 
 // Tables implements decode.Decoder.
 func (Decoder) Tables() []arrowbatch.Table {
-	return []arrowbatch.Table{accountsTable()}
+	return []arrowbatch.Table{accountsTable(), eventsTable()}
 }
 
 // DecodeAccount implements decode.Decoder.
@@ -30,7 +30,18 @@ func (Decoder) DecodeAccount(acc *solana.Account, out *decode.Batch) error {
 	return nil
 }
 
-// DecodeTx implements decode.Decoder.
+// DecodeTx implements decode.Decoder: every Bubblegum instruction of a
+// successful transaction that names a leaf becomes an event row.
 func (Decoder) DecodeTx(tx *solana.Tx, out *decode.Batch) error {
+	if tx.Failed() {
+		return nil
+	}
+	rows, err := eventRows(tx)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		out.Add(r)
+	}
 	return nil
 }

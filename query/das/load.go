@@ -15,8 +15,11 @@ type Account struct {
 	Pubkey  solana.Pubkey
 	Program solana.Pubkey
 	Data    []byte
-	Slot    uint64
-	Amount  uint64 // token accounts: balance; mints: supply
+	// Live is the newest write longer than one byte: what a closed or
+	// burnt account (whose newest write is empty or one byte) last held.
+	Live   []byte
+	Slot   uint64
+	Amount uint64 // token accounts: balance; mints: supply
 }
 
 // Event is one stored Bubblegum event of a compressed asset.
@@ -64,21 +67,21 @@ func (s *State) OfKind(kind string) []Account {
 // and only an NFT's holder is part of its answer; of those, only accounts
 // holding the token now are returned.
 const loadSQL = `
-SELECT asset_id, kind, pubkey, argMax(program, version) AS program, argMax(data, version) AS data,
-	max(slot) AS slot, argMax(amount, version) AS amount, toUInt64(0) AS seq
+SELECT asset_id, kind, pubkey, argMax(program, version) AS prog, argMax(data, version) AS newest,
+	max(slot) AS last_slot, argMax(amount, version) AS amt, toUInt64(0) AS ev_seq,
+	argMaxIf(data, version, length(data) > 1) AS live
 FROM asset_accounts
 WHERE asset_id IN ` + keySet + `
 	AND (kind != 'token_account' OR asset_id IN (
 		SELECT asset_id FROM asset_accounts
 		WHERE asset_id IN ` + keySet + ` AND kind = 'mint' AND amount <= 1))
 GROUP BY asset_id, kind, pubkey
-HAVING kind != 'token_account' OR amount > 0
+HAVING kind != 'token_account' OR amt > 0
 UNION ALL
-SELECT asset_id, 'bubblegum' AS kind, tree AS pubkey, tree AS program, any(payload) AS data,
-	any(slot) AS slot, toUInt64(0) AS amount, seq
+SELECT asset_id, 'bubblegum', tree, tree, any(payload), any(slot), toUInt64(0), seq, ''
 FROM bubblegum_events
 WHERE asset_id IN ` + keySet + `
-GROUP BY asset_id, seq, signature, instruction, tree`
+GROUP BY asset_id, seq, signature, ix_outer, ix_inner, tree`
 
 // keySet is the SQL set of the 32-byte keys packed in the String param
 // ids, so any number of ids is one bound value.
@@ -127,8 +130,9 @@ func Load(ctx context.Context, s store.Store, ids []solana.Pubkey) (map[solana.P
 			return nil, err
 		}
 		amount, _ := r[6].(uint64)
+		live, _ := r[8].(string)
 		st.Accounts = append(st.Accounts, Account{
-			Kind: kind, Pubkey: pk, Program: prog, Data: []byte(data), Slot: slot, Amount: amount,
+			Kind: kind, Pubkey: pk, Program: prog, Data: []byte(data), Live: []byte(live), Slot: slot, Amount: amount,
 		})
 	}
 	for _, st := range out {
