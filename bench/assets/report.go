@@ -64,7 +64,7 @@ func (r *Report) WriteTable(w io.Writer) {
 		c.Parallel, count(int(r.Ingest.Rows)), float64(r.Ingest.Bytes)/1e6)
 	fmt.Fprintf(w, "ids drawn uniformly at random; the first pass of every series (its warmup) checked that each id answers its own asset, never null or an error\n")
 	for _, k := range r.UnavailableKinds {
-		fmt.Fprintf(w, "NOT GENERATED: %s (needs the Bubblegum event encoding of ingest/bubblegum)\n", k)
+		fmt.Fprintf(w, "NOT GENERATED: %s (waits for the bubblegum_events writer of ingest/assets)\n", k)
 	}
 	for _, k := range r.Unserved {
 		fmt.Fprintf(w, "NOT RENDERED: %s — every probed %s answers \"not found\" in this build; left out of the measured mix\n", k, k)
