@@ -1,0 +1,440 @@
+// Package das_test checks dasch's getAsset and getAssets against the Metaplex
+// Digital Asset Standard API client, @metaplex-foundation/digital-asset-standard-api
+// on a Umi RPC (the versions pinned in package.json), the client Metaplex
+// publishes for DAS endpoints.
+//
+// The test needs node and npm on PATH, and skips without them. It installs
+// the pinned packages with `npm ci` from the machine's npm cache, builds
+// bin/dasch, ingests fixtures of the DAS corpus (testdata/das) into one
+// store, serves it on loopback, and runs client.mjs against the server.
+package das_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+const corpus = "../../testdata/das"
+
+// view is what client.mjs reports of an asset: the members of the client's
+// DasApiAsset that the checks read.
+type view struct {
+	Interface   string `json:"interface"`
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Owner       string `json:"owner"`
+	Compressed  bool   `json:"compressed"`
+	BasisPoints int    `json:"basisPoints"`
+	Burnt       bool   `json:"burnt"`
+}
+
+// asset is one asset of the corpus: the fixture files that index it (a
+// case's seed.apply list) and what getAsset returns for it (the case's
+// expected_result).
+type asset struct {
+	kase  string
+	files []string
+	want  view
+}
+
+var assets = []asset{
+	{
+		kase: "reg_get_asset",
+		files: []string{
+			"accounts/reg_get_asset/CMVuYDS9nTeujfTPJb8ik7CRhAqZv4DfjfdamFLkJgxE.json",
+			"accounts/reg_get_asset/52J4tmbP9o3GHQrkts8vhXm84CLzM7KSXboKGnrw3YTW.json",
+			"accounts/reg_get_asset/Fc1MSqW3eifoMuDupvimtu2DbSYmGUtSQ7wBUoz87uK5.json",
+		},
+		want: view{
+			Interface:   "ProgrammableNFT",
+			ID:          "CMVuYDS9nTeujfTPJb8ik7CRhAqZv4DfjfdamFLkJgxE",
+			Name:        "Mad Lads #9964",
+			Owner:       "A59E2tNJEqNN9TDnzgGnmLmnTsdRDoPocGx3n1w2dqZw",
+			BasisPoints: 420,
+		},
+	},
+	{
+		kase: "fungible_token_get_asset_scenario_1",
+		files: []string{
+			"accounts/fungible_token_get_asset_scenario_1/EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v.json",
+			"accounts/fungible_token_get_asset_scenario_1/5x38Kp4hvdomTCnCrAny4UtMUt5rQBdB6px2K1Ui45Wq.json",
+		},
+		// A fungible has no single owner: ownership.owner is "".
+		want: view{
+			Interface: "FungibleToken",
+			ID:        "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+			Name:      "USD Coin",
+		},
+	},
+	{
+		kase: "mpl_core_get_asset",
+		files: []string{
+			"accounts/mpl_core_get_asset/x3hJtpU4AUsGejNvxzX9TKjcyNB1eYtDdDPWdeF6opr.json",
+		},
+		want: view{
+			Interface:   "MplCoreAsset",
+			ID:          "x3hJtpU4AUsGejNvxzX9TKjcyNB1eYtDdDPWdeF6opr",
+			Name:        "Test Asset",
+			Owner:       "APrZTeVysBJqAznfLXS71NAzjr2fCVTSF1A66MeErzM7",
+			BasisPoints: 5,
+		},
+	},
+	{
+		kase: "mpl_core_get_collection",
+		files: []string{
+			"accounts/mpl_core_get_collection/DHciVfQxHHM7t2asQJRjjkKbjvZ4PuG3Y3uiULMQUjJQ.json",
+		},
+		want: view{
+			Interface: "MplCoreCollection",
+			ID:        "DHciVfQxHHM7t2asQJRjjkKbjvZ4PuG3Y3uiULMQUjJQ",
+			Name:      "Test Collection",
+			Owner:     "APrZTeVysBJqAznfLXS71NAzjr2fCVTSF1A66MeErzM7",
+		},
+	},
+	{
+		kase: "mint_v2_transfer_v2",
+		files: []string{
+			"transactions/mint_v2_transfer_v2/tgmTSFiDAGWmWqDg5QkaHfJaX7KRzB6R9catUSpCFbMFSh4RvDVmfJA9idDPhfJTX5XzFEGJ8wtvT8oKktohTon.json",
+			"transactions/mint_v2_transfer_v2/2yyNYTb2ojt4CmTMWqV3szZ5muRx5MWfYTpq1ph2t7xDeAmxvnfVDgZLvcYK1oHzj2K8GWJ2eKvdT9tLxcr1yT4P.json",
+			"transactions/mint_v2_transfer_v2/4VibmNjZzcJ3PNybVvkdRFqJCNJvJnx3Wy1suJzpS2JMCD4V18Gt4BgX532xnePp3ivZ7HBVu3PmXxT3sDFXvJ4A.json",
+		},
+		// Minted to one owner, then transferred to this one.
+		want: view{
+			Interface:   "V1_NFT",
+			ID:          "H98ZTBg5XdWRxt35XDznbX2Z1m7nCYeYqoBTdi5qAQBg",
+			Name:        "My NFT",
+			Owner:       "28fnW7CpgsyPBqgCU9GLesnLoanqTfUjeAr2gZy4zsm1",
+			Compressed:  true,
+			BasisPoints: 500,
+		},
+	},
+}
+
+const (
+	// missing is a well-formed id (the system program's) with no asset.
+	missing = "11111111111111111111111111111111"
+	// malformed is not base58 (0, O, I and l are not in its alphabet).
+	malformed = "0OIl-not-an-asset-id"
+)
+
+// clientConfig is client.mjs's argument.
+type clientConfig struct {
+	URL       string   `json:"url"`
+	Assets    []string `json:"assets"`
+	Batch     []string `json:"batch"`
+	Missing   string   `json:"missing"`
+	Malformed string   `json:"malformed"`
+}
+
+// failure is client.mjs's record of a call expected to fail.
+type failure struct {
+	Threw   bool            `json:"threw"`
+	Name    string          `json:"name"`
+	Message string          `json:"message"`
+	Value   json.RawMessage `json:"value"`
+}
+
+func TestDASClient(t *testing.T) {
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not on PATH: this test runs the @metaplex-foundation/digital-asset-standard-api client under Node.js", tool)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	npmCI(t, ctx)
+	bin := build(t, ctx)
+	dir := t.TempDir()
+	storeURL := "embedded:" + filepath.Join(dir, "data")
+	src := filepath.Join(dir, "fixtures")
+	accounts, txs, maxSlot := copyFixtures(t, src)
+
+	run(t, ctx, bin, "migrate", "--store", storeURL)
+	out := run(t, ctx, bin, "ingest", "--store", storeURL, "--source", "files:"+src)
+	wantSummary := fmt.Sprintf("(%d tx, %d accounts, 0 blocks)", txs, accounts)
+	if !strings.Contains(out, wantSummary) || !strings.Contains(out, " 0 dead letters, indexed slot "+strconv.FormatUint(maxSlot, 10)) {
+		t.Fatalf("ingest: %s\nwant %s, no dead letters, indexed slot %d", out, wantSummary, maxSlot)
+	}
+	key := lastLine(run(t, ctx, bin, "keys", "create", "--store", storeURL, "--project", "das"))
+	url := serve(t, ctx, bin, storeURL) + "/?api-key=" + key
+
+	// The batch: every asset in reverse corpus order, with the missing id
+	// in the middle, so request order is neither storage nor id order.
+	var ids, batch []string
+	for _, a := range assets {
+		ids = append(ids, a.want.ID)
+	}
+	batch = slices.Clone(ids)
+	slices.Reverse(batch)
+	batch = slices.Insert(batch, len(batch)/2, missing)
+
+	summary := client(t, ctx, clientConfig{URL: url, Assets: ids, Batch: batch, Missing: missing, Malformed: malformed})
+
+	// Compared as JSON values: a member the response lacks is a null in the
+	// summary, which matches no wanted value.
+	for _, a := range assets {
+		var got any
+		if decode(t, summary, "getAsset/"+a.want.ID, &got) && !reflect.DeepEqual(got, asJSON(t, a.want)) {
+			t.Errorf("getAsset %s (case %s) = %s, want %s", a.want.ID, a.kase, show(got), show(a.want))
+		}
+	}
+
+	// getAssets answers in request order. The client passes the server's
+	// array through, so a missing id is a null at its position.
+	var got any
+	if decode(t, summary, "getAssets", &got) {
+		want := make([]*view, len(batch))
+		for i, id := range batch {
+			for _, a := range assets {
+				if a.want.ID == id {
+					want[i] = &a.want
+				}
+			}
+		}
+		if !reflect.DeepEqual(got, asJSON(t, want)) {
+			t.Errorf("getAssets %v =\n%s\nwant\n%s", batch, show(got), show(want))
+		}
+	}
+
+	// getAsset of a missing id: the client's HTTP transport refuses the
+	// 404 answer, with the JSON-RPC error in its message.
+	rpcFailure(t, summary, "getAsset/missing", 404, -32004)
+	// A malformed id reaches the server (it is sent as a plain string) and
+	// is refused as invalid params, in getAsset and in getAssets.
+	rpcFailure(t, summary, "getAsset/malformed", 400, -32602)
+	rpcFailure(t, summary, "getAssets/malformed", 400, -32602)
+}
+
+// copyFixtures copies the fixture files of every asset under dst, keeping
+// their corpus paths, and returns the account and transaction counts and
+// the highest slot among them.
+func copyFixtures(t *testing.T, dst string) (accounts, txs int, maxSlot uint64) {
+	t.Helper()
+	for _, a := range assets {
+		for _, f := range a.files {
+			b, err := os.ReadFile(filepath.Join(corpus, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var head struct {
+				Slot uint64 `json:"slot"`
+			}
+			if err := json.Unmarshal(b, &head); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			maxSlot = max(maxSlot, head.Slot)
+			if strings.HasPrefix(f, "transactions/") {
+				txs++
+			} else {
+				accounts++
+			}
+			to := filepath.Join(dst, filepath.FromSlash(f))
+			if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(to, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return accounts, txs, maxSlot
+}
+
+// rpcFailure checks that the call name threw the client's transport error
+// for an HTTP status with a JSON-RPC error of the given code. The message
+// is "STATUS TEXT: BODY", BODY being the server's response.
+func rpcFailure(t *testing.T, summary map[string]json.RawMessage, name string, status, code int) {
+	t.Helper()
+	var f failure
+	if !decode(t, summary, name, &f) {
+		return
+	}
+	if !f.Threw {
+		t.Errorf("%s: the client returned %s, want a %d error", name, f.Value, status)
+		return
+	}
+	head, body, ok := strings.Cut(f.Message, ": ")
+	var resp struct {
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if !ok || !strings.HasPrefix(head, strconv.Itoa(status)+" ") || json.Unmarshal([]byte(body), &resp) != nil ||
+		resp.Error == nil || resp.Error.Code != code || resp.Error.Message == "" {
+		t.Errorf("%s: the client threw %s %q, want HTTP %d with JSON-RPC error %d", name, f.Name, f.Message, status, code)
+	}
+}
+
+// npmCI installs the pinned client from package-lock.json, preferring the
+// machine's npm cache.
+func npmCI(t *testing.T, ctx context.Context) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm ci: %v\n%s", err, out)
+	}
+}
+
+// build compiles cmd/dasch into the test's temporary directory.
+func build(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "dasch")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "../../cmd/dasch")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func run(t *testing.T, ctx context.Context, bin string, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("dasch %s: %v\n%s%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
+	}
+	return stdout.String()
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
+
+// serve starts `dasch serve` on a free loopback port and returns its base
+// URL. At cleanup the server gets SIGINT and must exit cleanly.
+func serve(t *testing.T, ctx context.Context, bin, storeURL string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--store", storeURL, "--listen", "127.0.0.1:0")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	base := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if addr, ok := strings.CutPrefix(sc.Text(), "listening on "); ok {
+				select {
+				case base <- addr:
+				default:
+				}
+			}
+		}
+		done <- cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		if err := cmd.Process.Signal(os.Interrupt); err != nil && !errors.Is(err, os.ErrProcessDone) {
+			t.Errorf("stop serve: %v", err)
+		}
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve exited with %v: %s", err, stderr.String())
+			}
+		case <-time.After(20 * time.Second):
+			cmd.Process.Kill()
+			<-done
+			t.Errorf("serve did not shut down on SIGINT: %s", stderr.String())
+		}
+	})
+	select {
+	case b := <-base:
+		return b
+	case <-ctx.Done():
+		t.Fatalf("serve did not start: %s", stderr.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not start in 30s: %s", stderr.String())
+	}
+	return ""
+}
+
+// client runs client.mjs and returns its summary, one entry per call. A
+// failed call is reported as a test error, and its entry is absent.
+func client(t *testing.T, ctx context.Context, cfg clientConfig) map[string]json.RawMessage {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	arg, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, "node", "client.mjs", string(arg))
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	var summary map[string]json.RawMessage
+	if err := json.Unmarshal(stdout.Bytes(), &summary); err != nil {
+		t.Fatalf("node client.mjs: %v; no summary (%v)\nstdout: %s\nstderr: %s", runErr, err, stdout.String(), stderr.String())
+	}
+	var failed map[string]string
+	if err := json.Unmarshal(summary["errors"], &failed); err != nil {
+		t.Fatalf("summary errors: %v: %s", err, summary["errors"])
+	}
+	for _, name := range slices.Sorted(maps.Keys(failed)) {
+		t.Errorf("digital-asset-standard-api %s failed:\n%s", name, failed[name])
+	}
+	if runErr != nil && len(failed) == 0 {
+		t.Fatalf("node client.mjs: %v\n%s", runErr, stderr.String())
+	}
+	return summary
+}
+
+// decode reads one summary entry into v; false when the call failed (already
+// reported) or the entry does not decode.
+func decode(t *testing.T, summary map[string]json.RawMessage, name string, v any) bool {
+	t.Helper()
+	raw, ok := summary[name]
+	if !ok {
+		return false
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Errorf("summary %s: %v: %s", name, err, raw)
+		return false
+	}
+	return true
+}
+
+// asJSON is v as encoding/json decodes its encoding into an any.
+func asJSON(t *testing.T, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func show(v any) string {
+	b, _ := json.MarshalIndent(v, "", " ")
+	return string(b)
+}
