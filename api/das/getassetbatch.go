@@ -15,9 +15,9 @@ import (
 const maxBatch = 1000
 
 type getAssetBatchParams struct {
-	IDs            *[]AssetID `json:"ids"`
-	Options        *Options   `json:"options"`
-	DisplayOptions *Options   `json:"displayOptions"`
+	IDs            *AssetIDs `json:"ids"`
+	Options        *Options  `json:"options"`
+	DisplayOptions *Options  `json:"displayOptions"`
 }
 
 var getAssetBatchFields = []string{"ids", "options", "displayOptions"}

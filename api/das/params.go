@@ -35,6 +35,30 @@ func (a *AssetID) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// AssetIDs is a list of asset ids; a bad element is reported with its
+// position.
+type AssetIDs []AssetID
+
+// UnmarshalJSON decodes a JSON array of base58 ids.
+func (l *AssetIDs) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return jsonrpc.InvalidParams("expected an array of base58 strings")
+	}
+	out := make(AssetIDs, len(raw))
+	for i, r := range raw {
+		if err := out[i].UnmarshalJSON(r); err != nil {
+			msg := err.Error()
+			if je, ok := err.(*jsonrpc.Error); ok {
+				msg = je.Message
+			}
+			return jsonrpc.InvalidParams("element " + strconv.Itoa(i) + ": " + msg)
+		}
+	}
+	*l = out
+	return nil
+}
+
 func quote(s string) string {
 	if len(s) > 64 {
 		s = s[:64] + "…"

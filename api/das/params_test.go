@@ -33,7 +33,8 @@ func TestBadInput(t *testing.T) {
 		{"unknown asset", "getAsset", `{"id":"11111111111111111111111111111111"}`, 404, -32004, "Asset not found"},
 		{"batch missing ids", "getAssetBatch", `{}`, 400, -32602, "missing field `ids`"},
 		{"batch ids not a list", "getAssetBatch", `{"ids":"x"}`, 400, -32602, "field `ids`"},
-		{"batch bad id", "getAssetBatch", `{"ids":["11111111111111111111111111111111","abc0"]}`, 400, -32602, "field `ids`"},
+		{"batch bad id", "getAssetBatch", `{"ids":["11111111111111111111111111111111","abc0"]}`, 400, -32602, "field `ids`: element 1: \"abc0\" is not valid base58"},
+		{"batch id a number", "getAssetBatch", `{"ids":[7]}`, 400, -32602, "element 0: expected a base58 string"},
 		{"batch too many", "getAssetBatch", `{"ids":` + many + `}`, 400, -32602, "at most 1000"},
 		{"alias too many", "getAssets", `{"ids":` + many + `}`, 400, -32602, "at most 1000"},
 	}

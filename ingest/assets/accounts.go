@@ -56,6 +56,16 @@ func classify(acc *solana.Account) (*accountRow, error) {
 		return classifyToken(acc, row)
 	case das.TokenMetadataProgram():
 		return classifyMetadata(acc, row)
+	case das.InscriptionProgram():
+		in, err := das.DecodeInscription(acc.Owner, acc.Data)
+		if err != nil {
+			if errors.Is(err, das.ErrNotInscription) {
+				return nil, nil // inscription data and summary accounts
+			}
+			return nil, fmt.Errorf("inscription %s: %w", acc.Pubkey, err)
+		}
+		row.AssetID, row.Kind = in.Root, schema.AssetKindInscription
+		return row, nil
 	case das.CoreProgram():
 		if len(acc.Data) == 0 {
 			return nil, nil

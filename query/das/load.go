@@ -64,8 +64,7 @@ func (s *State) OfKind(kind string) []Account {
 // (argMax by version, so updates indexed out of order never win over newer
 // ones) and every Bubblegum event of the ids. Token accounts are read only
 // for mints of supply at most one (NFTs): a fungible mint may have millions,
-// and only an NFT's holder is part of its answer; of those, only accounts
-// holding the token now are returned.
+// and only an NFT's holder is part of its answer.
 const loadSQL = `
 SELECT asset_id, kind, pubkey, argMax(program, version) AS prog, argMax(data, version) AS newest,
 	max(slot) AS last_slot, argMax(amount, version) AS amt, toUInt64(0) AS ev_seq,
@@ -76,7 +75,6 @@ WHERE asset_id IN ` + keySet + `
 		SELECT asset_id FROM asset_accounts
 		WHERE asset_id IN ` + keySet + ` AND kind = 'mint' AND amount <= 1))
 GROUP BY asset_id, kind, pubkey
-HAVING kind != 'token_account' OR amt > 0
 UNION ALL
 SELECT asset_id, 'bubblegum', tree, tree, any(payload), any(slot), toUInt64(0), seq, ''
 FROM bubblegum_events

@@ -49,14 +49,31 @@ func tokenSources(id solana.Pubkey, st, edition *State) (*asset.TokenSources, er
 			}
 		}
 	}
-	// The loader returns only token accounts holding the mint now; the
-	// newest write wins when several claim it (an NFT moves between them).
-	if ta := newest(st.OfKind(schema.AssetKindTokenAccount)); ta != nil {
+	// The holder is the newest token account holding the mint; with none
+	// holding it, the newest one at all (as the reference answers).
+	accs := st.OfKind(schema.AssetKindTokenAccount)
+	var holding []Account
+	for _, a := range accs {
+		if a.Amount > 0 {
+			holding = append(holding, a)
+		}
+	}
+	if len(holding) > 0 {
+		accs = holding
+	}
+	if ta := newest(accs); ta != nil {
 		acc, err := das.DecodeTokenAccount(ta.Program, ta.Data)
 		if err != nil {
 			return nil, fmt.Errorf("token account: %w", err)
 		}
 		src.TokenAccount = acc
+	}
+	if in := newest(st.OfKind(schema.AssetKindInscription)); in != nil {
+		ins, err := das.DecodeInscription(in.Program, in.Data)
+		if err != nil {
+			return nil, fmt.Errorf("inscription: %w", err)
+		}
+		src.Inscription = ins
 	}
 	return src, nil
 }
