@@ -75,3 +75,50 @@ func failures(out string) string {
 	}
 	return b.String()
 }
+
+// TestDASCorpus replays the shipped DAS corpus: every getAsset and
+// getAssets case must pass (in every permutation where order must not
+// matter) or be a documented deviation; cases of later methods are skipped.
+func TestDASCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes every case's fixtures, in every permutation")
+	}
+	f, err := os.Open("../docs/das-compat.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deviations, err := ParseDeviations(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	sum, err := RunDAS(context.Background(), DASOptions{
+		Dir:        "../testdata/das",
+		Store:      storetest.Open(t),
+		Indexer:    AssetIndexer{},
+		Deviations: deviations,
+		Out:        &out,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", out.String())
+	if sum.Failed != 0 {
+		t.Errorf("%d cases failed:\n%s", sum.Failed, failures(out.String()))
+	}
+	// Every getAsset and getAssets case runs: only later methods skip.
+	for _, line := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(line, "SKIP ") && (strings.Contains(line, "method getAsset ") || strings.Contains(line, "method getAssets ")) {
+			t.Errorf("a getAsset case was skipped: %s", line)
+		}
+	}
+	if sum.Passed < 55 {
+		t.Errorf("%d cases passed, want every getAsset/getAssets case (at least 55)", sum.Passed)
+	}
+	for name := range deviations {
+		if !strings.Contains(out.String(), "DEVIATION "+name+":") {
+			t.Errorf("das-compat.md lists %s, which did not run as a deviation", name)
+		}
+	}
+}

@@ -250,7 +250,10 @@ func (r *dasRunner) run(ctx context.Context, c *DASCase) outcome {
 	reason, listed := r.o.Deviations[c.Name]
 	orders := c.orders()
 	for i, order := range orders {
-		msg, err := r.variant(ctx, c, order)
+		// One pipeline run per file: each write is committed before the
+		// next arrives, in any slot order (a single run refuses slots
+		// going backwards, as a live source never sends them).
+		msg, err := r.variant(ctx, c, order, true)
 		if err != nil {
 			return outcome{fail, err.Error()}
 		}
@@ -272,19 +275,30 @@ func (r *dasRunner) run(ctx context.Context, c *DASCase) outcome {
 }
 
 // variant indexes files in order into an emptied store, one pipeline run
-// per file so each is committed before the next, and checks the answer.
-func (r *dasRunner) variant(ctx context.Context, c *DASCase, files []string) (string, error) {
+// per file when split (so each is committed before the next) or all in one
+// run, and checks the answer.
+func (r *dasRunner) variant(ctx context.Context, c *DASCase, files []string, split bool) (string, error) {
 	s := r.o.Store
 	if err := reset(ctx, s); err != nil {
 		return "", err
 	}
-	for _, f := range files {
-		p := filepath.Join(r.o.Dir, f)
-		if _, err := os.Stat(p); err != nil {
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = filepath.Join(r.o.Dir, f)
+		if _, err := os.Stat(paths[i]); err != nil {
 			return "", fmt.Errorf("fixture: %w", err)
 		}
-		if err := r.o.Indexer.Index(ctx, s, []string{p}, nil); err != nil {
-			return "", fmt.Errorf("index %s: %w", f, err)
+	}
+	runs := [][]string{paths}
+	if split {
+		runs = runs[:0]
+		for _, p := range paths {
+			runs = append(runs, []string{p})
+		}
+	}
+	for _, run := range runs {
+		if err := r.o.Indexer.Index(ctx, s, run, nil); err != nil {
+			return "", fmt.Errorf("index %v: %w", run, err)
 		}
 	}
 	params, err := c.params()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/assets"
+	"github.com/dasch-labs/dasch/ingest/decode"
 	ic "github.com/dasch-labs/dasch/ingest/compressed"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/store"
@@ -28,6 +29,24 @@ func (IngestIndexer) Index(ctx context.Context, s store.Store, files []string, f
 		return fmt.Errorf("configure compressed indexing: %w", err)
 	}
 	cfg.Decoders = append(cfg.Decoders, assets.Decoder{})
+	if _, err := ingest.Run(ctx, cfg); err != nil {
+		return fmt.Errorf("ingest: %w", err)
+	}
+	return nil
+}
+
+// AssetIndexer indexes fixtures with the raw and digital-asset decoders
+// only, as a DAS-only deployment would; it skips compressed-state
+// configuration, which DAS cases do not use.
+type AssetIndexer struct{}
+
+// SeedTrees implements Indexer; DAS corpora have no trees.
+func (AssetIndexer) SeedTrees(context.Context, store.Store, io.Reader) error { return nil }
+
+// Index implements Indexer: one pipeline run over files, in order.
+func (AssetIndexer) Index(ctx context.Context, s store.Store, files []string, forceSlot *uint64) error {
+	cfg := ingest.Config{Store: s, Source: source.NewFileList(files), ForceSlot: forceSlot,
+		Decoders: []decode.Decoder{assets.Decoder{}}}
 	if _, err := ingest.Run(ctx, cfg); err != nil {
 		return fmt.Errorf("ingest: %w", err)
 	}

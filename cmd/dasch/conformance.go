@@ -106,7 +106,7 @@ func runConformanceDAS(ctx context.Context, e *env, args []string) error {
 	sum, err := conformance.RunDAS(ctx, conformance.DASOptions{
 		Dir:        fs.Arg(0),
 		Store:      s,
-		Indexer:    conformance.IngestIndexer{},
+		Indexer:    conformance.AssetIndexer{},
 		Deviations: deviations,
 		Out:        e.stdout,
 		Only:       *only,
