@@ -7,8 +7,8 @@ import (
 
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/assets"
-	"github.com/dasch-labs/dasch/ingest/decode"
 	ic "github.com/dasch-labs/dasch/ingest/compressed"
+	"github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/store"
 )
