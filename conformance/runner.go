@@ -15,7 +15,6 @@ import (
 
 	"github.com/dasch-labs/dasch/api"
 	"github.com/dasch-labs/dasch/api/photon"
-	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/query"
 	qc "github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
@@ -77,51 +76,21 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if err != nil {
 		return sum, fmt.Errorf("read trees: %w", err)
 	}
-	if err := reset(ctx, o.Store); err != nil {
+	h, err := startHarness(ctx, o.Store, o.Logger, func(reg *server.Registry) {
+		api.Register(reg, api.Deps{Slots: query.NewSlotCache(o.Store, 0)})
+		photon.Register(reg, photon.Deps{Store: o.Store, Slots: qc.NewSlotCache(o.Store, 0), Logger: o.Logger})
+	})
+	if err != nil {
 		return sum, err
 	}
-	key, _, err := auth.CreateKey(ctx, o.Store, "conformance")
-	if err != nil {
-		return sum, fmt.Errorf("create api key: %w", err)
-	}
-	reg := server.NewRegistry()
-	api.Register(reg, api.Deps{Slots: query.NewSlotCache(o.Store, 0)})
-	photon.Register(reg, photon.Deps{Store: o.Store, Slots: qc.NewSlotCache(o.Store, 0), Logger: o.Logger})
-	srv, err := server.New(server.Config{Listen: "127.0.0.1:0", Logger: o.Logger}, reg, auth.NewChecker(o.Store), nil)
-	if err != nil {
-		return sum, fmt.Errorf("conformance server: %w", err)
-	}
-	if err := srv.Listen(); err != nil {
-		return sum, err
-	}
-	sctx, stop := context.WithCancel(ctx)
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(sctx) }()
-	defer func() {
-		stop()
-		<-served
-	}()
+	defer h.stop()
 
-	r := &runner{o: o, trees: trees, reg: reg, cl: newClient(srv.Addr(), key)}
+	r := &runner{o: o, trees: trees, reg: h.reg, cl: h.cl}
 	for _, c := range cases {
 		if err := ctx.Err(); err != nil {
 			return sum, err
 		}
-		out := r.run(ctx, c)
-		switch out.kind {
-		case pass:
-			sum.Passed++
-			fmt.Fprintf(o.Out, "PASS %s\n", c.Name)
-		case skip:
-			sum.Skipped++
-			fmt.Fprintf(o.Out, "SKIP %s: %s\n", c.Name, out.msg)
-		case deviation:
-			sum.Deviations++
-			fmt.Fprintf(o.Out, "DEVIATION %s: %s\n", c.Name, out.msg)
-		default:
-			sum.Failed++
-			fmt.Fprintf(o.Out, "FAIL %s: %s\n", c.Name, out.msg)
-		}
+		sum.record(o.Out, c.Name, r.run(ctx, c))
 	}
 	fmt.Fprintln(o.Out, sum.String())
 	return sum, nil
