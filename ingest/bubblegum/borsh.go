@@ -1,114 +1,43 @@
 package bubblegum
 
 import (
-	"encoding/binary"
-	"errors"
 	"fmt"
+
+	"github.com/dasch-labs/dasch/internal/borsh"
 )
 
 // ErrShort reports data that ends before a field it must hold.
-var ErrShort = errors.New("bubblegum: data too short")
+var ErrShort = borsh.ErrShort
 
 // maxVec bounds Borsh vector lengths before allocating: a length can never
 // exceed the bytes left, whatever the element size.
 const maxVec = 1 << 16
 
-// reader is a bounds-checked Borsh cursor: every method fails instead of
-// panicking, so instruction data from any transaction can be fed in.
-type reader struct {
-	b   []byte
-	off int
-}
+// reader is the shared Borsh cursor with Bubblegum's types.
+type reader struct{ borsh.Reader }
 
-func (r *reader) take(n int) ([]byte, error) {
-	if n < 0 || n > len(r.b)-r.off {
-		return nil, fmt.Errorf("%w: need %d bytes at offset %d, have %d", ErrShort, n, r.off, len(r.b)-r.off)
-	}
-	p := r.b[r.off : r.off+n]
-	r.off += n
-	return p, nil
-}
-
-func (r *reader) u8() (uint8, error) {
-	p, err := r.take(1)
-	if err != nil {
-		return 0, err
-	}
-	return p[0], nil
-}
-
-func (r *reader) u16() (uint16, error) {
-	p, err := r.take(2)
-	if err != nil {
-		return 0, err
-	}
-	return binary.LittleEndian.Uint16(p), nil
-}
-
-func (r *reader) u32() (uint32, error) {
-	p, err := r.take(4)
-	if err != nil {
-		return 0, err
-	}
-	return binary.LittleEndian.Uint32(p), nil
-}
-
-func (r *reader) u64() (uint64, error) {
-	p, err := r.take(8)
-	if err != nil {
-		return 0, err
-	}
-	return binary.LittleEndian.Uint64(p), nil
-}
-
-// boolean is strict like Borsh: only 0 and 1 are valid.
-func (r *reader) boolean() (bool, error) {
-	v, err := r.u8()
-	if err != nil {
-		return false, err
-	}
-	if v > 1 {
-		return false, fmt.Errorf("bubblegum: invalid bool %d at offset %d", v, r.off-1)
-	}
-	return v == 1, nil
-}
-
-// option reads a Borsh Option tag.
-func (r *reader) option() (bool, error) {
-	v, err := r.u8()
-	if err != nil {
-		return false, err
-	}
-	if v > 1 {
-		return false, fmt.Errorf("bubblegum: invalid option tag %d at offset %d", v, r.off-1)
-	}
-	return v == 1, nil
-}
+// newReader reads b from the start.
+func newReader(b []byte) *reader { return &reader{borsh.Reader{B: b}} }
 
 // enum reads a one-byte enum tag below n.
 func (r *reader) enum(what string, n uint8) (uint8, error) {
-	v, err := r.u8()
+	v, err := r.U8()
 	if err != nil {
 		return 0, err
 	}
 	if v >= n {
-		return 0, fmt.Errorf("bubblegum: invalid %s %d at offset %d", what, v, r.off-1)
+		return 0, fmt.Errorf("bubblegum: invalid %s %d at offset %d", what, v, r.Off-1)
 	}
 	return v, nil
 }
 
 func (r *reader) key() (Key, error) {
-	var k Key
-	p, err := r.take(32)
-	if err != nil {
-		return k, err
-	}
-	copy(k[:], p)
-	return k, nil
+	k, err := r.Key32()
+	return Key(k), err
 }
 
 func (r *reader) optKey() (*Key, error) {
-	ok, err := r.option()
+	ok, err := r.Option()
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -120,11 +49,11 @@ func (r *reader) optKey() (*Key, error) {
 }
 
 func (r *reader) optU8() (*uint8, error) {
-	ok, err := r.option()
+	ok, err := r.Option()
 	if err != nil || !ok {
 		return nil, err
 	}
-	v, err := r.u8()
+	v, err := r.U8()
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +61,7 @@ func (r *reader) optU8() (*uint8, error) {
 }
 
 func (r *reader) optEnum(what string, n uint8) (*uint8, error) {
-	ok, err := r.option()
+	ok, err := r.Option()
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -146,14 +75,14 @@ func (r *reader) optEnum(what string, n uint8) (*uint8, error) {
 // vecLen reads a u32 vector length and checks that elemSize-byte elements
 // can fit in what is left.
 func (r *reader) vecLen(elemSize int) (int, error) {
-	n, err := r.u32()
+	n, err := r.VecLen(elemSize)
 	if err != nil {
 		return 0, err
 	}
-	if uint64(n)*uint64(elemSize) > uint64(len(r.b)-r.off) || n > maxVec {
-		return 0, fmt.Errorf("%w: vector of %d elements at offset %d", ErrShort, n, r.off)
+	if n > maxVec {
+		return 0, fmt.Errorf("%w: vector of %d elements at offset %d", ErrShort, n, r.Off)
 	}
-	return int(n), nil
+	return n, nil
 }
 
 func (r *reader) bytes() ([]byte, error) {
@@ -161,33 +90,19 @@ func (r *reader) bytes() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := r.take(n)
+	p, err := r.Take(n)
 	if err != nil {
 		return nil, err
 	}
 	return append([]byte(nil), p...), nil
 }
 
-// str reads a Borsh string. UTF-8 is not checked: the program did, and an
-// indexer keeps what it saw.
-func (r *reader) str() (string, error) {
-	n, err := r.u32()
-	if err != nil {
-		return "", err
-	}
-	if uint64(n) > uint64(len(r.b)-r.off) {
-		return "", fmt.Errorf("%w: string of %d bytes at offset %d", ErrShort, n, r.off)
-	}
-	p, _ := r.take(int(n))
-	return string(p), nil
-}
-
 func (r *reader) optStr() (*string, error) {
-	ok, err := r.option()
+	ok, err := r.Option()
 	if err != nil || !ok {
 		return nil, err
 	}
-	s, err := r.str()
+	s, err := r.Str()
 	if err != nil {
 		return nil, err
 	}
@@ -204,10 +119,10 @@ func (r *reader) creators() ([]Creator, error) {
 		if out[i].Address, err = r.key(); err != nil {
 			return nil, err
 		}
-		if out[i].Verified, err = r.boolean(); err != nil {
+		if out[i].Verified, err = r.Bool(); err != nil {
 			return nil, err
 		}
-		if out[i].Share, err = r.u8(); err != nil {
+		if out[i].Share, err = r.U8(); err != nil {
 			return nil, err
 		}
 	}
@@ -235,13 +150,13 @@ func (r *reader) metadataV1() (*Metadata, error) {
 	if m.TokenStandard, err = r.optEnum("token standard", numTokenStandards); err != nil {
 		return nil, err
 	}
-	ok, err := r.option()
+	ok, err := r.Option()
 	if err != nil {
 		return nil, err
 	}
 	if ok {
 		c := &Collection{}
-		if c.Verified, err = r.boolean(); err != nil {
+		if c.Verified, err = r.Bool(); err != nil {
 			return nil, err
 		}
 		if c.Key, err = r.key(); err != nil {
@@ -249,7 +164,7 @@ func (r *reader) metadataV1() (*Metadata, error) {
 		}
 		m.Collection = c
 	}
-	if ok, err = r.option(); err != nil {
+	if ok, err = r.Option(); err != nil {
 		return nil, err
 	}
 	if ok {
@@ -257,10 +172,10 @@ func (r *reader) metadataV1() (*Metadata, error) {
 		if u.UseMethod, err = r.enum("use method", numUseMethods); err != nil {
 			return nil, err
 		}
-		if u.Remaining, err = r.u64(); err != nil {
+		if u.Remaining, err = r.U64(); err != nil {
 			return nil, err
 		}
-		if u.Total, err = r.u64(); err != nil {
+		if u.Total, err = r.U64(); err != nil {
 			return nil, err
 		}
 		m.Uses = u
@@ -303,22 +218,22 @@ func (r *reader) metadataV2() (*Metadata, error) {
 // common reads the members both metadata layouts start with.
 func (r *reader) common(m *Metadata) error {
 	var err error
-	if m.Name, err = r.str(); err != nil {
+	if m.Name, err = r.Str(); err != nil {
 		return err
 	}
-	if m.Symbol, err = r.str(); err != nil {
+	if m.Symbol, err = r.Str(); err != nil {
 		return err
 	}
-	if m.URI, err = r.str(); err != nil {
+	if m.URI, err = r.Str(); err != nil {
 		return err
 	}
-	if m.SellerFeeBasisPoints, err = r.u16(); err != nil {
+	if m.SellerFeeBasisPoints, err = r.U16(); err != nil {
 		return err
 	}
-	if m.PrimarySaleHappened, err = r.boolean(); err != nil {
+	if m.PrimarySaleHappened, err = r.Bool(); err != nil {
 		return err
 	}
-	m.IsMutable, err = r.boolean()
+	m.IsMutable, err = r.Bool()
 	return err
 }
 
@@ -334,7 +249,7 @@ func (r *reader) updateArgs() (*UpdateArgs, error) {
 	if u.URI, err = r.optStr(); err != nil {
 		return nil, err
 	}
-	ok, err := r.option()
+	ok, err := r.Option()
 	if err != nil {
 		return nil, err
 	}
@@ -345,31 +260,31 @@ func (r *reader) updateArgs() (*UpdateArgs, error) {
 		}
 		u.Creators = &cs
 	}
-	if ok, err = r.option(); err != nil {
+	if ok, err = r.Option(); err != nil {
 		return nil, err
 	}
 	if ok {
-		v, err := r.u16()
+		v, err := r.U16()
 		if err != nil {
 			return nil, err
 		}
 		u.SellerFeeBasisPoints = &v
 	}
-	if ok, err = r.option(); err != nil {
+	if ok, err = r.Option(); err != nil {
 		return nil, err
 	}
 	if ok {
-		v, err := r.boolean()
+		v, err := r.Bool()
 		if err != nil {
 			return nil, err
 		}
 		u.PrimarySaleHappened = &v
 	}
-	if ok, err = r.option(); err != nil {
+	if ok, err = r.Option(); err != nil {
 		return nil, err
 	}
 	if ok {
-		v, err := r.boolean()
+		v, err := r.Bool()
 		if err != nil {
 			return nil, err
 		}

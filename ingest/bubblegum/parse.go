@@ -221,7 +221,7 @@ const (
 )
 
 func decodeArgs(ev *Event, data []byte) error {
-	r := &reader{b: data}
+	r := newReader(data)
 	var err error
 	switch ev.Instruction {
 	case IxMintV1, IxMintToCollectionV1:
@@ -342,11 +342,11 @@ func (r *reader) leafArgs(ev *Event, shape int) error {
 		}
 	}
 	if shape&argNonceIndex != 0 {
-		n, err := r.u64()
+		n, err := r.U64()
 		if err != nil {
 			return err
 		}
-		i, err := r.u32()
+		i, err := r.U32()
 		if err != nil {
 			return err
 		}
@@ -358,7 +358,7 @@ func (r *reader) leafArgs(ev *Event, shape int) error {
 // assetData reads mint_v2's and update_asset_data_v2's optional asset data
 // and schema.
 func (r *reader) assetData(ev *Event) error {
-	ok, err := r.option()
+	ok, err := r.Option()
 	if err != nil {
 		return err
 	}
@@ -383,8 +383,8 @@ const (
 // Bubblegum leaf event belongs to someone else and is skipped. The first
 // changelog and the first leaf win; Bubblegum logs one of each.
 func decodeNoop(ev *Event, data []byte) error {
-	r := &reader{b: data}
-	tag, err := r.u8()
+	r := newReader(data)
+	tag, err := r.U8()
 	if err != nil {
 		return err
 	}
@@ -438,14 +438,14 @@ func (r *reader) changeLog() (*ChangeLog, error) {
 		if cl.Path[i].Node, err = r.key(); err != nil {
 			return nil, err
 		}
-		if cl.Path[i].Index, err = r.u32(); err != nil {
+		if cl.Path[i].Index, err = r.U32(); err != nil {
 			return nil, err
 		}
 	}
-	if cl.Seq, err = r.u64(); err != nil {
+	if cl.Seq, err = r.U64(); err != nil {
 		return nil, err
 	}
-	if cl.Index, err = r.u32(); err != nil {
+	if cl.Index, err = r.U32(); err != nil {
 		return nil, err
 	}
 	return cl, nil
@@ -454,7 +454,7 @@ func (r *reader) changeLog() (*ChangeLog, error) {
 // decodeLeaf reads a LeafSchemaEvent: event type, version, the LeafSchema
 // enum and the leaf hash.
 func decodeLeaf(app []byte) (*Leaf, error) {
-	r := &reader{b: app[1:]}
+	r := newReader(app[1:])
 	if _, err := r.enum("leaf version", 2); err != nil {
 		return nil, err
 	}
@@ -468,7 +468,7 @@ func decodeLeaf(app []byte) (*Leaf, error) {
 			return nil, err
 		}
 	}
-	if l.Nonce, err = r.u64(); err != nil {
+	if l.Nonce, err = r.U64(); err != nil {
 		return nil, err
 	}
 	if l.DataHash, err = r.key(); err != nil {
@@ -486,7 +486,7 @@ func decodeLeaf(app []byte) (*Leaf, error) {
 		if err != nil {
 			return nil, err
 		}
-		f, err := r.u8()
+		f, err := r.U8()
 		if err != nil {
 			return nil, err
 		}

@@ -178,7 +178,7 @@ func DecodeCore(owner solana.Pubkey, data []byte) (*CoreAccount, error) {
 	if len(data) == 0 || data[0] == CoreKeyUninitialized {
 		return &CoreAccount{Kind: CoreBurnt, Burnt: true}, nil
 	}
-	r := &reader{b: data}
+	r := newReader(data, 0)
 	a := &CoreAccount{}
 	var err error
 	switch data[0] {
@@ -197,8 +197,8 @@ func DecodeCore(owner solana.Pubkey, data []byte) (*CoreAccount, error) {
 	if err != nil {
 		return nil, fmt.Errorf("das: core %s: %w", a.Kind, err)
 	}
-	if r.off != len(data) {
-		if err := decodeCorePlugins(data, r.off, a); err != nil {
+	if r.Off != len(data) {
+		if err := decodeCorePlugins(data, r.Off, a); err != nil {
 			return nil, fmt.Errorf("das: core %s plugins: %w", a.Kind, err)
 		}
 	}
@@ -207,13 +207,13 @@ func DecodeCore(owner solana.Pubkey, data []byte) (*CoreAccount, error) {
 
 func decodeCoreAssetBase(r *reader, a *CoreAccount) error {
 	var err error
-	if _, err = r.u8(); err != nil {
+	if _, err = r.U8(); err != nil {
 		return err
 	}
 	if a.Owner, err = r.pubkey(); err != nil {
 		return fmt.Errorf("owner: %w", err)
 	}
-	tag, err := r.u8()
+	tag, err := r.U8()
 	if err != nil {
 		return fmt.Errorf("update authority: %w", err)
 	}
@@ -227,18 +227,18 @@ func decodeCoreAssetBase(r *reader, a *CoreAccount) error {
 		return fmt.Errorf("invalid update authority variant %d", tag)
 	}
 	a.UpdateAuthority.Type = CoreUpdateAuthorityType(tag)
-	if a.Name, err = r.str(); err != nil {
+	if a.Name, err = r.Str(); err != nil {
 		return fmt.Errorf("name: %w", err)
 	}
-	if a.URI, err = r.str(); err != nil {
+	if a.URI, err = r.Str(); err != nil {
 		return fmt.Errorf("uri: %w", err)
 	}
-	some, err := r.option()
+	some, err := r.Option()
 	if err != nil {
 		return fmt.Errorf("seq: %w", err)
 	}
 	if some {
-		v, err := r.u64()
+		v, err := r.U64()
 		if err != nil {
 			return fmt.Errorf("seq: %w", err)
 		}
@@ -249,23 +249,23 @@ func decodeCoreAssetBase(r *reader, a *CoreAccount) error {
 
 func decodeCoreCollectionBase(r *reader, a *CoreAccount) error {
 	var err error
-	if _, err = r.u8(); err != nil {
+	if _, err = r.U8(); err != nil {
 		return err
 	}
 	a.UpdateAuthority.Type = CoreUAAddress
 	if a.UpdateAuthority.Address, err = r.pubkey(); err != nil {
 		return fmt.Errorf("update authority: %w", err)
 	}
-	if a.Name, err = r.str(); err != nil {
+	if a.Name, err = r.Str(); err != nil {
 		return fmt.Errorf("name: %w", err)
 	}
-	if a.URI, err = r.str(); err != nil {
+	if a.URI, err = r.Str(); err != nil {
 		return fmt.Errorf("uri: %w", err)
 	}
-	if a.NumMinted, err = r.u32(); err != nil {
+	if a.NumMinted, err = r.U32(); err != nil {
 		return fmt.Errorf("num_minted: %w", err)
 	}
-	if a.CurrentSize, err = r.u32(); err != nil {
+	if a.CurrentSize, err = r.U32(); err != nil {
 		return fmt.Errorf("current_size: %w", err)
 	}
 	return nil
@@ -273,17 +273,17 @@ func decodeCoreCollectionBase(r *reader, a *CoreAccount) error {
 
 func decodeCoreGroupBase(r *reader, a *CoreAccount) error {
 	var err error
-	if _, err = r.u8(); err != nil {
+	if _, err = r.U8(); err != nil {
 		return err
 	}
 	a.UpdateAuthority.Type = CoreUAAddress
 	if a.UpdateAuthority.Address, err = r.pubkey(); err != nil {
 		return fmt.Errorf("update authority: %w", err)
 	}
-	if a.Name, err = r.str(); err != nil {
+	if a.Name, err = r.Str(); err != nil {
 		return fmt.Errorf("name: %w", err)
 	}
-	if a.URI, err = r.str(); err != nil {
+	if a.URI, err = r.Str(); err != nil {
 		return fmt.Errorf("uri: %w", err)
 	}
 	g := &CoreGroupData{}
@@ -302,12 +302,12 @@ func decodeCoreGroupBase(r *reader, a *CoreAccount) error {
 // vecLen reads a Borsh Vec length and rejects counts the remaining bytes
 // cannot hold, so hostile lengths never drive a huge allocation.
 func vecLen(r *reader, minElem int) (int, error) {
-	n, err := r.u32()
+	n, err := r.U32()
 	if err != nil {
 		return 0, err
 	}
-	if minElem > 0 && uint64(n)*uint64(minElem) > uint64(len(r.b)-r.off) {
-		return 0, fmt.Errorf("%w: vec of %d elements at offset %d", ErrShort, n, r.off)
+	if minElem > 0 && uint64(n)*uint64(minElem) > uint64(len(r.B)-r.Off) {
+		return 0, fmt.Errorf("%w: vec of %d elements at offset %d", ErrShort, n, r.Off)
 	}
 	return int(n), nil
 }
@@ -327,7 +327,7 @@ func pubkeyVec(r *reader) ([]solana.Pubkey, error) {
 }
 
 func (r *reader) authority() (CoreAuthority, error) {
-	tag, err := r.u8()
+	tag, err := r.U8()
 	if err != nil {
 		return CoreAuthority{}, err
 	}
@@ -339,17 +339,17 @@ func (r *reader) authority() (CoreAuthority, error) {
 			return a, err
 		}
 	default:
-		return a, fmt.Errorf("das: invalid authority variant %d at offset %d", tag, r.off-1)
+		return a, fmt.Errorf("das: invalid authority variant %d at offset %d", tag, r.Off-1)
 	}
 	return a, nil
 }
 
 func (r *reader) optU64() (*uint64, error) {
-	some, err := r.option()
+	some, err := r.Option()
 	if err != nil || !some {
 		return nil, err
 	}
-	v, err := r.u64()
+	v, err := r.U64()
 	if err != nil {
 		return nil, err
 	}
@@ -374,18 +374,18 @@ type registryRecord struct {
 // by offset, each plugin's bytes running to the next record (or to its data
 // for external adapters), index = position in that order.
 func decodeCorePlugins(data []byte, base int, a *CoreAccount) error {
-	hr := &reader{b: data, off: base}
-	if _, err := hr.u8(); err != nil {
+	hr := newReader(data, base)
+	if _, err := hr.U8(); err != nil {
 		return fmt.Errorf("plugin header: %w", err)
 	}
-	regOff, err := hr.u64()
+	regOff, err := hr.U64()
 	if err != nil {
 		return fmt.Errorf("plugin header: %w", err)
 	}
 	if regOff > uint64(len(data)) {
 		return fmt.Errorf("%w: plugin registry offset %d beyond %d bytes", ErrShort, regOff, len(data))
 	}
-	records, err := decodeRegistry(&reader{b: data, off: int(regOff)})
+	records, err := decodeRegistry(newReader(data, int(regOff)))
 	if err != nil {
 		return fmt.Errorf("plugin registry: %w", err)
 	}
@@ -414,7 +414,7 @@ func decodeCorePlugins(data []byte, base int, a *CoreAccount) error {
 			a.UnknownPlugins = append(a.UnknownPlugins, p)
 			continue
 		}
-		if p.Data, err = decodePluginData(&reader{b: slice}); err != nil {
+		if p.Data, err = decodePluginData(newReader(slice, 0)); err != nil {
 			return fmt.Errorf("plugin %d (%s): %w", i, p.Type, err)
 		}
 		a.Plugins = append(a.Plugins, p)
@@ -423,7 +423,7 @@ func decodeCorePlugins(data []byte, base int, a *CoreAccount) error {
 }
 
 func decodeRegistry(r *reader) ([]registryRecord, error) {
-	if _, err := r.u8(); err != nil {
+	if _, err := r.U8(); err != nil {
 		return nil, err
 	}
 	// A record is at least type + authority + offset = 10 bytes.
@@ -434,13 +434,13 @@ func decodeRegistry(r *reader) ([]registryRecord, error) {
 	var out []registryRecord
 	for i := 0; i < n; i++ {
 		var rec registryRecord
-		if rec.pluginType, err = r.u8(); err != nil {
+		if rec.pluginType, err = r.U8(); err != nil {
 			return nil, err
 		}
 		if rec.authority, err = r.authority(); err != nil {
 			return nil, err
 		}
-		if rec.offset, err = r.u64(); err != nil {
+		if rec.offset, err = r.U64(); err != nil {
 			return nil, err
 		}
 		out = append(out, rec)
@@ -452,13 +452,13 @@ func decodeRegistry(r *reader) ([]registryRecord, error) {
 	}
 	for i := 0; i < n; i++ {
 		rec := registryRecord{external: true}
-		if rec.pluginType, err = r.u8(); err != nil {
+		if rec.pluginType, err = r.U8(); err != nil {
 			return nil, err
 		}
 		if rec.authority, err = r.authority(); err != nil {
 			return nil, err
 		}
-		if rec.hasChecks, err = r.option(); err != nil {
+		if rec.hasChecks, err = r.Option(); err != nil {
 			return nil, err
 		}
 		if rec.hasChecks {
@@ -468,15 +468,15 @@ func decodeRegistry(r *reader) ([]registryRecord, error) {
 			}
 			rec.checks = make([]CoreLifecycleCheck, m)
 			for j := range rec.checks {
-				if rec.checks[j].Event, err = r.u8(); err != nil {
+				if rec.checks[j].Event, err = r.U8(); err != nil {
 					return nil, err
 				}
-				if rec.checks[j].Flags, err = r.u32(); err != nil {
+				if rec.checks[j].Flags, err = r.U32(); err != nil {
 					return nil, err
 				}
 			}
 		}
-		if rec.offset, err = r.u64(); err != nil {
+		if rec.offset, err = r.U64(); err != nil {
 			return nil, err
 		}
 		if rec.dataOffset, err = r.optU64(); err != nil {

@@ -230,7 +230,7 @@ func addExternal(a *CoreAccount, index uint64, rec registryRecord, slice, accoun
 		return nil
 	}
 	var err error
-	if p.Adapter, err = decodeAdapter(&reader{b: slice}); err != nil {
+	if p.Adapter, err = decodeAdapter(newReader(slice, 0)); err != nil {
 		return err
 	}
 	a.ExternalPlugins = append(a.ExternalPlugins, p)
@@ -238,7 +238,7 @@ func addExternal(a *CoreAccount, index uint64, rec registryRecord, slice, accoun
 }
 
 func decodeAdapter(r *reader) (any, error) {
-	tag, err := r.u8()
+	tag, err := r.U8()
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +250,7 @@ func decodeAdapter(r *reader) (any, error) {
 		if o.BaseAddress, err = r.pubkey(); err != nil {
 			return nil, err
 		}
-		some, err := r.option()
+		some, err := r.Option()
 		if err != nil {
 			return nil, err
 		}
@@ -261,13 +261,13 @@ func decodeAdapter(r *reader) (any, error) {
 			}
 			o.BaseAddressConfig = &ea
 		}
-		if o.ResultsOffset.Type, err = r.u8(); err != nil {
+		if o.ResultsOffset.Type, err = r.U8(); err != nil {
 			return nil, err
 		}
 		switch o.ResultsOffset.Type {
 		case 0, 1:
 		case 2:
-			if o.ResultsOffset.Custom, err = r.u64(); err != nil {
+			if o.ResultsOffset.Custom, err = r.U64(); err != nil {
 				return nil, err
 			}
 		default:
@@ -285,7 +285,7 @@ func decodeAdapter(r *reader) (any, error) {
 		return d, nil
 	case CoreDataSectionAdapter:
 		var d CoreDataSection
-		if d.ParentKey.Type, err = r.u8(); err != nil {
+		if d.ParentKey.Type, err = r.U8(); err != nil {
 			return nil, err
 		}
 		switch d.ParentKey.Type {
@@ -305,14 +305,14 @@ func decodeAdapter(r *reader) (any, error) {
 		}
 		return d, nil
 	case CoreAgentIdentityAdapter:
-		uri, err := r.str()
+		uri, err := r.Str()
 		return CoreAgentIdentity{URI: uri}, err
 	}
 	return nil, fmt.Errorf("das: invalid external plugin adapter variant %d", tag)
 }
 
 func schema(r *reader) (CoreSchema, error) {
-	v, err := r.u8()
+	v, err := r.U8()
 	if err != nil {
 		return 0, err
 	}
@@ -328,7 +328,7 @@ func decodeLifecycleHook(r *reader) (CoreLifecycleHook, error) {
 	if h.HookedProgram, err = r.pubkey(); err != nil {
 		return h, err
 	}
-	if h.HasExtra, err = r.option(); err != nil {
+	if h.HasExtra, err = r.Option(); err != nil {
 		return h, err
 	}
 	if h.HasExtra {
@@ -343,7 +343,7 @@ func decodeLifecycleHook(r *reader) (CoreLifecycleHook, error) {
 			}
 		}
 	}
-	some, err := r.option()
+	some, err := r.Option()
 	if err != nil {
 		return h, err
 	}
@@ -362,7 +362,7 @@ func decodeLifecycleHook(r *reader) (CoreLifecycleHook, error) {
 
 func decodeExtraAccount(r *reader) (CoreExtraAccount, error) {
 	var e CoreExtraAccount
-	tag, err := r.u8()
+	tag, err := r.U8()
 	if err != nil {
 		return e, err
 	}
@@ -381,7 +381,7 @@ func decodeExtraAccount(r *reader) (CoreExtraAccount, error) {
 				return e, err
 			}
 		}
-		some, err := r.option()
+		some, err := r.Option()
 		if err != nil {
 			return e, err
 		}
@@ -399,10 +399,10 @@ func decodeExtraAccount(r *reader) (CoreExtraAccount, error) {
 	default:
 		return e, fmt.Errorf("das: invalid extra account variant %d", tag)
 	}
-	if e.IsSigner, err = r.boolean(); err != nil {
+	if e.IsSigner, err = r.Bool(); err != nil {
 		return e, err
 	}
-	if e.IsWritable, err = r.boolean(); err != nil {
+	if e.IsWritable, err = r.Bool(); err != nil {
 		return e, err
 	}
 	return e, nil
@@ -410,7 +410,7 @@ func decodeExtraAccount(r *reader) (CoreExtraAccount, error) {
 
 func decodeSeed(r *reader) (CoreSeed, error) {
 	var s CoreSeed
-	tag, err := r.u8()
+	tag, err := r.U8()
 	if err != nil {
 		return s, err
 	}
@@ -426,7 +426,7 @@ func decodeSeed(r *reader) (CoreSeed, error) {
 		if err != nil {
 			return s, err
 		}
-		b, err := r.take(n)
+		b, err := r.Take(n)
 		if err != nil {
 			return s, err
 		}

@@ -139,7 +139,7 @@ type CoreGroups struct{ Groups []solana.Pubkey }
 // decodePluginData decodes a Borsh Plugin enum (tag then body). Trailing
 // bytes are ignored as Borsh's streaming deserialize does.
 func decodePluginData(r *reader) (any, error) {
-	tag, err := r.u8()
+	tag, err := r.U8()
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +147,7 @@ func decodePluginData(r *reader) (any, error) {
 	case CoreRoyaltiesPlugin:
 		return decodeRoyalties(r)
 	case CoreFreezeDelegatePlugin, CorePermanentFreezeDelegatePlugin, CoreFreezeExecutePlugin, CorePermanentFreezeExecutePlugin:
-		v, err := r.boolean()
+		v, err := r.Bool()
 		return CoreFrozen{Frozen: v}, err
 	case CoreBurnDelegatePlugin, CoreTransferDelegatePlugin, CorePermanentTransferDelegatePlugin,
 		CorePermanentBurnDelegatePlugin, CoreAddBlockerPlugin, CoreImmutableMetadataPlugin, CoreBubblegumV2Plugin:
@@ -162,16 +162,16 @@ func decodePluginData(r *reader) (any, error) {
 		}
 		out := CoreAttributes{List: make([]CoreAttribute, n)}
 		for i := range out.List {
-			if out.List[i].Key, err = r.str(); err != nil {
+			if out.List[i].Key, err = r.Str(); err != nil {
 				return nil, err
 			}
-			if out.List[i].Value, err = r.str(); err != nil {
+			if out.List[i].Value, err = r.Str(); err != nil {
 				return nil, err
 			}
 		}
 		return out, nil
 	case CoreEditionPlugin:
-		v, err := r.u32()
+		v, err := r.U32()
 		return CoreEdition{Number: v}, err
 	case CoreMasterEditionPlugin:
 		return decodeMasterEdition(r)
@@ -185,7 +185,7 @@ func decodePluginData(r *reader) (any, error) {
 			if out.Signatures[i].Address, err = r.pubkey(); err != nil {
 				return nil, err
 			}
-			if out.Signatures[i].Verified, err = r.boolean(); err != nil {
+			if out.Signatures[i].Verified, err = r.Bool(); err != nil {
 				return nil, err
 			}
 		}
@@ -200,7 +200,7 @@ func decodePluginData(r *reader) (any, error) {
 			if out.Signatures[i].Address, err = r.pubkey(); err != nil {
 				return nil, err
 			}
-			if out.Signatures[i].Message, err = r.str(); err != nil {
+			if out.Signatures[i].Message, err = r.Str(); err != nil {
 				return nil, err
 			}
 		}
@@ -215,7 +215,7 @@ func decodePluginData(r *reader) (any, error) {
 func decodeRoyalties(r *reader) (CoreRoyalties, error) {
 	var out CoreRoyalties
 	var err error
-	if out.BasisPoints, err = r.u16(); err != nil {
+	if out.BasisPoints, err = r.U16(); err != nil {
 		return out, err
 	}
 	n, err := vecLen(r, 33)
@@ -227,11 +227,11 @@ func decodeRoyalties(r *reader) (CoreRoyalties, error) {
 		if out.Creators[i].Address, err = r.pubkey(); err != nil {
 			return out, err
 		}
-		if out.Creators[i].Percentage, err = r.u8(); err != nil {
+		if out.Creators[i].Percentage, err = r.U8(); err != nil {
 			return out, err
 		}
 	}
-	tag, err := r.u8()
+	tag, err := r.U8()
 	if err != nil {
 		return out, err
 	}
@@ -250,24 +250,24 @@ func decodeRoyalties(r *reader) (CoreRoyalties, error) {
 
 func decodeMasterEdition(r *reader) (CoreMasterEdition, error) {
 	var out CoreMasterEdition
-	some, err := r.option()
+	some, err := r.Option()
 	if err != nil {
 		return out, err
 	}
 	if some {
-		v, err := r.u32()
+		v, err := r.U32()
 		if err != nil {
 			return out, err
 		}
 		out.MaxSupply = &v
 	}
 	for _, dst := range []**string{&out.Name, &out.URI} {
-		some, err := r.option()
+		some, err := r.Option()
 		if err != nil {
 			return out, err
 		}
 		if some {
-			s, err := r.str()
+			s, err := r.Str()
 			if err != nil {
 				return out, err
 			}

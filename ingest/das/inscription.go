@@ -54,7 +54,7 @@ func DecodeInscription(owner solana.Pubkey, data []byte) (*Inscription, error) {
 	if len(data) < 8 {
 		return nil, fmt.Errorf("inscription: %w: %d bytes", ErrShort, len(data))
 	}
-	r := &reader{b: data, off: 8}
+	r := newReader(data, 8)
 	in := &Inscription{}
 	var err error
 	v3 := bytes.Equal(data[:8], discInscriptionV3)
@@ -71,7 +71,7 @@ func DecodeInscription(owner solana.Pubkey, data []byte) (*Inscription, error) {
 		if in.ContentType, err = legacyMediaType(r); err != nil {
 			return nil, fmt.Errorf("inscription media type: %w", err)
 		}
-		enc, err := r.u8()
+		enc, err := r.U8()
 		if err != nil {
 			return nil, fmt.Errorf("inscription encoding: %w", err)
 		}
@@ -86,26 +86,26 @@ func DecodeInscription(owner solana.Pubkey, data []byte) (*Inscription, error) {
 	if in.InscriptionData, err = r.pubkey(); err != nil {
 		return nil, fmt.Errorf("inscription data address: %w", err)
 	}
-	if in.Order, err = r.u64(); err != nil {
+	if in.Order, err = r.U64(); err != nil {
 		return nil, fmt.Errorf("inscription order: %w", err)
 	}
-	if in.Size, err = r.u32(); err != nil {
+	if in.Size, err = r.U32(); err != nil {
 		return nil, fmt.Errorf("inscription size: %w", err)
 	}
 	if v3 {
-		if in.ContentType, err = r.str(); err != nil {
+		if in.ContentType, err = r.Str(); err != nil {
 			return nil, fmt.Errorf("inscription content type: %w", err)
 		}
-		if in.Encoding, err = r.str(); err != nil {
+		if in.Encoding, err = r.Str(); err != nil {
 			return nil, fmt.Errorf("inscription encoding: %w", err)
 		}
 	}
-	has, err := r.option()
+	has, err := r.Option()
 	if err != nil {
 		return nil, fmt.Errorf("inscription validation hash: %w", err)
 	}
 	if has {
-		h, err := r.str()
+		h, err := r.Str()
 		if err != nil {
 			return nil, fmt.Errorf("inscription validation hash: %w", err)
 		}
@@ -116,7 +116,7 @@ func DecodeInscription(owner solana.Pubkey, data []byte) (*Inscription, error) {
 
 // legacyMediaType reads the V1 MediaType enum as a MIME string.
 func legacyMediaType(r *reader) (string, error) {
-	v, err := r.u8()
+	v, err := r.U8()
 	if err != nil {
 		return "", err
 	}
@@ -125,13 +125,13 @@ func legacyMediaType(r *reader) (string, error) {
 	case 0:
 		return "", nil
 	case 1, 2, 3, 4, 5:
-		sub, err := r.str()
+		sub, err := r.Str()
 		if err != nil {
 			return "", err
 		}
 		return prefix[v] + sub, nil
 	case 6:
-		return r.str()
+		return r.Str()
 	case 7:
 		return "erc721", nil
 	}

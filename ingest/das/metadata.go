@@ -115,8 +115,8 @@ func DecodeMetadata(owner solana.Pubkey, data []byte) (*Metadata, error) {
 	if owner != tokenMetadataProgram {
 		return nil, fmt.Errorf("metadata: owner %s is not the token metadata program", owner)
 	}
-	r := &reader{b: data}
-	k, err := r.u8()
+	r := newReader(data, 0)
+	k, err := r.U8()
 	if err != nil {
 		return nil, err
 	}
@@ -131,21 +131,21 @@ func DecodeMetadata(owner solana.Pubkey, data []byte) (*Metadata, error) {
 		return nil, err
 	}
 	for _, s := range []*string{&m.Name, &m.Symbol, &m.URI} {
-		v, err := r.str()
+		v, err := r.Str()
 		if err != nil {
 			return nil, fmt.Errorf("metadata: %w", err)
 		}
 		// The program pads these to fixed widths with NULs.
 		*s = strings.TrimRight(v, "\x00")
 	}
-	if m.SellerFeeBasisPoints, err = r.u16(); err != nil {
+	if m.SellerFeeBasisPoints, err = r.U16(); err != nil {
 		return nil, err
 	}
-	if m.HasCreators, err = r.option(); err != nil {
+	if m.HasCreators, err = r.Option(); err != nil {
 		return nil, fmt.Errorf("metadata creators: %w", err)
 	}
 	if m.HasCreators {
-		n, err := r.u32()
+		n, err := r.U32()
 		if err != nil {
 			return nil, err
 		}
@@ -158,19 +158,19 @@ func DecodeMetadata(owner solana.Pubkey, data []byte) (*Metadata, error) {
 			if c.Address, err = r.pubkey(); err != nil {
 				return nil, err
 			}
-			if c.Verified, err = r.boolean(); err != nil {
+			if c.Verified, err = r.Bool(); err != nil {
 				return nil, err
 			}
-			if c.Share, err = r.u8(); err != nil {
+			if c.Share, err = r.U8(); err != nil {
 				return nil, err
 			}
 			m.Creators = append(m.Creators, c)
 		}
 	}
-	if m.PrimarySaleHappened, err = r.boolean(); err != nil {
+	if m.PrimarySaleHappened, err = r.Bool(); err != nil {
 		return nil, err
 	}
-	if m.IsMutable, err = r.boolean(); err != nil {
+	if m.IsMutable, err = r.Bool(); err != nil {
 		return nil, err
 	}
 	if m.EditionNonce, err = optU8(r); err != nil {
@@ -199,11 +199,11 @@ func DecodeMetadata(owner solana.Pubkey, data []byte) (*Metadata, error) {
 }
 
 func optU8(r *reader) (*uint8, error) {
-	ok, err := r.option()
+	ok, err := r.Option()
 	if err != nil || !ok {
 		return nil, err
 	}
-	v, err := r.u8()
+	v, err := r.U8()
 	if err != nil {
 		return nil, err
 	}
@@ -223,12 +223,12 @@ func optTokenStandard(r *reader) (*TokenStandard, error) {
 }
 
 func optCollection(r *reader) (*Collection, error) {
-	ok, err := r.option()
+	ok, err := r.Option()
 	if err != nil || !ok {
 		return nil, err
 	}
 	c := &Collection{}
-	if c.Verified, err = r.boolean(); err != nil {
+	if c.Verified, err = r.Bool(); err != nil {
 		return nil, err
 	}
 	if c.Key, err = r.pubkey(); err != nil {
@@ -238,43 +238,43 @@ func optCollection(r *reader) (*Collection, error) {
 }
 
 func optUses(r *reader) (*Uses, error) {
-	ok, err := r.option()
+	ok, err := r.Option()
 	if err != nil || !ok {
 		return nil, err
 	}
 	u := &Uses{}
-	if u.UseMethod, err = r.u8(); err != nil {
+	if u.UseMethod, err = r.U8(); err != nil {
 		return nil, err
 	}
 	if u.UseMethod > 2 {
 		return nil, fmt.Errorf("invalid use method %d", u.UseMethod)
 	}
-	if u.Remaining, err = r.u64(); err != nil {
+	if u.Remaining, err = r.U64(); err != nil {
 		return nil, err
 	}
-	if u.Total, err = r.u64(); err != nil {
+	if u.Total, err = r.U64(); err != nil {
 		return nil, err
 	}
 	return u, nil
 }
 
 func optCollectionDetails(r *reader) (*CollectionDetails, error) {
-	ok, err := r.option()
+	ok, err := r.Option()
 	if err != nil || !ok {
 		return nil, err
 	}
-	variant, err := r.u8()
+	variant, err := r.U8()
 	if err != nil {
 		return nil, err
 	}
 	d := &CollectionDetails{Version: variant + 1}
 	switch variant {
 	case 0:
-		if d.Size, err = r.u64(); err != nil {
+		if d.Size, err = r.U64(); err != nil {
 			return nil, err
 		}
 	case 1:
-		p, err := r.take(8)
+		p, err := r.Take(8)
 		if err != nil {
 			return nil, err
 		}
@@ -286,11 +286,11 @@ func optCollectionDetails(r *reader) (*CollectionDetails, error) {
 }
 
 func optProgrammableConfig(r *reader) (*ProgrammableConfig, error) {
-	ok, err := r.option()
+	ok, err := r.Option()
 	if err != nil || !ok {
 		return nil, err
 	}
-	variant, err := r.u8()
+	variant, err := r.U8()
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +298,7 @@ func optProgrammableConfig(r *reader) (*ProgrammableConfig, error) {
 		return nil, fmt.Errorf("invalid programmable config variant %d", variant)
 	}
 	pc := &ProgrammableConfig{}
-	has, err := r.option()
+	has, err := r.Option()
 	if err != nil {
 		return nil, err
 	}
@@ -317,8 +317,8 @@ func DecodeMasterEdition(owner solana.Pubkey, data []byte) (*MasterEdition, erro
 	if owner != tokenMetadataProgram {
 		return nil, fmt.Errorf("master edition: owner %s is not the token metadata program", owner)
 	}
-	r := &reader{b: data}
-	k, err := r.u8()
+	r := newReader(data, 0)
+	k, err := r.U8()
 	if err != nil {
 		return nil, err
 	}
@@ -326,15 +326,15 @@ func DecodeMasterEdition(owner solana.Pubkey, data []byte) (*MasterEdition, erro
 		return nil, fmt.Errorf("master edition: key %d", k)
 	}
 	e := &MasterEdition{Key: Key(k)}
-	if e.Supply, err = r.u64(); err != nil {
+	if e.Supply, err = r.U64(); err != nil {
 		return nil, err
 	}
-	has, err := r.option()
+	has, err := r.Option()
 	if err != nil {
 		return nil, fmt.Errorf("master edition max supply: %w", err)
 	}
 	if has {
-		v, err := r.u64()
+		v, err := r.U64()
 		if err != nil {
 			return nil, err
 		}
@@ -348,8 +348,8 @@ func DecodeEdition(owner solana.Pubkey, data []byte) (*Edition, error) {
 	if owner != tokenMetadataProgram {
 		return nil, fmt.Errorf("edition: owner %s is not the token metadata program", owner)
 	}
-	r := &reader{b: data}
-	k, err := r.u8()
+	r := newReader(data, 0)
+	k, err := r.U8()
 	if err != nil {
 		return nil, err
 	}
@@ -360,7 +360,7 @@ func DecodeEdition(owner solana.Pubkey, data []byte) (*Edition, error) {
 	if e.Parent, err = r.pubkey(); err != nil {
 		return nil, err
 	}
-	if e.Edition, err = r.u64(); err != nil {
+	if e.Edition, err = r.U64(); err != nil {
 		return nil, err
 	}
 	return e, nil

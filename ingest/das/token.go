@@ -130,19 +130,19 @@ func DecodeMint(owner solana.Pubkey, data []byte) (*Mint, error) {
 	if err := checkTokenLen(owner, data, MintLen, accountTypeMint); err != nil {
 		return nil, fmt.Errorf("mint: %w", err)
 	}
-	r := &reader{b: data[:MintLen]}
+	r := newReader(data[:MintLen], 0)
 	m := &Mint{Program: owner}
 	var err error
 	if m.MintAuthority, err = r.coptionPubkey(); err != nil {
 		return nil, fmt.Errorf("mint authority: %w", err)
 	}
-	if m.Supply, err = r.u64(); err != nil {
+	if m.Supply, err = r.U64(); err != nil {
 		return nil, err
 	}
-	if m.Decimals, err = r.u8(); err != nil {
+	if m.Decimals, err = r.U8(); err != nil {
 		return nil, err
 	}
-	if m.IsInitialized, err = r.boolean(); err != nil {
+	if m.IsInitialized, err = r.Bool(); err != nil {
 		return nil, fmt.Errorf("mint is_initialized: %w", err)
 	}
 	if m.FreezeAuthority, err = r.coptionPubkey(); err != nil {
@@ -162,7 +162,7 @@ func DecodeMint(owner solana.Pubkey, data []byte) (*Mint, error) {
 	for _, e := range m.Extensions {
 		switch e.Type {
 		case ExtMetadataPointer:
-			er := &reader{b: e.Data}
+			er := newReader(e.Data, 0)
 			p := &MetadataPointer{}
 			if p.Authority, err = er.optionalNonZeroPubkey(); err == nil {
 				p.MetadataAddress, err = er.optionalNonZeroPubkey()
@@ -176,11 +176,11 @@ func DecodeMint(owner solana.Pubkey, data []byte) (*Mint, error) {
 				return nil, fmt.Errorf("token metadata: %w", err)
 			}
 		case ExtMintCloseAuthority:
-			if m.MintCloseAuthority, err = (&reader{b: e.Data}).optionalNonZeroPubkey(); err != nil {
+			if m.MintCloseAuthority, err = newReader(e.Data, 0).optionalNonZeroPubkey(); err != nil {
 				return nil, fmt.Errorf("mint close authority: %w", err)
 			}
 		case ExtPermanentDelegate:
-			if m.PermanentDelegate, err = (&reader{b: e.Data}).optionalNonZeroPubkey(); err != nil {
+			if m.PermanentDelegate, err = newReader(e.Data, 0).optionalNonZeroPubkey(); err != nil {
 				return nil, fmt.Errorf("permanent delegate: %w", err)
 			}
 		}
@@ -189,7 +189,7 @@ func DecodeMint(owner solana.Pubkey, data []byte) (*Mint, error) {
 }
 
 func decodeTokenMetadata(b []byte) (*TokenMetadata, error) {
-	r := &reader{b: b}
+	r := newReader(b, 0)
 	t := &TokenMetadata{}
 	var err error
 	if t.UpdateAuthority, err = r.optionalNonZeroPubkey(); err != nil {
@@ -198,30 +198,30 @@ func decodeTokenMetadata(b []byte) (*TokenMetadata, error) {
 	if t.Mint, err = r.pubkey(); err != nil {
 		return nil, err
 	}
-	if t.Name, err = r.str(); err != nil {
+	if t.Name, err = r.Str(); err != nil {
 		return nil, err
 	}
-	if t.Symbol, err = r.str(); err != nil {
+	if t.Symbol, err = r.Str(); err != nil {
 		return nil, err
 	}
-	if t.URI, err = r.str(); err != nil {
+	if t.URI, err = r.Str(); err != nil {
 		return nil, err
 	}
-	n, err := r.u32()
+	n, err := r.U32()
 	if err != nil {
 		return nil, err
 	}
 	// Each entry takes at least 8 bytes; checking first stops a forged
 	// count from driving a huge allocation.
-	if uint64(n)*8 > uint64(len(b)-r.off) {
+	if uint64(n)*8 > uint64(len(b)-r.Off) {
 		return nil, fmt.Errorf("%w: %d additional metadata entries", ErrShort, n)
 	}
 	for range n {
 		var kv KeyValue
-		if kv.Key, err = r.str(); err != nil {
+		if kv.Key, err = r.Str(); err != nil {
 			return nil, err
 		}
-		if kv.Value, err = r.str(); err != nil {
+		if kv.Value, err = r.Str(); err != nil {
 			return nil, err
 		}
 		t.AdditionalMetadata = append(t.AdditionalMetadata, kv)
@@ -234,7 +234,7 @@ func DecodeTokenAccount(owner solana.Pubkey, data []byte) (*TokenAccount, error)
 	if err := checkTokenLen(owner, data, AccountLen, accountTypeAccount); err != nil {
 		return nil, fmt.Errorf("token account: %w", err)
 	}
-	r := &reader{b: data[:AccountLen]}
+	r := newReader(data[:AccountLen], 0)
 	a := &TokenAccount{Program: owner}
 	var err error
 	if a.Mint, err = r.pubkey(); err != nil {
@@ -243,13 +243,13 @@ func DecodeTokenAccount(owner solana.Pubkey, data []byte) (*TokenAccount, error)
 	if a.Owner, err = r.pubkey(); err != nil {
 		return nil, err
 	}
-	if a.Amount, err = r.u64(); err != nil {
+	if a.Amount, err = r.U64(); err != nil {
 		return nil, err
 	}
 	if a.Delegate, err = r.coptionPubkey(); err != nil {
 		return nil, fmt.Errorf("delegate: %w", err)
 	}
-	st, err := r.u8()
+	st, err := r.U8()
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +260,7 @@ func DecodeTokenAccount(owner solana.Pubkey, data []byte) (*TokenAccount, error)
 	if a.IsNative, err = r.coptionU64(); err != nil {
 		return nil, fmt.Errorf("is_native: %w", err)
 	}
-	if a.DelegatedAmount, err = r.u64(); err != nil {
+	if a.DelegatedAmount, err = r.U64(); err != nil {
 		return nil, err
 	}
 	if a.CloseAuthority, err = r.coptionPubkey(); err != nil {
@@ -304,14 +304,14 @@ func checkTokenLen(owner solana.Pubkey, data []byte, base int, accountType byte)
 // start of unused space, as in the program's own reader.
 func parseTLV(b []byte) ([]Extension, error) {
 	var out []Extension
-	r := &reader{b: b}
-	for len(b)-r.off >= 4 {
-		typ, _ := r.u16()
-		n, _ := r.u16()
+	r := newReader(b, 0)
+	for len(b)-r.Off >= 4 {
+		typ, _ := r.U16()
+		n, _ := r.U16()
 		if typ == 0 {
 			break
 		}
-		v, err := r.take(int(n))
+		v, err := r.Take(int(n))
 		if err != nil {
 			return nil, fmt.Errorf("extension %d: %w", typ, err)
 		}

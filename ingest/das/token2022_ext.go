@@ -181,7 +181,7 @@ func DecodeMintExtensions(exts []Extension) (*MintExtensions, error) {
 
 func (m *MintExtensions) add(e Extension) error {
 	var err error
-	r := &reader{b: e.Data}
+	r := newReader(e.Data, 0)
 	switch e.Type {
 	case ExtTransferFeeConfig:
 		m.TransferFeeConfig, err = DecodeTransferFeeConfig(e.Data)
@@ -195,7 +195,7 @@ func (m *MintExtensions) add(e Extension) error {
 		m.ConfidentialTransferMint, err = DecodeConfidentialTransferMint(e.Data)
 	case ExtDefaultAccountState:
 		var s uint8
-		s, err = r.u8()
+		s, err = r.U8()
 		if err = exact(r, err); err == nil {
 			st := AccountState(s)
 			m.DefaultAccountState = &st
@@ -250,14 +250,14 @@ func exact(r *reader, err error) error {
 	if err != nil {
 		return err
 	}
-	if r.off != len(r.b) {
-		return fmt.Errorf("%d trailing bytes", len(r.b)-r.off)
+	if r.Off != len(r.B) {
+		return fmt.Errorf("%d trailing bytes", len(r.B)-r.Off)
 	}
 	return nil
 }
 
 func decodePointer(b []byte) (*Pointer, error) {
-	r := &reader{b: b}
+	r := newReader(b, 0)
 	p := &Pointer{}
 	var err error
 	if p.Authority, err = r.optionalNonZeroPubkey(); err == nil {
@@ -272,19 +272,19 @@ func decodePointer(b []byte) (*Pointer, error) {
 func readTransferFee(r *reader) (TransferFee, error) {
 	var f TransferFee
 	var err error
-	if f.Epoch, err = r.u64(); err != nil {
+	if f.Epoch, err = r.U64(); err != nil {
 		return f, err
 	}
-	if f.MaximumFee, err = r.u64(); err != nil {
+	if f.MaximumFee, err = r.U64(); err != nil {
 		return f, err
 	}
-	f.TransferFeeBasisPoints, err = r.u16()
+	f.TransferFeeBasisPoints, err = r.U16()
 	return f, err
 }
 
 // DecodeTransferFeeConfig decodes the TransferFeeConfig extension (108 bytes).
 func DecodeTransferFeeConfig(b []byte) (*TransferFeeConfig, error) {
-	r := &reader{b: b}
+	r := newReader(b, 0)
 	c := &TransferFeeConfig{}
 	err := func() error {
 		var err error
@@ -294,7 +294,7 @@ func DecodeTransferFeeConfig(b []byte) (*TransferFeeConfig, error) {
 		if c.WithdrawWithheldAuthority, err = r.optionalNonZeroPubkey(); err != nil {
 			return err
 		}
-		if c.WithheldAmount, err = r.u64(); err != nil {
+		if c.WithheldAmount, err = r.U64(); err != nil {
 			return err
 		}
 		if c.OlderTransferFee, err = readTransferFee(r); err != nil {
@@ -311,13 +311,13 @@ func DecodeTransferFeeConfig(b []byte) (*TransferFeeConfig, error) {
 
 // podBool reads a Pod bool: any non-zero byte is true, as spl-pod reads it.
 func podBool(r *reader) (bool, error) {
-	v, err := r.u8()
+	v, err := r.U8()
 	return v != 0, err
 }
 
 // fixed fills dst (a fixed-size array's slice) from the reader.
 func fixed(r *reader, dst []byte) error {
-	p, err := r.take(len(dst))
+	p, err := r.Take(len(dst))
 	if err != nil {
 		return err
 	}
@@ -327,7 +327,7 @@ func fixed(r *reader, dst []byte) error {
 
 // DecodeConfidentialTransferMint decodes the ConfidentialTransferMint extension (65 bytes).
 func DecodeConfidentialTransferMint(b []byte) (*ConfidentialTransferMint, error) {
-	r := &reader{b: b}
+	r := newReader(b, 0)
 	c := &ConfidentialTransferMint{}
 	err := func() error {
 		var err error
@@ -354,7 +354,7 @@ func DecodeConfidentialTransferMint(b []byte) (*ConfidentialTransferMint, error)
 
 // DecodeConfidentialTransferFeeConfig decodes the ConfidentialTransferFeeConfig extension (129 bytes).
 func DecodeConfidentialTransferFeeConfig(b []byte) (*ConfidentialTransferFeeConfig, error) {
-	r := &reader{b: b}
+	r := newReader(b, 0)
 	c := &ConfidentialTransferFeeConfig{}
 	err := func() error {
 		var err error
@@ -377,7 +377,7 @@ func DecodeConfidentialTransferFeeConfig(b []byte) (*ConfidentialTransferFeeConf
 
 // DecodeInterestBearingConfig decodes the InterestBearingConfig extension (52 bytes).
 func DecodeInterestBearingConfig(b []byte) (*InterestBearingConfig, error) {
-	r := &reader{b: b}
+	r := newReader(b, 0)
 	c := &InterestBearingConfig{}
 	err := func() error {
 		var err error
@@ -386,19 +386,19 @@ func DecodeInterestBearingConfig(b []byte) (*InterestBearingConfig, error) {
 		}
 		var u64 uint64
 		var u16 uint16
-		if u64, err = r.u64(); err != nil {
+		if u64, err = r.U64(); err != nil {
 			return err
 		}
 		c.InitializationTimestamp = int64(u64)
-		if u16, err = r.u16(); err != nil {
+		if u16, err = r.U16(); err != nil {
 			return err
 		}
 		c.PreUpdateAverageRate = int16(u16)
-		if u64, err = r.u64(); err != nil {
+		if u64, err = r.U64(); err != nil {
 			return err
 		}
 		c.LastUpdateTimestamp = int64(u64)
-		if u16, err = r.u16(); err != nil {
+		if u16, err = r.U16(); err != nil {
 			return err
 		}
 		c.CurrentRate = int16(u16)
@@ -413,7 +413,7 @@ func DecodeInterestBearingConfig(b []byte) (*InterestBearingConfig, error) {
 // DecodeTokenGroup decodes the TokenGroup extension (72 bytes with u32
 // sizes, 80 with u64).
 func DecodeTokenGroup(b []byte) (*TokenGroup, error) {
-	r := &reader{b: b}
+	r := newReader(b, 0)
 	g := &TokenGroup{}
 	err := func() error {
 		var err error
@@ -424,18 +424,18 @@ func DecodeTokenGroup(b []byte) (*TokenGroup, error) {
 			return err
 		}
 		if len(b) == 80 {
-			if g.Size, err = r.u64(); err != nil {
+			if g.Size, err = r.U64(); err != nil {
 				return err
 			}
-			g.MaxSize, err = r.u64()
+			g.MaxSize, err = r.U64()
 			return err
 		}
 		var v uint32
-		if v, err = r.u32(); err != nil {
+		if v, err = r.U32(); err != nil {
 			return err
 		}
 		g.Size = uint64(v)
-		if v, err = r.u32(); err != nil {
+		if v, err = r.U32(); err != nil {
 			return err
 		}
 		g.MaxSize = uint64(v)
@@ -450,7 +450,7 @@ func DecodeTokenGroup(b []byte) (*TokenGroup, error) {
 // DecodeTokenGroupMember decodes the TokenGroupMember extension (68 bytes
 // with a u32 member number, 72 with u64).
 func DecodeTokenGroupMember(b []byte) (*TokenGroupMember, error) {
-	r := &reader{b: b}
+	r := newReader(b, 0)
 	g := &TokenGroupMember{}
 	err := func() error {
 		var err error
@@ -461,11 +461,11 @@ func DecodeTokenGroupMember(b []byte) (*TokenGroupMember, error) {
 			return err
 		}
 		if len(b) == 72 {
-			g.MemberNumber, err = r.u64()
+			g.MemberNumber, err = r.U64()
 			return err
 		}
 		var v uint32
-		v, err = r.u32()
+		v, err = r.U32()
 		g.MemberNumber = uint64(v)
 		return err
 	}()
@@ -477,7 +477,7 @@ func DecodeTokenGroupMember(b []byte) (*TokenGroupMember, error) {
 
 // DecodeConfidentialMintBurn decodes the ConfidentialMintBurn extension (196 bytes).
 func DecodeConfidentialMintBurn(b []byte) (*ConfidentialMintBurn, error) {
-	r := &reader{b: b}
+	r := newReader(b, 0)
 	c := &ConfidentialMintBurn{}
 	err := func() error {
 		if err := fixed(r, c.ConfidentialSupply[:]); err != nil {
@@ -499,7 +499,7 @@ func DecodeConfidentialMintBurn(b []byte) (*ConfidentialMintBurn, error) {
 
 // DecodeScaledUIAmount decodes the ScaledUiAmount extension (56 bytes).
 func DecodeScaledUIAmount(b []byte) (*ScaledUIAmountConfig, error) {
-	r := &reader{b: b}
+	r := newReader(b, 0)
 	c := &ScaledUIAmountConfig{}
 	err := func() error {
 		var err error
@@ -507,15 +507,15 @@ func DecodeScaledUIAmount(b []byte) (*ScaledUIAmountConfig, error) {
 			return err
 		}
 		var v uint64
-		if v, err = r.u64(); err != nil {
+		if v, err = r.U64(); err != nil {
 			return err
 		}
 		c.Multiplier = math.Float64frombits(v)
-		if v, err = r.u64(); err != nil {
+		if v, err = r.U64(); err != nil {
 			return err
 		}
 		c.NewMultiplierEffectiveTimestamp = int64(v)
-		if v, err = r.u64(); err != nil {
+		if v, err = r.U64(); err != nil {
 			return err
 		}
 		c.NewMultiplier = math.Float64frombits(v)
@@ -529,7 +529,7 @@ func DecodeScaledUIAmount(b []byte) (*ScaledUIAmountConfig, error) {
 
 // DecodePausable decodes the Pausable extension (33 bytes).
 func DecodePausable(b []byte) (*PausableConfig, error) {
-	r := &reader{b: b}
+	r := newReader(b, 0)
 	c := &PausableConfig{}
 	var err error
 	if c.Authority, err = r.optionalNonZeroPubkey(); err == nil {

@@ -1,0 +1,64 @@
+package borsh
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestReader(t *testing.T) {
+	tests := []struct {
+		name    string
+		data    []byte
+		read    func(r *Reader) (any, error)
+		want    any
+		wantErr error // nil: any error; checked with errors.Is when set
+		fails   bool
+	}{
+		{"u8", []byte{7}, func(r *Reader) (any, error) { return r.U8() }, uint8(7), nil, false},
+		{"u16 LE", []byte{1, 2}, func(r *Reader) (any, error) { return r.U16() }, uint16(0x0201), nil, false},
+		{"u32 LE", []byte{1, 0, 0, 1}, func(r *Reader) (any, error) { return r.U32() }, uint32(0x01000001), nil, false},
+		{"u64 LE", []byte{1, 0, 0, 0, 0, 0, 0, 2}, func(r *Reader) (any, error) { return r.U64() }, uint64(0x0200000000000001), nil, false},
+		{"u64 short", []byte{1, 2, 3}, func(r *Reader) (any, error) { return r.U64() }, nil, ErrShort, true},
+		{"bool true", []byte{1}, func(r *Reader) (any, error) { return r.Bool() }, true, nil, false},
+		{"bool 2 refused", []byte{2}, func(r *Reader) (any, error) { return r.Bool() }, nil, nil, true},
+		{"option 3 refused", []byte{3}, func(r *Reader) (any, error) { return r.Option() }, nil, nil, true},
+		{"string", []byte{2, 0, 0, 0, 'h', 'i'}, func(r *Reader) (any, error) { return r.Str() }, "hi", nil, false},
+		{"string longer than data", []byte{9, 0, 0, 0, 'h'}, func(r *Reader) (any, error) { return r.Str() }, nil, ErrShort, true},
+		{"huge vec length refused", []byte{0xff, 0xff, 0xff, 0xff, 0}, func(r *Reader) (any, error) { return r.VecLen(32) }, nil, ErrShort, true},
+		{"vec fits", []byte{2, 0, 0, 0, 1, 2}, func(r *Reader) (any, error) { return r.VecLen(1) }, 2, nil, false},
+		{"key short", make([]byte, 31), func(r *Reader) (any, error) { return r.Key32() }, nil, ErrShort, true},
+		{"negative take", []byte{1}, func(r *Reader) (any, error) { return r.Take(-1) }, nil, ErrShort, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &Reader{B: tc.data}
+			got, err := tc.read(r)
+			if tc.fails {
+				if err == nil {
+					t.Fatalf("got %v, want an error", got)
+				}
+				if tc.wantErr != nil && !errors.Is(err, tc.wantErr) {
+					t.Fatalf("error %v, want %v", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestOffsets: reads advance the offset, a failed read does not.
+func TestOffsets(t *testing.T) {
+	r := &Reader{B: []byte{1, 2, 3}}
+	if _, err := r.U16(); err != nil || r.Off != 2 || r.Remaining() != 1 {
+		t.Fatalf("after u16: off %d remaining %d err %v", r.Off, r.Remaining(), err)
+	}
+	if _, err := r.U16(); err == nil || r.Off != 2 {
+		t.Fatalf("short u16: off %d err %v", r.Off, err)
+	}
+}
