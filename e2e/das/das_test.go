@@ -10,11 +10,9 @@
 package das_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -26,6 +24,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dasch-labs/dasch/e2e/internal/e2ekit"
 )
 
 const corpus = "../../testdata/das"
@@ -157,21 +157,21 @@ func TestDASClient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
-	npmCI(t, ctx)
-	bin := build(t, ctx)
+	e2ekit.NPMCI(t, ctx)
+	bin := e2ekit.Build(t, ctx)
 	dir := t.TempDir()
 	storeURL := "embedded:" + filepath.Join(dir, "data")
 	src := filepath.Join(dir, "fixtures")
 	accounts, txs, maxSlot := copyFixtures(t, src)
 
-	run(t, ctx, bin, "migrate", "--store", storeURL)
-	out := run(t, ctx, bin, "ingest", "--store", storeURL, "--source", "files:"+src)
+	e2ekit.Run(t, ctx, bin, "migrate", "--store", storeURL)
+	out := e2ekit.Run(t, ctx, bin, "ingest", "--store", storeURL, "--source", "files:"+src)
 	wantSummary := fmt.Sprintf("(%d tx, %d accounts, 0 blocks)", txs, accounts)
 	if !strings.Contains(out, wantSummary) || !strings.Contains(out, " 0 dead letters, indexed slot "+strconv.FormatUint(maxSlot, 10)) {
 		t.Fatalf("ingest: %s\nwant %s, no dead letters, indexed slot %d", out, wantSummary, maxSlot)
 	}
-	key := lastLine(run(t, ctx, bin, "keys", "create", "--store", storeURL, "--project", "das"))
-	url := serve(t, ctx, bin, storeURL) + "/?api-key=" + key
+	key := e2ekit.LastLine(e2ekit.Run(t, ctx, bin, "keys", "create", "--store", storeURL, "--project", "das"))
+	url := e2ekit.Serve(t, ctx, bin, storeURL) + "/?api-key=" + key
 
 	// The batch: every asset in reverse corpus order, with the missing id
 	// in the middle, so request order is neither storage nor id order.
@@ -189,15 +189,15 @@ func TestDASClient(t *testing.T) {
 	// summary, which matches no wanted value.
 	for _, a := range assets {
 		var got any
-		if decode(t, summary, "getAsset/"+a.want.ID, &got) && !reflect.DeepEqual(got, asJSON(t, a.want)) {
-			t.Errorf("getAsset %s (case %s) = %s, want %s", a.want.ID, a.kase, show(got), show(a.want))
+		if e2ekit.Decode(t, summary, "getAsset/"+a.want.ID, &got) && !reflect.DeepEqual(got, asJSON(t, a.want)) {
+			t.Errorf("getAsset %s (case %s) = %s, want %s", a.want.ID, a.kase, e2ekit.Show(got), e2ekit.Show(a.want))
 		}
 	}
 
 	// getAssets answers in request order. The client passes the server's
 	// array through, so a missing id is a null at its position.
 	var got any
-	if decode(t, summary, "getAssets", &got) {
+	if e2ekit.Decode(t, summary, "getAssets", &got) {
 		want := make([]*view, len(batch))
 		for i, id := range batch {
 			for _, a := range assets {
@@ -207,7 +207,7 @@ func TestDASClient(t *testing.T) {
 			}
 		}
 		if !reflect.DeepEqual(got, asJSON(t, want)) {
-			t.Errorf("getAssets %v =\n%s\nwant\n%s", batch, show(got), show(want))
+			t.Errorf("getAssets %v =\n%s\nwant\n%s", batch, e2ekit.Show(got), e2ekit.Show(want))
 		}
 	}
 
@@ -261,7 +261,7 @@ func copyFixtures(t *testing.T, dst string) (accounts, txs int, maxSlot uint64) 
 func rpcFailure(t *testing.T, summary map[string]json.RawMessage, name string, status, code int) {
 	t.Helper()
 	var f failure
-	if !decode(t, summary, name, &f) {
+	if !e2ekit.Decode(t, summary, name, &f) {
 		return
 	}
 	if !f.Threw {
@@ -279,99 +279,6 @@ func rpcFailure(t *testing.T, summary map[string]json.RawMessage, name string, s
 		resp.Error == nil || resp.Error.Code != code || resp.Error.Message == "" {
 		t.Errorf("%s: the client threw %s %q, want HTTP %d with JSON-RPC error %d", name, f.Name, f.Message, status, code)
 	}
-}
-
-// npmCI installs the pinned client from package-lock.json, preferring the
-// machine's npm cache.
-func npmCI(t *testing.T, ctx context.Context) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm ci: %v\n%s", err, out)
-	}
-}
-
-// build compiles cmd/dasch into the test's temporary directory.
-func build(t *testing.T, ctx context.Context) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "dasch")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "../../cmd/dasch")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-func run(t *testing.T, ctx context.Context, bin string, args ...string) string {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("dasch %s: %v\n%s%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
-	}
-	return stdout.String()
-}
-
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return lines[len(lines)-1]
-}
-
-// serve starts `dasch serve` on a free loopback port and returns its base
-// URL. At cleanup the server gets SIGINT and must exit cleanly.
-func serve(t *testing.T, ctx context.Context, bin, storeURL string) string {
-	t.Helper()
-	cmd := exec.Command(bin, "serve", "--store", storeURL, "--listen", "127.0.0.1:0")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	base := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if addr, ok := strings.CutPrefix(sc.Text(), "listening on "); ok {
-				select {
-				case base <- addr:
-				default:
-				}
-			}
-		}
-		done <- cmd.Wait()
-	}()
-	t.Cleanup(func() {
-		if err := cmd.Process.Signal(os.Interrupt); err != nil && !errors.Is(err, os.ErrProcessDone) {
-			t.Errorf("stop serve: %v", err)
-		}
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("serve exited with %v: %s", err, stderr.String())
-			}
-		case <-time.After(20 * time.Second):
-			cmd.Process.Kill()
-			<-done
-			t.Errorf("serve did not shut down on SIGINT: %s", stderr.String())
-		}
-	})
-	select {
-	case b := <-base:
-		return b
-	case <-ctx.Done():
-		t.Fatalf("serve did not start: %s", stderr.String())
-	case <-time.After(30 * time.Second):
-		t.Fatalf("serve did not start in 30s: %s", stderr.String())
-	}
-	return ""
 }
 
 // client runs client.mjs and returns its summary, one entry per call. A
@@ -405,21 +312,6 @@ func client(t *testing.T, ctx context.Context, cfg clientConfig) map[string]json
 	return summary
 }
 
-// decode reads one summary entry into v; false when the call failed (already
-// reported) or the entry does not decode.
-func decode(t *testing.T, summary map[string]json.RawMessage, name string, v any) bool {
-	t.Helper()
-	raw, ok := summary[name]
-	if !ok {
-		return false
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		t.Errorf("summary %s: %v: %s", name, err, raw)
-		return false
-	}
-	return true
-}
-
 // asJSON is v as encoding/json decodes its encoding into an any.
 func asJSON(t *testing.T, v any) any {
 	t.Helper()
@@ -432,9 +324,4 @@ func asJSON(t *testing.T, v any) any {
 		t.Fatal(err)
 	}
 	return out
-}
-
-func show(v any) string {
-	b, _ := json.MarshalIndent(v, "", " ")
-	return string(b)
 }

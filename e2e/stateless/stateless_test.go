@@ -11,13 +11,10 @@
 package stateless_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"maps"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -26,6 +23,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dasch-labs/dasch/e2e/internal/e2ekit"
 )
 
 // The corpus ledger (testdata/photon/README.md, section 6): one mint, two
@@ -75,34 +74,34 @@ func TestStatelessClient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
-	npmCI(t, ctx)
-	bin := build(t, ctx)
+	e2ekit.NPMCI(t, ctx)
+	bin := e2ekit.Build(t, ctx)
 	dir := t.TempDir()
 	storeURL := "embedded:" + filepath.Join(dir, "data")
 	src, err := filepath.Abs(fixtures)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run(t, ctx, bin, "migrate", "--store", storeURL)
-	if out := run(t, ctx, bin, "ingest", "--store", storeURL, "--source", "files:"+src); !strings.Contains(out, "indexed slot 43") {
+	e2ekit.Run(t, ctx, bin, "migrate", "--store", storeURL)
+	if out := e2ekit.Run(t, ctx, bin, "ingest", "--store", storeURL, "--source", "files:"+src); !strings.Contains(out, "indexed slot 43") {
 		t.Fatalf("ingest: %s", out)
 	}
-	key := lastLine(run(t, ctx, bin, "keys", "create", "--store", storeURL, "--project", "stateless"))
-	url := serve(t, ctx, bin, storeURL) + "/?api-key=" + key
+	key := e2ekit.LastLine(e2ekit.Run(t, ctx, bin, "keys", "create", "--store", storeURL, "--project", "stateless"))
+	url := e2ekit.Serve(t, ctx, bin, storeURL) + "/?api-key=" + key
 
 	summary := client(t, ctx, url, mint, bob, charles)
 
 	var version string
-	decode(t, summary, "version", &version)
+	e2ekit.Decode(t, summary, "version", &version)
 	if version != "V2" {
 		t.Errorf("client flag version = %q, want the published default V2", version)
 	}
 	var slot uint64
-	if decode(t, summary, "getIndexerSlot", &slot) && slot != 43 {
+	if e2ekit.Decode(t, summary, "getIndexerSlot", &slot) && slot != 43 {
 		t.Errorf("getIndexerSlot = %d, want 43", slot)
 	}
 	var health string
-	if decode(t, summary, "getIndexerHealth", &health) && health != "ok" {
+	if e2ekit.Decode(t, summary, "getIndexerHealth", &health) && health != "ok" {
 		t.Errorf("getIndexerHealth = %q, want ok", health)
 	}
 
@@ -117,21 +116,21 @@ func TestStatelessClient(t *testing.T) {
 		wantBalances := []balance{{mint, want.balance}}
 
 		var v2 page[balance]
-		if decode(t, summary, "getCompressedTokenBalancesByOwnerV2/"+owner, &v2) {
+		if e2ekit.Decode(t, summary, "getCompressedTokenBalancesByOwnerV2/"+owner, &v2) {
 			if !reflect.DeepEqual(v2.Items, wantBalances) || v2.Cursor != nil || v2.Slot == nil || *v2.Slot != 43 {
-				t.Errorf("getCompressedTokenBalancesByOwnerV2(%s) = %s, want %v at slot 43, no cursor", owner, show(v2), wantBalances)
+				t.Errorf("getCompressedTokenBalancesByOwnerV2(%s) = %s, want %v at slot 43, no cursor", owner, e2ekit.Show(v2), wantBalances)
 			}
 		}
 		var v1 page[balance]
-		if decode(t, summary, "getCompressedTokenBalancesByOwner/"+owner, &v1) {
+		if e2ekit.Decode(t, summary, "getCompressedTokenBalancesByOwner/"+owner, &v1) {
 			if !reflect.DeepEqual(v1.Items, wantBalances) || v1.Cursor != nil {
-				t.Errorf("getCompressedTokenBalancesByOwner(%s) = %s, want %v, no cursor", owner, show(v1), wantBalances)
+				t.Errorf("getCompressedTokenBalancesByOwner(%s) = %s, want %v, no cursor", owner, e2ekit.Show(v1), wantBalances)
 			}
 		}
 
 		var accountsV2, accountsV1 page[tokenAccount]
-		okV2 := decode(t, summary, "getCompressedTokenAccountsByOwner/"+owner, &accountsV2)
-		okV1 := decode(t, summary, "getCompressedTokenAccountsByOwner/V1/"+owner, &accountsV1)
+		okV2 := e2ekit.Decode(t, summary, "getCompressedTokenAccountsByOwner/"+owner, &accountsV2)
+		okV1 := e2ekit.Decode(t, summary, "getCompressedTokenAccountsByOwner/V1/"+owner, &accountsV1)
 		for _, c := range []struct {
 			name string
 			ok   bool
@@ -144,7 +143,7 @@ func TestStatelessClient(t *testing.T) {
 			for _, a := range c.p.Items {
 				n, err := strconv.ParseInt(a.Amount, 10, 64)
 				if err != nil || a.Owner != owner || a.Mint != mint || a.Delegate != nil || a.State != 1 || a.Tree != smt1 || a.Hash == "" {
-					t.Errorf("getCompressedTokenAccountsByOwner %s (%s): account %s", c.name, owner, show(a))
+					t.Errorf("getCompressedTokenAccountsByOwner %s (%s): account %s", c.name, owner, e2ekit.Show(a))
 				}
 				amounts = append(amounts, n)
 			}
@@ -154,13 +153,13 @@ func TestStatelessClient(t *testing.T) {
 			}
 		}
 		if okV1 && okV2 && !reflect.DeepEqual(accountsV1.Items, accountsV2.Items) {
-			t.Errorf("getCompressedTokenAccountsByOwner(%s): V1 %s and V2 %s differ", owner, show(accountsV1.Items), show(accountsV2.Items))
+			t.Errorf("getCompressedTokenAccountsByOwner(%s): V1 %s and V2 %s differ", owner, e2ekit.Show(accountsV1.Items), e2ekit.Show(accountsV2.Items))
 		}
 
 		for _, name := range []string{"getCompressedTokenAccountsByDelegate/", "getCompressedTokenAccountsByDelegate/V1/"} {
 			var p page[tokenAccount]
-			if decode(t, summary, name+owner, &p) && (len(p.Items) != 0 || p.Cursor != nil) {
-				t.Errorf("%s%s = %s, want no items and no cursor", name, owner, show(p))
+			if e2ekit.Decode(t, summary, name+owner, &p) && (len(p.Items) != 0 || p.Cursor != nil) {
+				t.Errorf("%s%s = %s, want no items and no cursor", name, owner, e2ekit.Show(p))
 			}
 		}
 	}
@@ -168,27 +167,27 @@ func TestStatelessClient(t *testing.T) {
 	// Bob's balances with limit 1: the one mint, with the mint as cursor
 	// since the page is full, then an empty page.
 	var balancePages []page[balance]
-	if decode(t, summary, "getCompressedTokenBalancesByOwnerV2/paged", &balancePages) {
+	if e2ekit.Decode(t, summary, "getCompressedTokenBalancesByOwnerV2/paged", &balancePages) {
 		want := []page[balance]{
 			{Items: []balance{{mint, "105"}}, Cursor: ptr(mint)},
 			{Items: []balance{}},
 		}
 		if !reflect.DeepEqual(balancePages, want) {
-			t.Errorf("getCompressedTokenBalancesByOwnerV2(%s) by pages of 1 = %s, want %s", bob, show(balancePages), show(want))
+			t.Errorf("getCompressedTokenBalancesByOwnerV2(%s) by pages of 1 = %s, want %s", bob, e2ekit.Show(balancePages), e2ekit.Show(want))
 		}
 	}
 
 	wantHolders := []holder{{charles, "895"}, {bob, "105"}}
 	var holders page[holder]
-	if decode(t, summary, "getCompressedMintTokenHolders", &holders) {
+	if e2ekit.Decode(t, summary, "getCompressedMintTokenHolders", &holders) {
 		if !reflect.DeepEqual(holders.Items, wantHolders) || holders.Cursor != nil || holders.Slot == nil || *holders.Slot != 43 {
-			t.Errorf("getCompressedMintTokenHolders = %s, want %v at slot 43, no cursor", show(holders), wantHolders)
+			t.Errorf("getCompressedMintTokenHolders = %s, want %v at slot 43, no cursor", e2ekit.Show(holders), wantHolders)
 		}
 	}
 	// Limit 1, following the cursor: one holder a page, each full page with
 	// a cursor (the ones in the corpus README), then an empty last page.
 	var pages []page[holder]
-	if decode(t, summary, "getCompressedMintTokenHolders/paged", &pages) {
+	if e2ekit.Decode(t, summary, "getCompressedMintTokenHolders/paged", &pages) {
 		var got []holder
 		var cursors []string
 		for _, p := range pages {
@@ -202,102 +201,9 @@ func TestStatelessClient(t *testing.T) {
 			"6DbcXv5DFeZQiWaNV54hUfz5krmCBN9gf9zAAQC89kV3REuHacHRQLs",
 		}
 		if !reflect.DeepEqual(got, wantHolders) || !reflect.DeepEqual(cursors, wantCursors) || len(pages) != 3 || len(pages[2].Items) != 0 {
-			t.Errorf("getCompressedMintTokenHolders by pages of 1 = %s, want %v with cursors %v, then an empty page", show(pages), wantHolders, wantCursors)
+			t.Errorf("getCompressedMintTokenHolders by pages of 1 = %s, want %v with cursors %v, then an empty page", e2ekit.Show(pages), wantHolders, wantCursors)
 		}
 	}
-}
-
-// npmCI installs the pinned client from package-lock.json, preferring the
-// machine's npm cache.
-func npmCI(t *testing.T, ctx context.Context) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm ci: %v\n%s", err, out)
-	}
-}
-
-// build compiles cmd/dasch into the test's temporary directory.
-func build(t *testing.T, ctx context.Context) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "dasch")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "../../cmd/dasch")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-func run(t *testing.T, ctx context.Context, bin string, args ...string) string {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("dasch %s: %v\n%s%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
-	}
-	return stdout.String()
-}
-
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return lines[len(lines)-1]
-}
-
-// serve starts `dasch serve` on a free loopback port and returns its base
-// URL. At cleanup the server gets SIGINT and must exit cleanly.
-func serve(t *testing.T, ctx context.Context, bin, storeURL string) string {
-	t.Helper()
-	cmd := exec.Command(bin, "serve", "--store", storeURL, "--listen", "127.0.0.1:0")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	base := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if addr, ok := strings.CutPrefix(sc.Text(), "listening on "); ok {
-				select {
-				case base <- addr:
-				default:
-				}
-			}
-		}
-		done <- cmd.Wait()
-	}()
-	t.Cleanup(func() {
-		if err := cmd.Process.Signal(os.Interrupt); err != nil && !errors.Is(err, os.ErrProcessDone) {
-			t.Errorf("stop serve: %v", err)
-		}
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("serve exited with %v: %s", err, stderr.String())
-			}
-		case <-time.After(20 * time.Second):
-			cmd.Process.Kill()
-			<-done
-			t.Errorf("serve did not shut down on SIGINT: %s", stderr.String())
-		}
-	})
-	select {
-	case b := <-base:
-		return b
-	case <-ctx.Done():
-		t.Fatalf("serve did not start: %s", stderr.String())
-	case <-time.After(30 * time.Second):
-		t.Fatalf("serve did not start in 30s: %s", stderr.String())
-	}
-	return ""
 }
 
 // client runs client.mjs and returns its summary, one entry per call. A
@@ -325,26 +231,6 @@ func client(t *testing.T, ctx context.Context, url string, args ...string) map[s
 		t.Fatalf("node client.mjs: %v\n%s", runErr, stderr.String())
 	}
 	return summary
-}
-
-// decode reads one summary entry into v; false when the call failed (already
-// reported) or the entry does not decode.
-func decode(t *testing.T, summary map[string]json.RawMessage, name string, v any) bool {
-	t.Helper()
-	raw, ok := summary[name]
-	if !ok {
-		return false
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		t.Errorf("summary %s: %v: %s", name, err, raw)
-		return false
-	}
-	return true
-}
-
-func show(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
 }
 
 func ptr[T any](v T) *T { return &v }
