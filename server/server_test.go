@@ -520,7 +520,7 @@ func TestRateLimit(t *testing.T) {
 		if status != want {
 			t.Errorf("request %d: status %d, want %d", i, status, want)
 		}
-		if want == 429 && (r.Error == nil || r.Error.Code != -32005 || r.Error.Message != "Too many requests" || string(r.ID) != "1") {
+		if want == 429 && (r.Error == nil || r.Error.Code != -32029 || r.Error.Message != "Too many requests" || string(r.ID) != "1") {
 			t.Errorf("request %d: %s", i, body)
 		}
 	}
@@ -532,7 +532,7 @@ func TestRateLimit(t *testing.T) {
 	if err := json.Unmarshal(body, &rs); err != nil || status != 200 || len(rs) != 3 {
 		t.Fatalf("batch: %d %s", status, body)
 	}
-	if rs[0].Error != nil || rs[1].Error != nil || rs[2].Error == nil || rs[2].Error.Code != -32005 {
+	if rs[0].Error != nil || rs[1].Error != nil || rs[2].Error == nil || rs[2].Error.Code != -32029 {
 		t.Errorf("batch: %s", body)
 	}
 	// A batch refused whole carries 429.

@@ -35,7 +35,10 @@ type env struct {
 	url string
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T) *env { return newEnvWith(t, server.Config{}) }
+
+// newEnvWith serves with cfg (its Listen is replaced by a loopback port).
+func newEnvWith(t *testing.T, cfg server.Config) *env {
 	t.Helper()
 	s := storetest.Open(t)
 	ctx := context.Background()
@@ -45,7 +48,8 @@ func newEnv(t *testing.T) *env {
 	}
 	reg := server.NewRegistry()
 	Register(reg, Deps{Store: s, Slots: query.NewSlotCache(s, 0)})
-	srv, err := server.New(server.Config{Listen: "127.0.0.1:0"}, reg, auth.NewChecker(s), nil)
+	cfg.Listen = "127.0.0.1:0"
+	srv, err := server.New(cfg, reg, auth.NewChecker(s), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package das
 import (
 	"strings"
 	"testing"
+
+	"github.com/dasch-labs/dasch/server"
 )
 
 // TestBadInput checks that every malformed request gets the spec's HTTP
@@ -73,5 +75,27 @@ func TestBatchUnknownIDs(t *testing.T) {
 	a = e.call("getAssetBatch", `{"ids":[]}`)
 	if a.Error != nil || string(a.Result) != "[]" {
 		t.Errorf("empty batch: %s %+v", a.Result, a.Error)
+	}
+}
+
+// TestKeyAndRateLimit checks the spec's 401 and 429 answers on getAsset.
+func TestKeyAndRateLimit(t *testing.T) {
+	e := newEnvWith(t, server.Config{RateLimitPerKey: 1, RateLimitBurst: 1})
+	body := `{"jsonrpc":"2.0","id":1,"method":"getAsset","params":{"id":"11111111111111111111111111111111"}}`
+	noKey := &env{t: t, s: e.s, url: strings.Split(e.url, "?")[0]}
+	if a := noKey.post(body); a.Status != 401 || a.Error == nil || a.Error.Code != -32001 {
+		t.Errorf("no key: HTTP %d %+v, want 401 -32001", a.Status, a.Error)
+	}
+	badKey := &env{t: t, s: e.s, url: strings.Split(e.url, "?")[0] + "?api-key=nope"}
+	if a := badKey.post(body); a.Status != 401 || a.Error == nil || a.Error.Code != -32001 {
+		t.Errorf("bad key: HTTP %d %+v, want 401 -32001", a.Status, a.Error)
+	}
+	first := e.post(body)
+	if first.Status != 404 {
+		t.Fatalf("first request: HTTP %d, want 404 (unknown asset)", first.Status)
+	}
+	a := e.post(body)
+	if a.Status != 429 || a.Error == nil || a.Error.Code != -32029 {
+		t.Errorf("second request within the limit's second: HTTP %d %+v, want 429 -32029", a.Status, a.Error)
 	}
 }

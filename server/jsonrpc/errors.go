@@ -21,7 +21,7 @@ const (
 	CodeUnavailable     = -32002
 	CodeTimeout         = -32003
 	CodeNotFound        = -32004
-	CodeTooManyRequests = -32005
+	CodeTooManyRequests = -32029
 )
 
 // Error is a JSON-RPC error object plus the HTTP status it should travel with.
