@@ -141,6 +141,7 @@ func Migrations() []Migration {
 		{Version: 2, Name: "compressed_state", Statements: compressedState()},
 		{Version: 3, Name: "digital_assets", Statements: digitalAssets()},
 		{Version: 4, Name: "merkle_proofs", Statements: proofState()},
+		{Version: 5, Name: "compressed_ingest", Statements: compressedIngest()},
 	}
 }
 

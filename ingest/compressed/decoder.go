@@ -38,6 +38,10 @@ func NewDecoder(ctx context.Context, s store.Store) (*Decoder, error) {
 	return newDecoder(trees)
 }
 
+// NewDecoderWithTrees returns a decoder resolving trees through trees,
+// for callers that hold the tree list themselves (the ingest benchmark).
+func NewDecoderWithTrees(trees light.TreeLookup) *Decoder { return &Decoder{trees: trees} }
+
 func newDecoder(trees light.TreeLookup) (*Decoder, error) {
 	if trees == nil {
 		return nil, errors.New("compressed decoder: no trees")
@@ -82,6 +86,15 @@ func (d *Decoder) DecodeTx(tx *solana.Tx, out *decode.Batch) error {
 	if tx.BlockTime != nil {
 		blockTime = *tx.BlockTime
 	}
+	d.DecodeEvents(ev, blockTime, out)
+	return nil
+}
+
+// DecodeEvents adds the rows of a transaction's parsed Light events, as
+// DecodeTx does after parsing: callers holding events already parsed (the
+// ingest benchmark) write exactly what the pipeline writes. ev must be a
+// compression transaction (ev.Compression).
+func (d *Decoder) DecodeEvents(ev *light.Events, blockTime int64, out *decode.Batch) {
 	sig := ev.Signature
 	out.Add(&signatureRow{Slot: ev.Slot, Signature: sig, BlockTime: blockTime})
 
@@ -110,5 +123,4 @@ func (d *Decoder) DecodeTx(tx *solana.Tx, out *decode.Batch) error {
 		out.Add(&spentRow{Hash: in.Hash, Slot: ev.Slot, Signature: sig, BlockTime: blockTime, V2: in.V2})
 	}
 	d.treeRows(ev, out)
-	return nil
 }

@@ -1,0 +1,36 @@
+package schema
+
+// TableStepChanges is the state step's scratch list of the balances a
+// slot range changed, computed once per step and read by the holder and
+// balance writes.
+const TableStepChanges = "compressed_step_changes"
+
+// compressedIngest is migration 5: the per-row derivations of the
+// compressed read paths move from the state step's INSERT…SELECT passes
+// into materialized views on compressed_accounts, so every output reaches
+// compressed_by_owner, token_accounts and token_accounts_by_delegate, as
+// unspent, in the insert that stores it. The state step then writes only
+// the spent rows (which replace these on merge or FINAL) and the balances.
+func compressedIngest() []string {
+	const cols = `hash, tree, queue, tree_type, leaf_index, seq, in_output_queue, slot_created, signature,
+		owner, lamports, address, discriminator, data, data_hash,
+		is_token, mint, token_owner, amount, delegate, token_state, tlv`
+	return []string{
+		`CREATE MATERIALIZED VIEW IF NOT EXISTS compressed_by_owner_mv TO compressed_by_owner AS
+			SELECT ` + cols + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts`,
+		`CREATE MATERIALIZED VIEW IF NOT EXISTS token_accounts_mv TO token_accounts AS
+			SELECT ` + cols + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE is_token`,
+		`CREATE MATERIALIZED VIEW IF NOT EXISTS token_accounts_by_delegate_mv TO token_accounts_by_delegate AS
+			SELECT ` + cols + `, assumeNotNull(delegate) AS delegate_key, false AS spent, toUInt64(0) AS spent_slot
+			FROM compressed_accounts WHERE is_token AND delegate IS NOT NULL`,
+		// Scratch, emptied at the start of each step that uses it: only one
+		// state step runs at a time.
+		`CREATE TABLE IF NOT EXISTS compressed_step_changes (
+			owner FixedString(32),
+			mint FixedString(32),
+			new_balance UInt64,
+			old_balance UInt64,
+			had Bool
+		) ENGINE = Memory`,
+	}
+}
