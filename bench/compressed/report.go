@@ -40,14 +40,20 @@ func (r *Report) WriteTable(w io.Writer) {
 	} else {
 		t.row("ingest, token accounts/s", count(int(dRate)), "-", "-", verdict(dRate >= TargetIngestRate, "≥300k/s"))
 	}
+	raw := r.SameRows
+	if raw.Load > 0 {
+		rawRate := raw.AccountsPerSec()
+		t.row("  same rows, raw insert (ceiling), acc/s", count(int(rawRate)), "", "",
+			fmt.Sprintf("ingest at %.0f%% of it", 100*dRate/rawRate))
+	}
 	dRows := float64(d.Rows) / d.Load.Seconds()
-	t.row("  rows/s over all tables written", fmt.Sprintf("%s (4 tables)", count(int(dRows))),
+	t.row("  rows/s over all tables written", fmt.Sprintf("%s (%d tables)", count(int(dRows)), len(daschTables())),
 		pgOr(r.Postgres, func() string { return fmt.Sprintf("%s (2 tables, COPY)", count(int(float64(p.Rows)/p.Load.Seconds()))) }), "", "")
-	t.row("  MB/s handed to the engine", fmt.Sprintf("%.0f", float64(d.Bytes)/d.Load.Seconds()/1e6),
+	t.row("  MB/s handed to the engine (decoder)", fmt.Sprintf("%.0f", float64(d.Bytes)/d.Load.Seconds()/1e6),
 		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.0f", float64(p.Bytes)/p.Load.Seconds()/1e6) }), "", "")
 	t.row("  engine raw limit, narrow rows/s", count(int(r.NarrowRowsPerSec)), "", "",
 		fmt.Sprintf("ingest at %.0f%% of it (rows)", 100*dRows/r.NarrowRowsPerSec))
-	t.row("  insert | index+analyze | merges, s", fmt.Sprintf("%.1f | - | %.1f", d.Load.Seconds(), d.Settle.Seconds()),
+	t.row("  ingest | index+analyze | merges, s", fmt.Sprintf("%.1f | - | %.1f", d.Load.Seconds(), d.Settle.Seconds()),
 		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.1f | %.1f | -", p.Load.Seconds(), p.Index.Seconds()) }), "", "")
 	t.row("  on disk, GB", fmt.Sprintf("%.2f", float64(d.DiskBytes)/1e9),
 		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.2f", float64(p.DiskBytes)/1e9) }),
@@ -76,6 +82,13 @@ func (r *Report) WriteTable(w io.Writer) {
 	}
 	fmt.Fprintf(w, "balances pages cycle over %d owners holding %s to %s mints; concurrent runs stop at %s requests or %s\n",
 		r.BalanceOwners, count(r.OwnerMintsMin), count(r.OwnerMintsMax), count(c.Concurrent.Requests), c.Concurrent.Time)
+	if len(d.Phases) > 0 {
+		var ph []string
+		for _, k := range d.Phases.Sorted() {
+			ph = append(ph, fmt.Sprintf("%s %.1f", k, d.Phases[k].Seconds()))
+		}
+		fmt.Fprintf(w, "dasch ingest time by phase, s (inserts summed over %d streams): %s\n", c.Parallel, strings.Join(ph, ", "))
+	}
 	if len(d.Parts) > 0 {
 		names := make([]string, 0, len(d.Parts))
 		for k := range d.Parts {

@@ -1,0 +1,230 @@
+package compressed
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dasch-labs/dasch/ingest/arrowbatch"
+	cingest "github.com/dasch-labs/dasch/ingest/compressed"
+	"github.com/dasch-labs/dasch/ingest/decode"
+	"github.com/dasch-labs/dasch/ingest/light"
+	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/internal/parallel"
+	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// treeTypeStateV2 is the tree_type of a batched (V2) state tree. The
+// generated accounts sit in V2 trees, where new compressed accounts go:
+// they are proven by index, so no Merkle path is hashed at ingest.
+const treeTypeStateV2 = uint8(light.TreeStateV2)
+
+// seedTrees registers the generated trees in state_trees, as `dasch
+// ingest --trees` would.
+func seedTrees(ctx context.Context, s store.Store, p *Plan) error {
+	for t := 0; t < trees; t++ {
+		tree, queue := p.treeKeys[t], p.queueKeys[t]
+		if err := s.Exec(ctx, `INSERT INTO state_trees (tree, queue, tree_type, height, root_history_capacity)
+			VALUES ({t:FixedString(32)}, {q:FixedString(32)}, {y:UInt8}, 32, 0)`,
+			store.Params{"t": string(tree[:]), "q": string(queue[:]), "y": strconv.Itoa(int(treeTypeStateV2))}); err != nil {
+			return fmt.Errorf("seed tree %d: %w", t, err)
+		}
+	}
+	return nil
+}
+
+// events turns a chunk into the parsed Light events of its transactions,
+// as light.Parse returns them: two outputs per transaction (see
+// Plan.Signature), each a compressed token account in a V2 tree. A
+// transaction the chunk boundary splits comes out as two events of one
+// signature, which is what re-ingesting half of it looks like.
+func events(p *Plan, ch *Chunk) []light.Events {
+	program := light.CompressedTokenProgram()
+	var disc [8]byte
+	binary.LittleEndian.PutUint64(disc[:], light.TokenDiscriminatorV1)
+	evs := make([]light.Events, 0, len(ch.Accounts)/2+2)
+	// One backing array for the chunk's outputs, token data and account
+	// data: the input is built once, outside the timing.
+	outs := make([]light.OutputAccount, len(ch.Accounts))
+	toks := make([]light.TokenData, len(ch.Accounts))
+	datas := make([]light.AccountData, len(ch.Accounts))
+	var buf []byte
+	for i := range ch.Accounts {
+		a := &ch.Accounts[i]
+		m, o := p.MintKey(int(a.Mint)), p.OwnerKey(a.Owner)
+		var del *[32]byte
+		if a.Delegate >= 0 {
+			d := p.DelegateKey(a.Delegate)
+			del = &d
+		}
+		start := len(buf)
+		buf = tokenData(buf, &m, &o, a.Amount, del)
+		datas[i] = light.AccountData{Discriminator: disc, Data: buf[start:len(buf):len(buf)], DataHash: p.DataHash(a.Seq)}
+		toks[i] = light.TokenData{Mint: m, Owner: o, Amount: a.Amount, State: light.TokenInitialized}
+		if del != nil {
+			k := solana.Pubkey(*del)
+			toks[i].Delegate = &k
+		}
+		outs[i] = light.OutputAccount{
+			Hash: p.AccountHash(a.Seq), Tree: p.Tree(a.Seq), Queue: p.Queue(a.Seq), TreeType: light.TreeStateV2,
+			LeafIndex: uint32(LeafIndex(a.Seq)), InOutputQueue: true, SlotCreated: Slot(a.Seq),
+			Owner: program, Data: &datas[i], Token: &toks[i],
+		}
+		sig := p.Signature(a.Seq)
+		if n := len(evs); n > 0 && evs[n-1].Signature == sig {
+			evs[n-1].Outputs = outs[i-1 : i+1 : i+1]
+			continue
+		}
+		evs = append(evs, light.Events{Signature: sig, Slot: Slot(a.Seq), Compression: true, Outputs: outs[i : i+1 : i+1]})
+	}
+	return evs
+}
+
+// Phases are where the end-to-end ingest spent its time, by name: the
+// decoder and record building, each table's inserts (summed over the
+// parallel inserters, so they can add up to more than the wall time) and
+// each state step write.
+type Phases map[string]time.Duration
+
+func (ph Phases) add(what string, d time.Duration) { ph[what] += d }
+
+// Sorted lists the phases longest first.
+func (ph Phases) Sorted() []string {
+	names := make([]string, 0, len(ph))
+	for k := range ph {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool { return ph[names[i]] > ph[names[j]] })
+	return names
+}
+
+// loadDasch ingests the generated state end to end from parsed events:
+// the compressed decoder turns them into rows, its record builders into
+// Arrow batches, which are inserted par at a time, and the state step
+// derives every read table for the chunk's slots, as the pipeline runs it
+// after each commit. Only event generation is outside the timing.
+func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (IngestFigures, error) {
+	fig := IngestFigures{Phases: Phases{}}
+	if err := seedTrees(ctx, s, p); err != nil {
+		return fig, err
+	}
+	dec, err := cingest.NewDecoder(ctx, s)
+	if err != nil {
+		return fig, err
+	}
+	step := cingest.NewStateStep()
+	var mu sync.Mutex
+	step.Observe(func(what string, d time.Duration) {
+		mu.Lock()
+		fig.Phases.add("step: "+what, d)
+		mu.Unlock()
+	})
+	mem := memory.NewGoAllocator()
+	builders := map[string]arrowbatch.Builder{}
+	var names []string
+	for _, t := range dec.Tables() {
+		builders[t.Name] = t.New(mem)
+		names = append(names, t.Name)
+	}
+	defer func() {
+		for _, b := range builders {
+			b.Release()
+		}
+	}()
+	st, err := p.Stream(ctx, chunk, func(ch *Chunk) error {
+		evs := events(p, ch)
+		start := time.Now()
+		jobs, err := decodeChunk(dec, builders, names, evs)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			for _, j := range jobs {
+				j.rec.Release()
+			}
+		}()
+		sort.Slice(jobs, func(i, j int) bool { return recordBytes(jobs[i].rec) > recordBytes(jobs[j].rec) })
+		fig.Phases.add("decode and build", time.Since(start))
+		for _, j := range jobs {
+			fig.Bytes += recordBytes(j.rec)
+		}
+		if err := timedInserts(ctx, s, jobs, par, &mu, fig.Phases); err != nil {
+			return err
+		}
+		from, to := Slot(ch.Accounts[0].Seq), Slot(ch.Accounts[len(ch.Accounts)-1].Seq)
+		if err := step.Apply(ctx, s, from, to); err != nil {
+			return fmt.Errorf("state step %d..%d: %w", from, to, err)
+		}
+		fig.Load += time.Since(start)
+		return nil
+	})
+	if err != nil {
+		return fig, fmt.Errorf("dasch load: %w", err)
+	}
+	fig.Stats, fig.Accounts, fig.Holdings = st, st.Accounts, st.Holdings
+	if fig.Rows, err = storedRows(ctx, s); err != nil {
+		return fig, err
+	}
+	// The API stamps answers with the indexed slot.
+	if err := s.Exec(ctx, "INSERT INTO "+schema.TableCheckpoints+" (name, slot) VALUES ({n:String}, {s:UInt64})",
+		store.Params{"n": schema.CheckpointMain, "s": strconv.FormatUint(st.MaxSlot, 10)}); err != nil {
+		return fig, fmt.Errorf("dasch checkpoint: %w", err)
+	}
+	return fig, nil
+}
+
+// timedInserts runs the inserts par at a time, adding each one's time to
+// its table's phase.
+func timedInserts(ctx context.Context, s store.Store, jobs []insertJob, par int, mu *sync.Mutex, ph Phases) error {
+	return parallel.Run(jobs, par, func(_ int, j insertJob) error {
+		start := time.Now()
+		if err := s.Insert(ctx, j.table, j.rec); err != nil {
+			return fmt.Errorf("insert into %s: %w", j.table, err)
+		}
+		mu.Lock()
+		ph.add("insert "+j.table, time.Since(start))
+		mu.Unlock()
+		return nil
+	})
+}
+
+// storedRows counts the rows in the active parts of the compressed
+// tables: every row the ingest wrote, decoded or derived, until merges
+// fold replaced versions.
+func storedRows(ctx context.Context, s store.Store) (int64, error) {
+	res, err := s.Query(ctx, `SELECT toUInt64(sum(rows)) FROM system.parts
+		WHERE active AND database = currentDatabase() AND table IN {t:Array(String)}`,
+		store.Params{"t": chArray(daschTables())})
+	if err != nil {
+		return 0, fmt.Errorf("count stored rows: %w", err)
+	}
+	return int64(res.Rows[0][0].(uint64)), nil
+}
+
+// decodeChunk runs the decoder over a chunk's events and returns its
+// records, one per table written.
+func decodeChunk(dec *cingest.Decoder, builders map[string]arrowbatch.Builder, names []string, evs []light.Events) ([]insertJob, error) {
+	var batch decode.Batch
+	for i := range evs {
+		dec.DecodeEvents(&evs[i], 0, &batch)
+	}
+	for _, r := range batch.Rows() {
+		if err := builders[r.Table()].Append(r); err != nil {
+			return nil, err
+		}
+	}
+	var jobs []insertJob
+	for _, n := range names {
+		if b := builders[n]; b.Len() > 0 {
+			jobs = append(jobs, insertJob{n, b.NewRecord()})
+		}
+	}
+	return jobs, nil
+}

@@ -1,0 +1,199 @@
+package compressed
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dasch-labs/dasch/ingest/arrowbatch"
+	cingest "github.com/dasch-labs/dasch/ingest/compressed"
+	"github.com/dasch-labs/dasch/ingest/light"
+	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// rawPrefix names the empty copies the same-rows limit inserts into.
+const rawPrefix = "bench_raw_"
+
+// sameRowsLimit measures the engine's raw insert rate for the rows the
+// end-to-end ingest stores: the decoder's records plus the derived
+// tables' rows, all built in Go beforehand, inserted par at a time into
+// empty copies of the tables (same engine, sorting key and indexes). Only
+// the inserts are timed: it is the ceiling of any ingest writing these
+// rows, measured in the same run.
+func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par int) (IngestFigures, error) {
+	fig := IngestFigures{Phases: Phases{}}
+	for _, t := range daschTables() {
+		if err := s.Exec(ctx, "CREATE TABLE "+rawPrefix+t+" AS "+t, nil); err != nil {
+			return fig, fmt.Errorf("copy %s: %w", t, err)
+		}
+	}
+	defer func() {
+		for _, t := range daschTables() {
+			_ = s.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+rawPrefix+t+" SYNC", nil)
+		}
+	}()
+	// The decoder resolves no tree for V2 outputs: an empty lookup serves.
+	dec := cingest.NewDecoderWithTrees(light.NewTreeMap(nil))
+	mem := memory.NewGoAllocator()
+	builders := map[string]arrowbatch.Builder{}
+	var names []string
+	for _, t := range dec.Tables() {
+		builders[t.Name] = t.New(mem)
+		names = append(names, t.Name)
+	}
+	defer func() {
+		for _, b := range builders {
+			b.Release()
+		}
+	}()
+	bal, hold := newHoldingBuilders(mem)
+	defer bal.Release()
+	defer hold.Release()
+	st, err := p.Stream(ctx, chunk, func(ch *Chunk) error {
+		jobs, err := sameRows(p, ch, dec, builders, names, mem, bal, hold)
+		defer func() {
+			for _, j := range jobs {
+				j.rec.Release()
+			}
+		}()
+		if err != nil {
+			return err
+		}
+		for i := range jobs {
+			jobs[i].table = rawPrefix + jobs[i].table
+			fig.Rows += jobs[i].rec.NumRows()
+			fig.Bytes += recordBytes(jobs[i].rec)
+		}
+		start := time.Now()
+		err = insertJobs(ctx, s, jobs, par)
+		fig.Load += time.Since(start)
+		return err
+	})
+	if err != nil {
+		return fig, fmt.Errorf("same-rows limit: %w", err)
+	}
+	fig.Accounts, fig.Holdings = st.Accounts, st.Holdings
+	return fig, nil
+}
+
+// sameRows builds every table's rows for a chunk: the decoder's records;
+// compressed_by_owner and token_accounts, which hold every account
+// unspent (spent false, spent_slot 0); token_accounts_by_delegate, the
+// delegated ones; token_balances and mint_holders, one row per holding.
+func sameRows(p *Plan, ch *Chunk, dec *cingest.Decoder, builders map[string]arrowbatch.Builder, names []string,
+	mem memory.Allocator, bal, hold *array.RecordBuilder) ([]insertJob, error) {
+	evs := events(p, ch)
+	jobs, err := decodeChunk(dec, builders, names, evs)
+	if err != nil {
+		return jobs, err
+	}
+	var comp arrow.RecordBatch
+	for _, j := range jobs {
+		if j.table == schema.TableCompressed {
+			comp = j.rec
+		}
+	}
+	if comp == nil {
+		return jobs, fmt.Errorf("no %s rows", schema.TableCompressed)
+	}
+	// The delegated outputs, decoded alone, give the delegate table's rows.
+	var delegated []light.Events
+	for i := range evs {
+		for _, o := range evs[i].Outputs {
+			if o.Token.Delegate != nil {
+				delegated = append(delegated, light.Events{Signature: evs[i].Signature, Slot: evs[i].Slot, Compression: true,
+					Outputs: []light.OutputAccount{o}})
+			}
+		}
+	}
+	djobs, err := decodeChunk(dec, builders, names, delegated)
+	if err != nil {
+		return jobs, err
+	}
+	var drec arrow.RecordBatch
+	for _, j := range djobs {
+		if j.table == schema.TableCompressed {
+			drec = j.rec
+		} else {
+			j.rec.Release()
+		}
+	}
+	if drec != nil {
+		defer drec.Release()
+		jobs = append(jobs, insertJob{schema.TableTokenByDelegate, withSpent(mem, drec, true)})
+	}
+	jobs = append(jobs,
+		insertJob{schema.TableCompressedByOwner, withSpent(mem, comp, false)},
+		insertJob{schema.TableTokenAccounts, withSpent(mem, comp, false)})
+	for _, h := range ch.Holdings {
+		m, o := p.MintKey(int(h.Mint)), p.OwnerKey(h.Owner)
+		bf, hf := bal.Fields(), hold.Fields()
+		bf[0].(*array.FixedSizeBinaryBuilder).Append(o[:])
+		bf[1].(*array.FixedSizeBinaryBuilder).Append(m[:])
+		bf[2].(*array.Uint64Builder).Append(h.Balance)
+		bf[3].(*array.Uint64Builder).Append(1)
+		hf[0].(*array.FixedSizeBinaryBuilder).Append(m[:])
+		hf[1].(*array.Uint64Builder).Append(h.Balance)
+		hf[2].(*array.FixedSizeBinaryBuilder).Append(o[:])
+		hf[3].(*array.Uint64Builder).Append(1)
+		hf[4].(*array.Uint8Builder).Append(0)
+	}
+	return append(jobs,
+		insertJob{schema.TableTokenBalances, bal.NewRecordBatch()},
+		insertJob{schema.TableMintHolders, hold.NewRecordBatch()}), nil
+}
+
+// withSpent returns rec's columns plus spent = false and spent_slot = 0
+// and, when delegate is set, delegate_key (the non-null delegate).
+func withSpent(mem memory.Allocator, rec arrow.RecordBatch, delegate bool) arrow.RecordBatch {
+	n := int(rec.NumRows())
+	fields := append([]arrow.Field{}, rec.Schema().Fields()...)
+	cols := append([]arrow.Array{}, rec.Columns()...)
+	if delegate {
+		i := rec.Schema().FieldIndices("delegate")[0]
+		src := rec.Column(i).(*array.FixedSizeBinary)
+		kb := array.NewFixedSizeBinaryBuilder(mem, arrowbatch.PubkeyType().(*arrow.FixedSizeBinaryType))
+		for r := 0; r < n; r++ {
+			kb.Append(src.Value(r))
+		}
+		fields = append(fields, arrow.Field{Name: "delegate_key", Type: arrowbatch.PubkeyType()})
+		cols = append(cols, kb.NewArray())
+		kb.Release()
+	}
+	sb := array.NewBooleanBuilder(mem)
+	ub := array.NewUint64Builder(mem)
+	for r := 0; r < n; r++ {
+		sb.Append(false)
+		ub.Append(0)
+	}
+	fields = append(fields,
+		arrow.Field{Name: "spent", Type: arrow.FixedWidthTypes.Boolean},
+		arrow.Field{Name: "spent_slot", Type: arrow.PrimitiveTypes.Uint64})
+	cols = append(cols, sb.NewArray(), ub.NewArray())
+	sb.Release()
+	ub.Release()
+	out := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(n))
+	// The record holds its own references; drop the builders' ones.
+	for _, c := range cols[len(rec.Columns()):] {
+		c.Release()
+	}
+	return out
+}
+
+// newHoldingBuilders builds token_balances and mint_holders records.
+func newHoldingBuilders(mem memory.Allocator) (bal, hold *array.RecordBuilder) {
+	pk, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
+	bal = array.NewRecordBuilder(mem, arrow.NewSchema([]arrow.Field{
+		{Name: "owner", Type: pk}, {Name: "mint", Type: pk}, {Name: "balance", Type: u64}, {Name: "version", Type: u64},
+	}, nil))
+	hold = array.NewRecordBuilder(mem, arrow.NewSchema([]arrow.Field{
+		{Name: "mint", Type: pk}, {Name: "balance", Type: u64}, {Name: "owner", Type: pk},
+		{Name: "version", Type: u64}, {Name: "is_deleted", Type: arrow.PrimitiveTypes.Uint8},
+	}, nil))
+	return bal, hold
+}
