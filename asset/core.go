@@ -74,6 +74,18 @@ func FromCore(id solana.Pubkey, acc *das.CoreAccount, collection *das.CoreAccoun
 		return nil, fmt.Errorf("asset: unsupported core account kind %s", acc.Kind)
 	}
 
+	// Group memberships come first, as the reference lists them before the
+	// collection: a group's parent groups, else the Groups plugin's list.
+	// They carry no verification of their own, so with
+	// showUnverifiedCollections they show as verified like legacy rows.
+	for _, k := range coreGroupMemberships(acc) {
+		g := Group{GroupKey: "group", GroupValue: Str(k.String())}
+		if opts.ShowUnverifiedCollections {
+			g.Verified = boolp(true)
+		}
+		a.Grouping = append(a.Grouping, g)
+	}
+
 	if c, ok := acc.CollectionAddress(); ok {
 		g := Group{GroupKey: "collection", GroupValue: Str(c.String())}
 		// Every Core asset in a collection is verified.
@@ -137,12 +149,36 @@ func FromCore(id solana.Pubkey, acc *das.CoreAccount, collection *das.CoreAccoun
 			return nil, fmt.Errorf("asset: core %s unknown external plugins: %w", id, err)
 		}
 	}
-	for _, p := range acc.ExternalPlugins {
-		if p.Type == das.CoreAgentIdentityAdapter {
-			a.IsAgent = true
+	if acc.Kind == das.CoreAsset {
+		// The program only lets assets carry an AgentIdentity adapter; the
+		// reference checks the kind as well.
+		for _, p := range acc.ExternalPlugins {
+			if p.Type == das.CoreAgentIdentityAdapter {
+				a.IsAgent = true
+			}
+		}
+		if acc.AgentToken != nil {
+			a.AgentToken = Str(acc.AgentToken.String())
 		}
 	}
 	return a, nil
+}
+
+// coreGroupMemberships lists the groups a Core account belongs to: a
+// group's parent_groups, or the Groups plugin of an asset or collection.
+func coreGroupMemberships(acc *das.CoreAccount) []solana.Pubkey {
+	if acc.Kind == das.CoreGroup {
+		if acc.Group == nil {
+			return nil
+		}
+		return acc.Group.ParentGroups
+	}
+	if p := acc.Plugin(das.CoreGroupsPlugin); p != nil {
+		if g, ok := p.Data.(das.CoreGroups); ok {
+			return g.Groups
+		}
+	}
+	return nil
 }
 
 // burntCore is what is left of a burnt Core asset when no earlier state

@@ -113,7 +113,10 @@ type CoreAuthority struct {
 	Address solana.Pubkey
 }
 
-// CoreGroupData is the body of a GroupV1 account.
+// CoreGroupData is the body of a GroupV1 account (mpl-core
+// programs/mpl-core/src/state/group.rs): after the key, update authority,
+// name and uri come four Vec<Pubkey>. ParentGroups are the groups this
+// group belongs to; the others are its direct children.
 type CoreGroupData struct {
 	Collections  []solana.Pubkey
 	Groups       []solana.Pubkey
@@ -138,6 +141,11 @@ type CoreAccount struct {
 	CurrentSize uint32
 
 	Group *CoreGroupData // groups only
+
+	// AgentToken is not part of the Core account: it is the agent token of
+	// the asset's Agent Identity record (see DecodeAgentIdentity), for a
+	// caller that has that record to set before rendering.
+	AgentToken *solana.Pubkey
 
 	// Plugins are the known internal plugins in index order; plugins whose
 	// type this decoder does not know are kept raw in UnknownPlugins, the

@@ -193,8 +193,10 @@ type CoreDataSection struct {
 	Schema    CoreSchema
 }
 
-// CoreAgentIdentity is the AgentIdentity adapter: the asset is registered
-// as an agent, described by URI.
+// CoreAgentIdentity is the AgentIdentity adapter (type 6; mpl-core
+// plugins/external/agent_identity.rs): the asset is registered as an agent
+// described by the registration document at URI. Only assets may carry it.
+// The agent token is not here but in the Agent Identity record.
 type CoreAgentIdentity struct{ URI string }
 
 func addExternal(a *CoreAccount, index uint64, rec registryRecord, slice, account []byte) error {

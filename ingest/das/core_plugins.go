@@ -132,8 +132,9 @@ type CoreAutographSignature struct {
 // CoreAutograph is the Autograph plugin.
 type CoreAutograph struct{ Signatures []CoreAutographSignature }
 
-// CoreGroups is the Groups plugin: the groups a collection or asset
-// belongs to.
+// CoreGroups is the Groups plugin (type 18, after PermanentFreezeExecute;
+// mpl-core plugins/internal/authority_managed/groups.rs): the parent groups
+// a collection or asset belongs to, one Vec<Pubkey>.
 type CoreGroups struct{ Groups []solana.Pubkey }
 
 // decodePluginData decodes a Borsh Plugin enum (tag then body). Trailing
