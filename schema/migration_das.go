@@ -18,6 +18,9 @@ const (
 	AssetKindEdition      = "edition"
 	AssetKindCore         = "core"
 	AssetKindInscription  = "inscription"
+	// AssetKindAgentIdentity is an mpl-agent identity record of a Core
+	// asset, filed under the asset (it carries the agent token).
+	AssetKindAgentIdentity = "agent_identity"
 )
 
 // digitalAssets is migration 3.

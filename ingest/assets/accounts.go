@@ -66,6 +66,13 @@ func classify(acc *solana.Account) (*accountRow, error) {
 		}
 		row.AssetID, row.Kind = in.Root, schema.AssetKindInscription
 		return row, nil
+	case das.AgentIdentityProgram():
+		id, err := das.DecodeAgentIdentity(acc.Owner, acc.Data)
+		if err != nil {
+			return nil, nil // other accounts of the agent program
+		}
+		row.AssetID, row.Kind = id.Asset, schema.AssetKindAgentIdentity
+		return row, nil
 	case das.CoreProgram():
 		if len(acc.Data) == 0 {
 			return nil, nil

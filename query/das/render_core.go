@@ -62,5 +62,10 @@ func renderCore(id solana.Pubkey, acc *Account, states map[solana.Pubkey]*State,
 			}
 		}
 	}
+	if rec := newest(states[id].OfKind(schema.AssetKindAgentIdentity)); rec != nil {
+		if ident, err := das.DecodeAgentIdentity(rec.Program, rec.Data); err == nil && ident.Asset == id {
+			c.AgentToken = ident.AgentToken
+		}
+	}
 	return asset.FromCore(id, c, coll, opts)
 }
