@@ -11,6 +11,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	qd "github.com/dasch-labs/dasch/query/das"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
@@ -21,11 +22,35 @@ type SlotSource interface {
 	IndexedSlot(ctx context.Context) (uint64, error)
 }
 
-// Deps are what the methods read from.
+// AssetIndex serves asset states from memory (serving.Assets).
+type AssetIndex interface {
+	qd.StateSource
+	// Slot returns the slot the index reflects; false until it reflects one.
+	Slot() (uint64, bool)
+}
+
+// Deps are what the methods read from. Index is optional: without it (or
+// until it is loaded) every state is read from the store.
 type Deps struct {
 	Store  store.Store
 	Slots  SlotSource
+	Index  AssetIndex
 	Logger *slog.Logger
+}
+
+// source returns the slot to stamp answers with and where states come
+// from besides the store. With the index, its slot: what it holds reflects
+// at least that slot, and what the store answers for keys it does not
+// hold is read later, so newer still. Without it, the indexed slot read
+// before the state is.
+func (d Deps) source(ctx context.Context) (uint64, qd.StateSource, error) {
+	if d.Index != nil {
+		if slot, ok := d.Index.Slot(); ok {
+			return slot, d.Index, nil
+		}
+	}
+	slot, err := d.Slots.IndexedSlot(ctx)
+	return slot, nil, err
 }
 
 // Register adds the DAS methods to r. A missing dependency is a wiring bug

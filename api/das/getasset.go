@@ -46,12 +46,12 @@ func getAsset(d Deps) server.Handler {
 			return nil, invalidParams("Invalid params: missing field `id`")
 		}
 		// The slot is read first: the state read after it is at least as new.
-		slot, err := d.Slots.IndexedSlot(ctx)
+		slot, src, err := d.source(ctx)
 		if err != nil {
 			return nil, failed(d, c.Method, err)
 		}
 		id := solana.Pubkey(*p.ID)
-		assets, err := qd.Assets(ctx, d.Store, []solana.Pubkey{id}, options(p.Options, p.DisplayOptions))
+		assets, err := qd.AssetsFrom(ctx, d.Store, src, []solana.Pubkey{id}, options(p.Options, p.DisplayOptions))
 		if err != nil {
 			return nil, failed(d, c.Method, err)
 		}

@@ -37,7 +37,7 @@ func getAssetBatch(d Deps) server.Handler {
 			return nil, invalidParams("Invalid params: `ids` has " + strconv.Itoa(len(*p.IDs)) +
 				" ids, at most " + strconv.Itoa(maxBatch))
 		}
-		slot, err := d.Slots.IndexedSlot(ctx)
+		slot, src, err := d.source(ctx)
 		if err != nil {
 			return nil, failed(d, c.Method, err)
 		}
@@ -45,7 +45,7 @@ func getAssetBatch(d Deps) server.Handler {
 		for i, id := range *p.IDs {
 			ids[i] = solana.Pubkey(id)
 		}
-		assets, err := qd.Assets(ctx, d.Store, ids, options(p.Options, p.DisplayOptions))
+		assets, err := qd.AssetsFrom(ctx, d.Store, src, ids, options(p.Options, p.DisplayOptions))
 		if err != nil {
 			return nil, failed(d, c.Method, err)
 		}

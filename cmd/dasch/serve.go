@@ -23,6 +23,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request deadline")
 	rate := fs.Float64("rate-limit", 0, "requests per second per API key (0 = unlimited)")
 	hot := fs.Bool("hot-index", true, "serve mint holders and token balances from an in-memory index kept in sync with the store")
+	assetIndex := fs.Bool("asset-index", true, "serve getAsset and getAssetBatch from an in-memory index of asset state kept in sync with the store")
+	assetMB := fs.Int64("asset-index-mb", serving.DefaultAssetBudget>>20, "memory budget of the asset index in MiB; assets past it are read from the store")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -53,10 +55,23 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			st.Entries, st.Owners, st.Mints, st.Bytes>>20, took.Round(time.Millisecond))
 		pd.Hot = x
 	}
+	dd := dasapi.Deps{Store: s, Slots: query.NewSlotCache(s, 200*time.Millisecond), Logger: e.log}
+	if *assetIndex {
+		x, took, err := serving.OpenAssets(ctx, s, *assetMB<<20, serving.DefaultSyncInterval, func(err error) {
+			e.log.Warn("asset index sync failed", "err", err)
+		})
+		if err != nil {
+			return err
+		}
+		st := x.Stats()
+		fmt.Fprintf(e.stdout, "asset index: %d entries (~%d MiB, complete %v) loaded in %s\n",
+			st.Entries, st.Bytes>>20, st.Complete, took.Round(time.Millisecond))
+		dd.Index = x
+	}
 	reg := server.NewRegistry()
 	api.Register(reg, api.Deps{Slots: query.NewSlotCache(s, 200*time.Millisecond)})
 	photon.Register(reg, pd)
-	dasapi.Register(reg, dasapi.Deps{Store: s, Slots: query.NewSlotCache(s, 200*time.Millisecond), Logger: e.log})
+	dasapi.Register(reg, dd)
 	srv, err := server.New(server.Config{
 		Listen:          *listen,
 		RequestTimeout:  *timeout,

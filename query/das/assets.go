@@ -18,10 +18,24 @@ type Result struct {
 	Err   error
 }
 
+// StateSource holds states in memory (a serving index). Lookup adds to
+// into the state of each key it knows, leaving out the keys it knows have
+// nothing stored, and returns the keys it does not know, which are read
+// from the store. States it hands out are never modified afterwards.
+type StateSource interface {
+	Lookup(keys []solana.Pubkey, into map[solana.Pubkey]*State) (unknown []solana.Pubkey)
+}
+
 // Assets renders the assets of ids, in order (an id may repeat). It reads
 // the store once for the ids and the addresses derived from them (edition
 // PDAs), and once more only when a Core asset's collection is needed.
 func Assets(ctx context.Context, s store.Store, ids []solana.Pubkey, opts asset.Options) ([]Result, error) {
+	return AssetsFrom(ctx, s, nil, ids, opts)
+}
+
+// AssetsFrom is Assets reading states from src first (when not nil) and
+// from the store only for the keys src does not know.
+func AssetsFrom(ctx context.Context, s store.Store, src StateSource, ids []solana.Pubkey, opts asset.Options) ([]Result, error) {
 	editions := make(map[solana.Pubkey]solana.Pubkey, len(ids))
 	keys := make([]solana.Pubkey, 0, 2*len(ids))
 	seen := make(map[solana.Pubkey]bool, 2*len(ids))
@@ -38,27 +52,21 @@ func Assets(ctx context.Context, s store.Store, ids []solana.Pubkey, opts asset.
 		add(id)
 		add(editions[id])
 	}
-	states, err := Load(ctx, s, keys)
-	if err != nil {
+	states := make(map[solana.Pubkey]*State, len(keys))
+	if err := fetch(ctx, s, src, keys, states); err != nil {
 		return nil, err
 	}
 	// Core assets managed by a collection answer with the collection's
 	// authority: load the collections not loaded yet.
 	var more []solana.Pubkey
 	for _, id := range ids {
-		if c, ok := coreCollection(states[id]); ok && states[c] == nil && !seen[c] {
+		if c, ok := coreCollection(states[id]); ok && !seen[c] {
 			seen[c] = true
 			more = append(more, c)
 		}
 	}
-	if len(more) > 0 {
-		extra, err := Load(ctx, s, more)
-		if err != nil {
-			return nil, err
-		}
-		for k, v := range extra {
-			states[k] = v
-		}
+	if err := fetch(ctx, s, src, more, states); err != nil {
+		return nil, err
 	}
 	out := make([]Result, len(ids))
 	for i, id := range ids {
@@ -69,6 +77,28 @@ func Assets(ctx context.Context, s store.Store, ids []solana.Pubkey, opts asset.
 		out[i] = Result{Asset: a, Err: err}
 	}
 	return out, nil
+}
+
+// fetch adds the states of keys to states: from src what it knows, the
+// rest from the store.
+func fetch(ctx context.Context, s store.Store, src StateSource, keys []solana.Pubkey, states map[solana.Pubkey]*State) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	if src != nil {
+		keys = src.Lookup(keys, states)
+		if len(keys) == 0 {
+			return nil
+		}
+	}
+	loaded, err := Load(ctx, s, keys)
+	if err != nil {
+		return err
+	}
+	for k, v := range loaded {
+		states[k] = v
+	}
+	return nil
 }
 
 // render builds the asset id from the loaded states.
