@@ -39,10 +39,20 @@ func TestSmallRun(t *testing.T) {
 	if rep.Ingest.Accounts == 0 || rep.Ingest.Rows != int64(rep.Ingest.Accounts) || rep.RawRows != 2_000 || rep.Raw <= 0 {
 		t.Errorf("ingest figures %+v, raw %d rows in %s", rep.Ingest, rep.RawRows, rep.Raw)
 	}
-	served := rep.Single.Skip == ""
-	if served && (!rep.Single.HTTP.Measured() || !rep.Single.Query.Measured() || !rep.Single.Store.Measured() ||
-		!rep.Batch.HTTP.Measured() || len(rep.Concurrent) != 2) {
+	if rep.Single.Skip != "" || len(rep.Unserved) != 0 || len(rep.UnavailableKinds) != 0 {
+		t.Errorf("every kind must be generated and served: skip %q, unserved %v, unavailable %v",
+			rep.Single.Skip, rep.Unserved, rep.UnavailableKinds)
+	}
+	if !rep.Single.HTTP.Measured() || !rep.Single.Indexed.Measured() || !rep.Single.Query.Measured() ||
+		!rep.Single.Store.Measured() || !rep.Batch.HTTP.Measured() || !rep.Batch.Indexed.Measured() ||
+		len(rep.Concurrent) != 2 || !rep.Concurrent[0].Indexed.Measured() || !rep.Concurrent[0].HTTP.Measured() {
 		t.Errorf("series not measured: %+v %+v %+v", rep.Single, rep.Batch, rep.Concurrent)
+	}
+	if rep.Counts[assets.KindCNFT] == 0 || rep.Events < rep.Counts[assets.KindCNFT] {
+		t.Errorf("%d compressed NFTs, %d event rows", rep.Counts[assets.KindCNFT], rep.Events)
+	}
+	if !rep.Index.Complete || rep.Index.Entries < len(rep.Counts) || rep.Index.Bytes <= 0 || rep.IndexLoad <= 0 {
+		t.Errorf("asset index %+v loaded in %s", rep.Index, rep.IndexLoad)
 	}
 	var out strings.Builder
 	rep.WriteTable(&out)

@@ -77,6 +77,8 @@ const (
 	domDelegate
 	domURI
 	domKind
+	domTree
+	domSignature
 )
 
 const (

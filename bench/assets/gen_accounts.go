@@ -25,7 +25,7 @@ func mustKey(s string) solana.Pubkey {
 }
 
 // Accounts appends the accounts of asset i to dst, newest state only,
-// each written once at the asset's slot.
+// each written once at the asset's slot. A compressed NFT has none.
 func (p *Plan) Accounts(i int, dst []solana.Account) ([]solana.Account, error) {
 	if i < 0 || i >= len(p.kinds) {
 		return dst, fmt.Errorf("asset generator: asset %d of %d", i, len(p.kinds))
@@ -41,6 +41,8 @@ func (p *Plan) Accounts(i int, dst []solana.Account) ([]solana.Account, error) {
 		return p.fungible2022(&w, r, i)
 	case KindCore:
 		return p.core(&w, r, i), nil
+	case KindCNFT:
+		return dst, nil // no accounts: its state is its events (CNFTEvents)
 	default:
 		return dst, fmt.Errorf("asset generator: kind %s is not available", k)
 	}

@@ -90,18 +90,23 @@ func (m *measurer) all(ctx context.Context) error {
 				d, label = batch, fmt.Sprintf("getAssetBatch %d ids, %d clients", m.cfg.BatchIDs, c)
 			}
 			m.say("%s", label)
-			s, err := concurrent(ctx, c, m.cfg.Concurrent, m.ps.http(d))
-			if err != nil {
+			row := ConcRow{Label: label, Batch: b}
+			var err error
+			if row.Indexed, err = concurrent(ctx, c, m.cfg.Concurrent, m.ps.httpIndexed(d)); err != nil {
+				return fmt.Errorf("%s, asset index: %w", label, err)
+			}
+			if row.HTTP, err = concurrent(ctx, c, m.cfg.Concurrent, m.ps.http(d)); err != nil {
 				return fmt.Errorf("%s: %w", label, err)
 			}
-			rep.Concurrent = append(rep.Concurrent, ConcRow{Label: label, Batch: b, HTTP: s})
+			rep.Concurrent = append(rep.Concurrent, row)
 		}
 	}
 	return nil
 }
 
 // row measures one request type, one request at a time: with rendered,
-// over HTTP and through the query layer; with store, the store read alone.
+// over HTTP with and without the asset index and through the query layer;
+// with store, the store read alone.
 func (m *measurer) row(ctx context.Context, row *Row, d draw, b Budget, rendered, store bool) error {
 	m.say("%s: measuring", row.Label)
 	type path struct {
@@ -111,7 +116,8 @@ func (m *measurer) row(ctx context.Context, row *Row, d draw, b Budget, rendered
 	}
 	var series []path
 	if rendered {
-		series = append(series, path{"http", &row.HTTP, m.ps.http(d)}, path{"query layer", &row.Query, m.ps.query(d)})
+		series = append(series, path{"http, asset index", &row.Indexed, m.ps.httpIndexed(d)},
+			path{"http", &row.HTTP, m.ps.http(d)}, path{"query layer", &row.Query, m.ps.query(d)})
 	}
 	if store {
 		series = append(series, path{"store read", &row.Store, m.ps.store(d, b.Warmup+b.Requests)})

@@ -32,21 +32,28 @@ func (d draw) ids(i int) []solana.Pubkey {
 	return out
 }
 
-// paths are the three ways to answer a draw's requests.
+// paths are the ways to answer a draw's requests.
 type paths struct {
-	s   store.Store
-	rpc *rpcClient
+	s store.Store
+	// rpc is the server reading the store, indexed the one reading the
+	// asset index first.
+	rpc, indexed *rpcClient
 }
 
 // http requests through the server: getAsset for one id, getAssetBatch
 // for more.
-func (ps paths) http(d draw) request {
+func (ps paths) http(d draw) request { return httpVia(ps.rpc, d) }
+
+// httpIndexed is http through the server with the asset index.
+func (ps paths) httpIndexed(d draw) request { return httpVia(ps.indexed, d) }
+
+func httpVia(c *rpcClient, d draw) request {
 	return func(ctx context.Context, i int, verify bool) error {
 		ids := d.ids(i)
 		if d.size == 1 {
-			return ps.rpc.getAsset(ctx, ids[0], verify)
+			return c.getAsset(ctx, ids[0], verify)
 		}
-		return ps.rpc.getAssetBatch(ctx, ids, verify)
+		return c.getAssetBatch(ctx, ids, verify)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dasch-labs/dasch/serving"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -70,20 +71,22 @@ func (c *Config) applyDefaults() {
 	}
 }
 
-// Row is one request type answered three ways: over HTTP, by the query
-// layer alone and by the store read alone.
+// Row is one request type answered four ways: over HTTP from the asset
+// index (Indexed) and from the store (HTTP), by the query layer alone and
+// by the store read alone.
 type Row struct {
-	Label              string
-	HTTP, Query, Store Series
+	Label                       string
+	Indexed, HTTP, Query, Store Series
 	// Skip says why the row was not measured, if it was not.
 	Skip string
 }
 
-// ConcRow is one request type from many clients over HTTP.
+// ConcRow is one request type from many clients over HTTP, from the
+// asset index and from the store.
 type ConcRow struct {
-	Label string
-	Batch bool
-	HTTP  Series
+	Label         string
+	Batch         bool
+	Indexed, HTTP Series
 }
 
 // Report is everything one run measured.
@@ -98,6 +101,10 @@ type Report struct {
 
 	Generate         time.Duration // outside the ingest clock
 	Ingest           ingestFigures
+	Events           int           // bubblegum_events rows of the compressed NFTs
+	EventsInsert     time.Duration // their insert
+	IndexLoad        time.Duration
+	Index            serving.AssetStats
 	RawRows          int
 	Raw              time.Duration
 	Settle           time.Duration
@@ -147,14 +154,29 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 	for _, k := range rep.Unserved {
 		say("%s: this build renders no generated %s (answers not found): left out of the measured mix", k, k)
 	}
-	addr, key, stop, err := startServer(ctx, s, say)
+	// The index as `dasch serve` opens it, synced in the background.
+	ictx, stopIndex := context.WithCancel(ctx)
+	defer stopIndex()
+	idx, took, err := serving.OpenAssets(ictx, s, serving.DefaultAssetBudget, serving.DefaultSyncInterval, nil)
+	if err != nil {
+		return nil, err
+	}
+	rep.IndexLoad, rep.Index = took, idx.Stats()
+	say("asset index: %d entries, ~%d MiB, loaded in %.1fs", rep.Index.Entries, rep.Index.Bytes>>20, took.Seconds())
+	addr, key, stop, err := startServer(ctx, s, nil, say)
 	if err != nil {
 		return nil, err
 	}
 	defer stop()
-	say("dasch: serving JSON-RPC on %s", addr)
+	iaddr, ikey, istop, err := startServer(ctx, s, idx, say)
+	if err != nil {
+		return nil, err
+	}
+	defer istop()
+	say("dasch: serving JSON-RPC on %s (store) and %s (asset index)", addr, iaddr)
+	conns := slices.Max(append([]int{1}, cfg.Clients...)) + 8
 	m := &measurer{cfg: cfg, p: p, rep: rep, say: say,
-		ps: paths{s: s, rpc: newRPCClient(addr, key, slices.Max(append([]int{1}, cfg.Clients...))+8)}}
+		ps: paths{s: s, rpc: newRPCClient(addr, key, conns), indexed: newRPCClient(iaddr, ikey, conns)}}
 	if err := m.all(ctx); err != nil {
 		return nil, err
 	}
@@ -183,10 +205,16 @@ func load(ctx context.Context, s store.Store, p *Plan, rep *Report, say func(str
 		return err
 	}
 	chunks = nil
+	say("ingest: %d accounts in %.1fs; compressed NFT events", rep.Ingest.Accounts, rep.Ingest.Load.Seconds())
+	start = time.Now()
+	if rep.Events, err = insertEvents(ctx, s, p); err != nil {
+		return err
+	}
+	rep.EventsInsert = time.Since(start)
 	if err := checkpoint(ctx, s, p); err != nil {
 		return err
 	}
-	say("ingest: %d accounts in %.1fs; waiting for merges", rep.Ingest.Accounts, rep.Ingest.Load.Seconds())
+	say("events: %d rows in %.1fs; waiting for merges", rep.Events, rep.EventsInsert.Seconds())
 	if rep.Settle, rep.Parts, err = settle(ctx, s, cfg.SettleLimit); err != nil {
 		return err
 	}

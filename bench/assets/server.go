@@ -15,8 +15,9 @@ import (
 )
 
 // startServer serves the DAS methods over loopback HTTP as `dasch serve`
-// does, behind a fresh API key.
-func startServer(ctx context.Context, s store.Store, say func(string, ...any)) (addr, key string, stop func(), err error) {
+// does, behind a fresh API key; with idx, states come from the asset
+// index first.
+func startServer(ctx context.Context, s store.Store, idx dasapi.AssetIndex, say func(string, ...any)) (addr, key string, stop func(), err error) {
 	key, _, err = auth.CreateKey(ctx, s, "bench")
 	if err != nil {
 		return "", "", nil, fmt.Errorf("api key: %w", err)
@@ -27,7 +28,7 @@ func startServer(ctx context.Context, s store.Store, say func(string, ...any)) (
 	}
 	log := slog.New(slog.NewTextHandler(sayWriter(say), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	reg := server.NewRegistry()
-	dasapi.Register(reg, dasapi.Deps{Store: s, Slots: query.NewSlotCache(s, 200*time.Millisecond), Logger: log})
+	dasapi.Register(reg, dasapi.Deps{Store: s, Slots: query.NewSlotCache(s, 200*time.Millisecond), Index: idx, Logger: log})
 	srv, err := server.New(server.Config{Listen: "127.0.0.1:0", RequestTimeout: time.Minute, Logger: log}, reg, keys, nil)
 	if err != nil {
 		return "", "", nil, fmt.Errorf("server: %w", err)
