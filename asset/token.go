@@ -85,10 +85,16 @@ func FromToken(src *TokenSources, opts Options) (*Asset, error) {
 
 	switch iface {
 	case InterfaceV1NFT, InterfaceLegacyNFT, InterfaceV2NFT, InterfaceProgrammableNFT, InterfaceCustom:
-		// The reference reports print supplies as 0 here and leaves
-		// edition numbers to getNftEditions.
+		// The reference hard-codes print supplies to 0; Helius reports the
+		// master edition's: its prints so far, and its maximum (null for
+		// unlimited). dasch follows Helius when the master edition is
+		// indexed, and answers 0 as the reference does when it is not.
 		zero := uint64(0)
 		a.Supply = &Supply{PrintMaxSupply: &zero}
+		if me := src.MasterEdition; me != nil {
+			a.Supply.PrintMaxSupply = me.MaxSupply
+			a.Supply.PrintCurrentSupply = me.Supply
+		}
 		if tm != nil {
 			a.Supply.EditionNonce = tm.EditionNonce
 		}

@@ -225,3 +225,36 @@ func TestMintExtensionsJSON(t *testing.T) {
 		t.Error("truncated transfer hook: no error")
 	}
 }
+
+// TestPrintSupplyFromMasterEdition: with the master edition indexed, the
+// print supplies are its own (Helius's behaviour); without it, 0.
+func TestPrintSupplyFromMasterEdition(t *testing.T) {
+	limit := uint64(50)
+	tests := []struct {
+		name        string
+		me          *das.MasterEdition
+		wantMax     *uint64
+		wantCurrent uint64
+	}{
+		{"no master edition", nil, new(uint64), 0},
+		{"limited", &das.MasterEdition{Supply: 7, MaxSupply: &limit}, &limit, 7},
+		{"unlimited", &das.MasterEdition{Supply: 3}, nil, 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := madLad(t)
+			src.MasterEdition = tc.me
+			a, err := FromToken(src, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Supply == nil {
+				t.Fatal("no supply")
+			}
+			gotMax := a.Supply.PrintMaxSupply
+			if (gotMax == nil) != (tc.wantMax == nil) || (gotMax != nil && *gotMax != *tc.wantMax) || a.Supply.PrintCurrentSupply != tc.wantCurrent {
+				t.Errorf("print supply max %v current %d, want %v %d", gotMax, a.Supply.PrintCurrentSupply, tc.wantMax, tc.wantCurrent)
+			}
+		})
+	}
+}
