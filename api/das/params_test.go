@@ -1,6 +1,7 @@
 package das
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -97,5 +98,22 @@ func TestKeyAndRateLimit(t *testing.T) {
 	a := e.post(body)
 	if a.Status != 429 || a.Error == nil || a.Error.Code != -32029 {
 		t.Errorf("second request within the limit's second: HTTP %d %+v, want 429 -32029", a.Status, a.Error)
+	}
+}
+
+// TestStoreFailure: when the store cannot answer (here its asset table is
+// gone), getAsset answers HTTP 500 / -32000 without details, and the
+// server keeps serving.
+func TestStoreFailure(t *testing.T) {
+	e := newEnv(t)
+	if err := e.s.Exec(context.Background(), "DROP TABLE asset_accounts", nil); err != nil {
+		t.Fatal(err)
+	}
+	a := e.call("getAsset", `{"id":"11111111111111111111111111111111"}`)
+	if a.Status != 500 || a.Error == nil || a.Error.Code != -32000 || a.Error.Message != "Internal error" {
+		t.Errorf("HTTP %d %+v, want 500 -32000 \"Internal error\"", a.Status, a.Error)
+	}
+	if a := e.call("getAsset", `{}`); a.Status != 400 {
+		t.Errorf("after a failure: HTTP %d, want the server still answering (400)", a.Status)
 	}
 }
