@@ -35,7 +35,7 @@ func accountsByOwner(d Deps, v2 bool) server.Handler {
 		if len(p.Filters) > maxFilters {
 			return nil, validationError("Too many filters. The maximum number of filters allowed is 5")
 		}
-		page := qc.OwnerPage{Limit: limitOr(p.Limit), After: (*qc.Key)(p.Cursor)}
+		page := qc.OwnerPage{Limit: limitOr(p.Limit), After: (*qc.Key)(p.Cursor), AsOf: &slot}
 		for _, f := range p.Filters {
 			if f == nil {
 				return nil, validationError("Filter instance cannot be null")

@@ -25,7 +25,7 @@ func getCompressedBalanceByOwner(d Deps) server.Handler {
 		if err != nil {
 			return nil, err
 		}
-		lamports, err := qc.OwnerLamports(ctx, d.Store, qc.Key(*p.Owner))
+		lamports, err := qc.OwnerLamports(ctx, d.Store, qc.Key(*p.Owner), slot)
 		if err != nil {
 			return nil, err
 		}

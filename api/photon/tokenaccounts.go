@@ -44,7 +44,7 @@ func tokenAccounts(d Deps, authority string, list tokenLister, v2 bool) server.H
 		if err != nil {
 			return nil, err
 		}
-		page := qc.TokenPage{Limit: limitOr(p.Limit), Mint: (*qc.Key)(p.Mint)}
+		page := qc.TokenPage{Limit: limitOr(p.Limit), Mint: (*qc.Key)(p.Mint), AsOf: &slot}
 		if p.Cursor != nil {
 			after, ok := qc.TokenCursorFrom(*p.Cursor)
 			if !ok {

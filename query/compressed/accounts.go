@@ -60,6 +60,11 @@ type OwnerPage struct {
 	After   *Key // hashes strictly after this one
 	Limit   uint64
 	Filters []Memcmp
+	// AsOf, when set, hides accounts created after that slot: the read
+	// paths receive outputs as they are stored, but their inputs' spends
+	// only when the state step covers the slot, so an answer stamped with
+	// the indexed slot must not show what lies beyond it.
+	AsOf *uint64
 }
 
 // maxFilters bounds the placeholders a page may bind.
@@ -82,6 +87,9 @@ func AccountsByOwner(ctx context.Context, s store.Store, owner Key, p OwnerPage)
 		o, b := fmt.Sprintf("mo%d", i), fmt.Sprintf("mb%d", i)
 		q.where(`substring(data, {`+o+`:UInt64} + 1, length({`+b+`:String})) = {`+b+`:String}`).
 			bind(o, u64Param(f.Offset)).bind(b, string(f.Bytes))
+	}
+	if p.AsOf != nil {
+		q.where(`slot_created <= {asof:UInt64}`).bind("asof", u64Param(*p.AsOf))
 	}
 	q.where(`NOT spent`).bind("limit", u64Param(p.Limit))
 	res, err := s.Query(ctx, q.sql(`SELECT `+accountColumns+` FROM compressed_by_owner FINAL`,

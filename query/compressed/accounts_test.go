@@ -83,15 +83,20 @@ func TestAccountsByOwner(t *testing.T) {
 	insertAccount(t, s, "compressed_by_owner", qc.Account{Hash: key(1), Owner: key(owner)}, false, "", "", nil)
 	insertAccount(t, s, "compressed_by_owner", qc.Account{Hash: key(1), Owner: key(owner)}, true, "", "", nil)
 	insertAccount(t, s, "compressed_by_owner", qc.Account{Hash: key(2), Owner: key(owner + 1)}, false, "", "", nil)
+	// Created at slot 50: beyond an answer stamped with slot 49.
+	insertAccount(t, s, "compressed_by_owner", qc.Account{Hash: key(100), Owner: key(owner), SlotCreated: 50}, false, "", "", nil)
 	after := key(7)
+	slot49, slot50 := uint64(49), uint64(50)
 	tests := []struct {
 		name string
 		page qc.OwnerPage
 		want []byte
 	}{
-		{"all", qc.OwnerPage{Limit: 10}, []byte{4, 7, 9, 200}},
+		{"all", qc.OwnerPage{Limit: 10}, []byte{4, 7, 9, 100, 200}},
+		{"as of slot 49", qc.OwnerPage{Limit: 10, AsOf: &slot49}, []byte{4, 7, 9, 200}},
+		{"as of slot 50", qc.OwnerPage{Limit: 10, AsOf: &slot50}, []byte{4, 7, 9, 100, 200}},
 		{"limit", qc.OwnerPage{Limit: 1}, []byte{4}},
-		{"after", qc.OwnerPage{Limit: 10, After: &after}, []byte{9, 200}},
+		{"after", qc.OwnerPage{Limit: 10, After: &after, AsOf: &slot49}, []byte{9, 200}},
 		{"memcmp", qc.OwnerPage{Limit: 10, Filters: []qc.Memcmp{{Offset: 1, Bytes: []byte{2, 3}}}}, []byte{9, 200}},
 		{"two memcmp", qc.OwnerPage{Limit: 10, Filters: []qc.Memcmp{{Offset: 1, Bytes: []byte{2}}, {Offset: 0, Bytes: []byte{7}}}}, []byte{200}},
 		{"memcmp past the end", qc.OwnerPage{Limit: 10, Filters: []qc.Memcmp{{Offset: 3, Bytes: []byte{4, 5}}}}, []byte{}},

@@ -102,12 +102,13 @@ func MintHolders(ctx context.Context, s store.Store, mint Key, p HolderPage) ([]
 	return out, nil
 }
 
-// OwnerLamports sums the lamports of owner's unspent compressed accounts.
-// It reads one owner's range of compressed_by_owner.
-func OwnerLamports(ctx context.Context, s store.Store, owner Key) (uint64, error) {
+// OwnerLamports sums the lamports of owner's unspent compressed accounts
+// created up to slot asOf. It reads one owner's range of
+// compressed_by_owner.
+func OwnerLamports(ctx context.Context, s store.Store, owner Key, asOf uint64) (uint64, error) {
 	res, err := s.Query(ctx, `SELECT sum(lamports) FROM compressed_by_owner FINAL
-		WHERE owner = {owner:FixedString(32)} AND NOT spent`,
-		store.Params{"owner": keyParam(owner)})
+		WHERE owner = {owner:FixedString(32)} AND NOT spent AND slot_created <= {asof:UInt64}`,
+		store.Params{"owner": keyParam(owner), "asof": u64Param(asOf)})
 	if err != nil {
 		return 0, fmt.Errorf("owner lamports: %w", err)
 	}

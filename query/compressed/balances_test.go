@@ -138,13 +138,16 @@ func TestOwnerLamports(t *testing.T) {
 	}
 	insertAccount(t, s, "compressed_by_owner", qc.Account{Hash: key(2), Owner: key(40), Lamports: 7}, true, "", "", nil)
 	insertAccount(t, s, "compressed_by_owner", qc.Account{Hash: key(9), Owner: key(41), Lamports: 1000}, false, "", "", nil)
+	// Created at slot 20: counted only once the answer's slot covers it.
+	insertAccount(t, s, "compressed_by_owner", qc.Account{Hash: key(10), Owner: key(40), Lamports: 100, SlotCreated: 20}, false, "", "", nil)
 	for _, tt := range []struct {
 		owner byte
+		asOf  uint64
 		want  uint64
-	}{{40, 16}, {41, 1000}, {42, 0}} {
-		got, err := qc.OwnerLamports(ctx, s, key(tt.owner))
+	}{{40, 19, 16}, {40, 20, 116}, {41, 19, 1000}, {42, 19, 0}} {
+		got, err := qc.OwnerLamports(ctx, s, key(tt.owner), tt.asOf)
 		if err != nil || got != tt.want {
-			t.Errorf("owner %d: %d, %v; want %d", tt.owner, got, err, tt.want)
+			t.Errorf("owner %d as of %d: %d, %v; want %d", tt.owner, tt.asOf, got, err, tt.want)
 		}
 	}
 }

@@ -12,6 +12,9 @@ type TokenPage struct {
 	Mint  *Key         // only this mint
 	After *TokenCursor // rows strictly after this (mint, hash)
 	Limit uint64
+	// AsOf, when set, hides accounts created after that slot (see
+	// OwnerPage.AsOf).
+	AsOf *uint64
 }
 
 // TokenAccountsByOwner lists the unspent token accounts of owner by mint,
@@ -47,6 +50,9 @@ func tokenAccounts(ctx context.Context, s store.Store, table, column string, who
 	if p.After != nil {
 		q.where(`(mint > {am:FixedString(32)} OR (mint = {am:FixedString(32)} AND hash > {ah:FixedString(32)}))`).
 			bind("am", keyParam(p.After.Mint)).bind("ah", keyParam(p.After.Hash))
+	}
+	if p.AsOf != nil {
+		q.where(`slot_created <= {asof:UInt64}`).bind("asof", u64Param(*p.AsOf))
 	}
 	q.where(`NOT spent`).bind("limit", u64Param(p.Limit))
 	res, err := s.Query(ctx, q.sql(`SELECT `+accountColumns+` FROM `+table+` FINAL`,

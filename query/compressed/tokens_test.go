@@ -40,6 +40,14 @@ func TestTokenAccounts(t *testing.T) {
 		insertAccount(t, s, "token_accounts_by_delegate", a, r.spent, "delegate_key", "{dk:FixedString(32)}",
 			store.Params{"dk": string(a.Delegate[:])})
 	}
+	// Created at slot 30: hidden from answers stamped with an earlier slot.
+	late := tokenAccount(owner, 5, 8, 600)
+	late.SlotCreated = 30
+	insertAccount(t, s, "token_accounts", late, false, "", "", nil)
+	late.Delegate = ptr(key(del))
+	insertAccount(t, s, "token_accounts_by_delegate", late, false, "delegate_key", "{dk:FixedString(32)}",
+		store.Params{"dk": string(late.Delegate[:])})
+	slot29, slot30 := uint64(29), uint64(30)
 	mint5 := key(5)
 	// Every row is also delegated to del, the other owner's included.
 	tests := []struct {
@@ -49,15 +57,16 @@ func TestTokenAccounts(t *testing.T) {
 		want    []byte // by owner
 		wantDel []byte // by delegate
 	}{
-		{"all by mint then hash", owner, qc.TokenPage{Limit: 10}, []byte{200, 3, 9}, []byte{200, 3, 7, 9}},
-		{"limit", owner, qc.TokenPage{Limit: 2}, []byte{200, 3}, []byte{200, 3}},
-		{"after cursor", owner, qc.TokenPage{Limit: 10, After: &qc.TokenCursor{Mint: key(1), Hash: key(200)}}, []byte{3, 9}, []byte{3, 7, 9}},
-		{"cursor inside a mint", owner, qc.TokenPage{Limit: 10, After: &qc.TokenCursor{Mint: key(5), Hash: key(3)}}, []byte{9}, []byte{7, 9}},
-		{"mint filter", owner, qc.TokenPage{Limit: 10, Mint: &mint5}, []byte{3, 9}, []byte{3, 7, 9}},
-		{"mint filter and cursor", owner, qc.TokenPage{Limit: 10, Mint: &mint5, After: &qc.TokenCursor{Mint: key(5), Hash: key(3)}}, []byte{9}, []byte{7, 9}},
+		{"all by mint then hash", owner, qc.TokenPage{Limit: 10, AsOf: &slot29}, []byte{200, 3, 9}, []byte{200, 3, 7, 9}},
+		{"as of the late account's slot", owner, qc.TokenPage{Limit: 10, AsOf: &slot30}, []byte{200, 3, 8, 9}, []byte{200, 3, 7, 8, 9}},
+		{"limit", owner, qc.TokenPage{AsOf: &slot29, Limit: 2}, []byte{200, 3}, []byte{200, 3}},
+		{"after cursor", owner, qc.TokenPage{AsOf: &slot29, Limit: 10, After: &qc.TokenCursor{Mint: key(1), Hash: key(200)}}, []byte{3, 9}, []byte{3, 7, 9}},
+		{"cursor inside a mint", owner, qc.TokenPage{AsOf: &slot29, Limit: 10, After: &qc.TokenCursor{Mint: key(5), Hash: key(3)}}, []byte{9}, []byte{7, 9}},
+		{"mint filter", owner, qc.TokenPage{AsOf: &slot29, Limit: 10, Mint: &mint5}, []byte{3, 9}, []byte{3, 7, 9}},
+		{"mint filter and cursor", owner, qc.TokenPage{AsOf: &slot29, Limit: 10, Mint: &mint5, After: &qc.TokenCursor{Mint: key(5), Hash: key(3)}}, []byte{9}, []byte{7, 9}},
 		{"zero limit", owner, qc.TokenPage{Limit: 0}, []byte{}, []byte{}},
-		{"other owner", other, qc.TokenPage{Limit: 10}, []byte{7}, nil},
-		{"unknown owner", 99, qc.TokenPage{Limit: 10}, []byte{}, nil},
+		{"other owner", other, qc.TokenPage{AsOf: &slot29, Limit: 10}, []byte{7}, nil},
+		{"unknown owner", 99, qc.TokenPage{AsOf: &slot29, Limit: 10}, []byte{}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
