@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dasch-labs/dasch/bench/internal/measure"
 	"github.com/dasch-labs/dasch/serving"
 )
 
@@ -24,30 +25,30 @@ func (r *Report) WriteTable(w io.Writer) {
 	for k := range NumKinds {
 		total += r.Counts[k]
 		if r.Counts[k] > 0 {
-			kinds = append(kinds, fmt.Sprintf("%s %s", k, count(r.Counts[k])))
+			kinds = append(kinds, fmt.Sprintf("%s %s", k, measure.Count(r.Counts[k])))
 		}
 	}
 	fmt.Fprintf(w, "dasch digital-asset benchmark: %s assets (%s; %s Core collections), %s accounts, seed %d, %d CPUs, run %s\n",
-		count(total), strings.Join(kinds, ", "), count(r.CoreCollections), count(r.Ingest.Accounts), c.Gen.Seed, r.CPUs, r.Elapsed.Round(time.Second))
+		measure.Count(total), strings.Join(kinds, ", "), measure.Count(r.CoreCollections), measure.Count(r.Ingest.Accounts), c.Gen.Seed, r.CPUs, r.Elapsed.Round(time.Second))
 	fmt.Fprintln(w, "latencies p50 / p99 in ms, one client unless stated; http = JSON-RPC through the server on loopback, reading")
 	fmt.Fprintln(w, "states from the asset index (index) or from the store (store); query layer = query/das.Assets over the store")
 	fmt.Fprintln(w, "(edition PDAs, store read, rendering; no HTTP, no JSON); store read = query/das.Load alone; targets judge http, index")
 	fmt.Fprintln(w)
 
-	t := &table{}
-	t.row("", "http, index", "http, store", "store ÷ index p50", "query layer", "store read", "target")
+	t := &measure.Table{}
+	t.Row("", "http, index", "http, store", "store ÷ index p50", "query layer", "store read", "target")
 	ingest := r.IngestAccountsPerSec()
 	raw := r.RawRowsPerSec()
 	rowsPerSec := float64(r.Ingest.Rows) / r.Ingest.Load.Seconds()
-	t.row("ingest, accounts/s (decoder → batcher → insert)", count(int(ingest)), "", "", "", "", "")
-	t.row("  token and Core assets/s", count(int(float64(total-r.Counts[KindCNFT])/r.Ingest.Load.Seconds())), "", "", "", "", "")
-	t.row("  raw insert of the same rows, rows/s", count(int(raw)), "", "", "", "",
-		fmt.Sprintf("ingest at %.0f%% of it (%s rows/s)", 100*rowsPerSec/raw, count(int(rowsPerSec))))
-	t.row("  compressed NFT events, rows | s", fmt.Sprintf("%s | %.1f", count(r.Events), r.EventsInsert.Seconds()), "", "", "", "", "")
-	t.row("  generate (untimed) | ingest | merges, s",
+	t.Row("ingest, accounts/s (decoder → batcher → insert)", measure.Count(int(ingest)), "", "", "", "", "")
+	t.Row("  token and Core assets/s", measure.Count(int(float64(total-r.Counts[KindCNFT])/r.Ingest.Load.Seconds())), "", "", "", "", "")
+	t.Row("  raw insert of the same rows, rows/s", measure.Count(int(raw)), "", "", "", "",
+		fmt.Sprintf("ingest at %.0f%% of it (%s rows/s)", 100*rowsPerSec/raw, measure.Count(int(rowsPerSec))))
+	t.Row("  compressed NFT events, rows | s", fmt.Sprintf("%s | %.1f", measure.Count(r.Events), r.EventsInsert.Seconds()), "", "", "", "", "")
+	t.Row("  generate (untimed) | ingest | merges, s",
 		fmt.Sprintf("%.1f | %.1f | %.1f", r.Generate.Seconds(), r.Ingest.Load.Seconds(), r.Settle.Seconds()), "", "", "", "", "")
-	t.row("  asset_accounts on disk, GB | parts", fmt.Sprintf("%.2f | %d", float64(r.DiskBytes)/1e9, r.Parts), "", "", "", "", "")
-	t.row("asset index: entries | MiB | load s", fmt.Sprintf("%s | %d | %.1f", count(r.Index.Entries), r.Index.Bytes>>20, r.IndexLoad.Seconds()),
+	t.Row("  asset_accounts on disk, GB | parts", fmt.Sprintf("%.2f | %d", float64(r.DiskBytes)/1e9, r.Parts), "", "", "", "", "")
+	t.Row("asset index: entries | MiB | load s", fmt.Sprintf("%s | %d | %.1f", measure.Count(r.Index.Entries), r.Index.Bytes>>20, r.IndexLoad.Seconds()),
 		"", "", "", "", fmt.Sprintf("complete: %v", r.Index.Complete))
 
 	r.latRow(t, r.Single, TargetGetAssetP99)
@@ -60,15 +61,15 @@ func (r *Report) WriteTable(w io.Writer) {
 		if cr.Batch {
 			target = TargetBatchP99
 		}
-		t.row(cr.Label+", req/s", rps(cr.Indexed), rps(cr.HTTP), ratio(cr.HTTP.Throughput, cr.Indexed.Throughput, true), "", "", "")
-		t.row("  p50 / p99", lat(cr.Indexed), lat(cr.HTTP), ratio(float64(cr.HTTP.P50), float64(cr.Indexed.P50), false), "", "",
+		t.Row(cr.Label+", req/s", measure.RPS(cr.Indexed), measure.RPS(cr.HTTP), ratio(cr.HTTP.Throughput, cr.Indexed.Throughput, true), "", "", "")
+		t.Row("  p50 / p99", measure.Lat(cr.Indexed), measure.Lat(cr.HTTP), ratio(float64(cr.HTTP.P50), float64(cr.Indexed.P50), false), "", "",
 			verdict(cr.Indexed.P99 <= target, fmt.Sprintf("p99≤%dms", target.Milliseconds()))+" (single-client target)")
 	}
-	t.write(w)
+	t.Write(w)
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "raw insert: the first %s rows, pre-built in batches of the batcher's size, inserted one at a time (as the batcher inserts a table) into a copy of asset_accounts\n", count(r.RawRows))
+	fmt.Fprintf(w, "raw insert: the first %s rows, pre-built in batches of the batcher's size, inserted one at a time (as the batcher inserts a table) into a copy of asset_accounts\n", measure.Count(r.RawRows))
 	fmt.Fprintf(w, "ingest: in-memory accounts through assets.Decoder (%d workers) into the arrowbatch batcher; %s asset_accounts rows, %.0f MB handed to the engine\n",
-		c.Parallel, count(int(r.Ingest.Rows)), float64(r.Ingest.Bytes)/1e6)
+		c.Parallel, measure.Count(int(r.Ingest.Rows)), float64(r.Ingest.Bytes)/1e6)
 	fmt.Fprintf(w, "ids drawn uniformly at random; the first pass of every series (its warmup) checked that each id answers its own asset, never null or an error\n")
 	fmt.Fprintf(w, "compressed NFTs: built bubblegum.Events (mint_v1, a third transferred after), written to bubblegum_events as the asset ingest writes them\n")
 	fmt.Fprintf(w, "asset index: serving.OpenAssets as `dasch serve --asset-index` opens it (budget %d MiB), syncing every %s during the run\n",
@@ -83,14 +84,14 @@ func (r *Report) WriteTable(w io.Writer) {
 }
 
 // latRow prints one request type's paths.
-func (r *Report) latRow(t *table, row Row, target time.Duration) {
+func (r *Report) latRow(t *measure.Table, row Row, target time.Duration) {
 	label := row.Label + ", p50 / p99"
 	if row.Skip != "" {
-		t.row(label, "skipped", "", "", "", lat(row.Store), row.Skip)
+		t.Row(label, "skipped", "", "", "", measure.Lat(row.Store), row.Skip)
 		return
 	}
-	t.row(label, lat(row.Indexed), lat(row.HTTP), ratio(float64(row.HTTP.P50), float64(row.Indexed.P50), false),
-		lat(row.Query), lat(row.Store), verdict(row.Indexed.P99 <= target, fmt.Sprintf("p99≤%dms", target.Milliseconds())))
+	t.Row(label, measure.Lat(row.Indexed), measure.Lat(row.HTTP), ratio(float64(row.HTTP.P50), float64(row.Indexed.P50), false),
+		measure.Lat(row.Query), measure.Lat(row.Store), verdict(row.Indexed.P99 <= target, fmt.Sprintf("p99≤%dms", target.Milliseconds())))
 }
 
 // ratio prints a ÷ b ("×"); with inverse, b ÷ a (throughput: more is
@@ -110,74 +111,4 @@ func verdict(ok bool, what string) string {
 		return what + " PASS"
 	}
 	return what + " MISS"
-}
-
-func lat(s Series) string {
-	if !s.Measured() {
-		return "-"
-	}
-	return ms(s.P50) + " / " + ms(s.P99)
-}
-
-func rps(s Series) string {
-	if !s.Measured() {
-		return "-"
-	}
-	return count(int(s.Throughput))
-}
-
-func ms(d time.Duration) string {
-	v := float64(d) / float64(time.Millisecond)
-	switch {
-	case v < 10 && v > -10:
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	case v < 100 && v > -100:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64)
-}
-
-// count writes n with thousands separators.
-func count(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
-// table aligns columns by their widest cell.
-type table struct{ rows [][]string }
-
-func (t *table) row(cells ...string) { t.rows = append(t.rows, cells) }
-
-func (t *table) write(w io.Writer) {
-	var width []int
-	for _, r := range t.rows {
-		for i, c := range r {
-			if i >= len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], len([]rune(c)))
-		}
-	}
-	for _, r := range t.rows {
-		var b strings.Builder
-		for i, c := range r {
-			b.WriteString(c)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", width[i]-len([]rune(c))+2))
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
 }

@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mr-tron/base58"
+
+	"github.com/dasch-labs/dasch/bench/internal/measure"
 )
 
 // Targets of the compressed-state read paths and ingest.
@@ -22,40 +23,42 @@ const (
 // WriteTable prints the run as one table: dasch, PostgreSQL, their ratio
 // and the target verdict per figure.
 func (r *Report) WriteTable(w io.Writer) {
-	t := &table{}
+	t := &measure.Table{}
 	c := r.Cfg
 	fmt.Fprintf(w, "dasch compressed-state benchmark: %s token accounts, %s mints (largest %s holders), %s holdings, seed %d, %d CPUs, run %s\n",
-		count(r.Dasch.Accounts), count(c.Gen.Mints), count(r.LargestHolders), count(r.Dasch.Holdings), c.Gen.Seed, r.CPUs, r.Elapsed.Round(time.Second))
+		measure.Count(r.Dasch.Accounts), measure.Count(c.Gen.Mints), measure.Count(r.LargestHolders), measure.Count(r.Dasch.Holdings), c.Gen.Seed, r.CPUs, r.Elapsed.Round(time.Second))
 	fmt.Fprintf(w, "latencies p50 / p99 in ms over loopback; dasch/pg below 1 means dasch is faster for latencies, above 1 for rates\n\n")
-	t.row("", "dasch", "postgres 15", "dasch/pg", "target")
+	t.Row("", "dasch", "postgres 15", "dasch/pg", "target")
 
 	// Ingest.
 	d, p := r.Dasch, r.PG
 	dRate := d.AccountsPerSec()
 	if r.Postgres {
 		pRate := p.AccountsPerSec()
-		t.row("ingest, token accounts/s", count(int(dRate)), count(int(pRate))+" (load+index)", ratio(dRate, pRate),
+		t.Row("ingest, token accounts/s", measure.Count(int(dRate)), measure.Count(int(pRate))+" (load+index)", ratio(dRate, pRate),
 			verdict(dRate >= TargetIngestRate, "≥300k/s")+", "+verdict(dRate >= TargetIngestVsPG*pRate, "≥10× pg"))
-		t.row("  pg COPY alone, accounts/s", "", count(int(p.CopyAccountsPerSec())), ratio(dRate, p.CopyAccountsPerSec()), "")
+		t.Row("  pg COPY alone, accounts/s", "", measure.Count(int(p.CopyAccountsPerSec())), ratio(dRate, p.CopyAccountsPerSec()), "")
 	} else {
-		t.row("ingest, token accounts/s", count(int(dRate)), "-", "-", verdict(dRate >= TargetIngestRate, "≥300k/s"))
+		t.Row("ingest, token accounts/s", measure.Count(int(dRate)), "-", "-", verdict(dRate >= TargetIngestRate, "≥300k/s"))
 	}
 	raw := r.SameRows
 	if raw.Load > 0 {
 		rawRate := raw.AccountsPerSec()
-		t.row("  same rows, raw insert (ceiling), acc/s", count(int(rawRate)), "", "",
+		t.Row("  same rows, raw insert (ceiling), acc/s", measure.Count(int(rawRate)), "", "",
 			fmt.Sprintf("ingest at %.0f%% of it", 100*dRate/rawRate))
 	}
 	dRows := float64(d.Rows) / d.Load.Seconds()
-	t.row("  rows/s over all tables written", fmt.Sprintf("%s (%d tables)", count(int(dRows)), len(daschTables())),
-		pgOr(r.Postgres, func() string { return fmt.Sprintf("%s (2 tables, COPY)", count(int(float64(p.Rows)/p.Load.Seconds()))) }), "", "")
-	t.row("  MB/s handed to the engine (decoder)", fmt.Sprintf("%.0f", float64(d.Bytes)/d.Load.Seconds()/1e6),
+	t.Row("  rows/s over all tables written", fmt.Sprintf("%s (%d tables)", measure.Count(int(dRows)), len(daschTables())),
+		pgOr(r.Postgres, func() string {
+			return fmt.Sprintf("%s (2 tables, COPY)", measure.Count(int(float64(p.Rows)/p.Load.Seconds())))
+		}), "", "")
+	t.Row("  MB/s handed to the engine (decoder)", fmt.Sprintf("%.0f", float64(d.Bytes)/d.Load.Seconds()/1e6),
 		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.0f", float64(p.Bytes)/p.Load.Seconds()/1e6) }), "", "")
-	t.row("  engine raw limit, narrow rows/s", count(int(r.NarrowRowsPerSec)), "", "",
+	t.Row("  engine raw limit, narrow rows/s", measure.Count(int(r.NarrowRowsPerSec)), "", "",
 		fmt.Sprintf("ingest at %.0f%% of it (rows)", 100*dRows/r.NarrowRowsPerSec))
-	t.row("  ingest | index+analyze | merges, s", fmt.Sprintf("%.1f | - | %.1f", d.Load.Seconds(), d.Settle.Seconds()),
+	t.Row("  ingest | index+analyze | merges, s", fmt.Sprintf("%.1f | - | %.1f", d.Load.Seconds(), d.Settle.Seconds()),
 		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.1f | %.1f | -", p.Load.Seconds(), p.Index.Seconds()) }), "", "")
-	t.row("  on disk, GB", fmt.Sprintf("%.2f", float64(d.DiskBytes)/1e9),
+	t.Row("  on disk, GB", fmt.Sprintf("%.2f", float64(d.DiskBytes)/1e9),
 		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.2f", float64(p.DiskBytes)/1e9) }),
 		pgOr(r.Postgres, func() string { return ratio(float64(d.DiskBytes), float64(p.DiskBytes)) }), "")
 
@@ -70,10 +73,10 @@ func (r *Report) WriteTable(w io.Writer) {
 		if cr.Label == "" {
 			continue
 		}
-		t.row(cr.Label+", req/s", rps(cr.HTTP), rps(cr.PG), seriesRatio(cr.HTTP, cr.PG, func(s Series) float64 { return s.Throughput }), "")
-		t.row("  p50 / p99 ms", lat(cr.HTTP), lat(cr.PG), latRatio(cr.HTTP, cr.PG), "")
+		t.Row(cr.Label+", req/s", measure.RPS(cr.HTTP), measure.RPS(cr.PG), seriesRatio(cr.HTTP, cr.PG, func(s Series) float64 { return s.Throughput }), "")
+		t.Row("  p50 / p99 ms", measure.Lat(cr.HTTP), measure.Lat(cr.PG), latRatio(cr.HTTP, cr.PG), "")
 	}
-	t.write(w)
+	t.Write(w)
 
 	fmt.Fprintln(w)
 	if r.Postgres {
@@ -81,7 +84,7 @@ func (r *Report) WriteTable(w io.Writer) {
 		fmt.Fprintln(w, "  (amount < $2 OR (amount = $2 AND owner < $3)); \"pg row-value keyset\" is (amount, owner) < ($2, $3), its best case")
 	}
 	fmt.Fprintf(w, "balances pages cycle over %d owners holding %s to %s mints; concurrent runs stop at %s requests or %s\n",
-		r.BalanceOwners, count(r.OwnerMintsMin), count(r.OwnerMintsMax), count(c.Concurrent.Requests), c.Concurrent.Time)
+		r.BalanceOwners, measure.Count(r.OwnerMintsMin), measure.Count(r.OwnerMintsMax), measure.Count(c.Concurrent.Requests), c.Concurrent.Time)
 	if len(d.Phases) > 0 {
 		var ph []string
 		for _, k := range d.Phases.Sorted() {
@@ -111,10 +114,10 @@ func (r *Report) WriteTable(w io.Writer) {
 }
 
 // pageRows prints one page measurement and its sub-rows.
-func (r *Report) pageRows(t *table, row PageRow, target time.Duration, holders bool) {
+func (r *Report) pageRows(t *measure.Table, row PageRow, target time.Duration, holders bool) {
 	label := row.Label + ", p50 / p99 ms"
 	if row.Skip != "" {
-		t.row(label, "skipped", "", "", row.Skip)
+		t.Row(label, "skipped", "", "", row.Skip)
 		return
 	}
 	goal := fmt.Sprintf("p99≤%dms", target.Milliseconds())
@@ -125,10 +128,10 @@ func (r *Report) pageRows(t *table, row PageRow, target time.Duration, holders b
 			v += ", " + verdict(row.HTTP.P99 <= row.PG.P99, "≤pg")
 		}
 	}
-	t.row(label, lat(row.HTTP), lat(row.PG), latRatio(row.HTTP, row.PG), v)
-	t.row("  dasch query layer alone (no HTTP)", lat(row.Query), "", latRatio(row.Query, row.PG), "")
+	t.Row(label, measure.Lat(row.HTTP), measure.Lat(row.PG), latRatio(row.HTTP, row.PG), v)
+	t.Row("  dasch query layer alone (no HTTP)", measure.Lat(row.Query), "", latRatio(row.Query, row.PG), "")
 	if holders && row.PGRow.Measured() {
-		t.row("  pg row-value keyset", "", lat(row.PGRow), latRatio(row.HTTP, row.PGRow), "")
+		t.Row("  pg row-value keyset", "", measure.Lat(row.PGRow), latRatio(row.HTTP, row.PGRow), "")
 	}
 }
 
@@ -144,31 +147,6 @@ func pgOr(ok bool, f func() string) string {
 		return "-"
 	}
 	return f()
-}
-
-func lat(s Series) string {
-	if !s.Measured() {
-		return "-"
-	}
-	return ms(s.P50) + " / " + ms(s.P99)
-}
-
-func rps(s Series) string {
-	if !s.Measured() {
-		return "-"
-	}
-	return count(int(s.Throughput))
-}
-
-func ms(d time.Duration) string {
-	v := float64(d) / float64(time.Millisecond)
-	switch {
-	case v < 10:
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	case v < 100:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64)
 }
 
 func ratio(a, b float64) string {
@@ -192,51 +170,4 @@ func seriesRatio(a, b Series, f func(Series) float64) string {
 	return ratio(f(a), f(b))
 }
 
-// count writes n with thousands separators.
-func count(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
 func b58(k [32]byte) string { return base58.Encode(k[:]) }
-
-// table aligns columns by their widest cell.
-type table struct{ rows [][]string }
-
-func (t *table) row(cells ...string) { t.rows = append(t.rows, cells) }
-
-func (t *table) write(w io.Writer) {
-	var width []int
-	for _, r := range t.rows {
-		for i, c := range r {
-			if i >= len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], len([]rune(c)))
-		}
-	}
-	for _, r := range t.rows {
-		var b strings.Builder
-		for i, c := range r {
-			b.WriteString(c)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", width[i]-len([]rune(c))+2))
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
-}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/dasch-labs/dasch/api/photon"
 	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/bench/internal/measure"
 	"github.com/dasch-labs/dasch/bench/pgref"
 	qc "github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
@@ -292,9 +293,9 @@ func (r *runner) subjects(ctx context.Context) (mint [32]byte, owners [][32]byte
 func (r *runner) holderPages(ctx context.Context, mint [32]byte) ([]*HolderCursor, error) {
 	var cursors []*HolderCursor
 	for _, d := range r.cfg.Depths {
-		row := PageRow{Label: "holders, depth " + count(d)}
+		row := PageRow{Label: "holders, depth " + measure.Count(d)}
 		if d+pageLimit > r.rep.LargestHolders {
-			row.Skip = fmt.Sprintf("the largest mint has %s holders: no full page at depth %s", count(r.rep.LargestHolders), count(d))
+			row.Skip = fmt.Sprintf("the largest mint has %s holders: no full page at depth %s", measure.Count(r.rep.LargestHolders), measure.Count(d))
 			r.rep.Holders = append(r.rep.Holders, row)
 			continue
 		}
