@@ -1,30 +1,22 @@
 package assets
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
-	"github.com/valyala/fasthttp"
 
+	"github.com/dasch-labs/dasch/bench/internal/rpc"
 	"github.com/dasch-labs/dasch/ingest/solana"
 )
 
-// rpcClient talks JSON-RPC to a dasch server over loopback HTTP.
-type rpcClient struct {
-	hc  *fasthttp.Client
-	url string
-}
+// rpcClient is the shared benchmark client with this suite's methods.
+type rpcClient struct{ *rpc.Client }
 
 func newRPCClient(addr, apiKey string, conns int) *rpcClient {
-	return &rpcClient{
-		hc:  &fasthttp.Client{MaxConnsPerHost: conns, ReadTimeout: time.Minute, WriteTimeout: time.Minute},
-		url: "http://" + addr + "/?api-key=" + apiKey,
-	}
+	return &rpcClient{rpc.New(addr, apiKey, conns)}
 }
 
 func getAssetBody(id solana.Pubkey) []byte {
@@ -44,41 +36,6 @@ func getAssetBatchBody(ids []solana.Pubkey) []byte {
 	return append(b, `]}}`...)
 }
 
-// post sends one request and returns the response body (a copy). Only a
-// JSON-RPC result counts as success: an error answer would otherwise be
-// timed as a fast one.
-func (c *rpcClient) post(ctx context.Context, body []byte) ([]byte, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-	defer fasthttp.ReleaseRequest(req)
-	defer fasthttp.ReleaseResponse(resp)
-	req.SetRequestURI(c.url)
-	req.Header.SetMethod(fasthttp.MethodPost)
-	req.Header.SetContentType("application/json")
-	req.SetBodyRaw(body)
-	deadline := time.Now().Add(time.Minute)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
-	if err := c.hc.DoDeadline(req, resp, deadline); err != nil {
-		return nil, err
-	}
-	out := bytes.Clone(resp.Body())
-	if resp.StatusCode() != fasthttp.StatusOK || !bytes.Contains(out, []byte(`"result"`)) {
-		return nil, fmt.Errorf("HTTP %d: %s", resp.StatusCode(), abbrev(out))
-	}
-	return out, nil
-}
-
-func abbrev(b []byte) string {
-	if len(b) > 300 {
-		return string(b[:300]) + "…"
-	}
-	return string(b)
-}
-
 // answered is the part of an asset the first pass checks.
 type answered struct {
 	ID        string `json:"id"`
@@ -87,7 +44,7 @@ type answered struct {
 
 // getAsset requests one asset; with verify, the answer must be that asset.
 func (c *rpcClient) getAsset(ctx context.Context, id solana.Pubkey, verify bool) error {
-	body, err := c.post(ctx, getAssetBody(id))
+	body, err := c.Post(ctx, getAssetBody(id))
 	if err != nil || !verify {
 		return err
 	}
@@ -106,7 +63,7 @@ func (c *rpcClient) getAsset(ctx context.Context, id solana.Pubkey, verify bool)
 // getAssetBatch requests ids; with verify, every position must hold its
 // asset (no null).
 func (c *rpcClient) getAssetBatch(ctx context.Context, ids []solana.Pubkey, verify bool) error {
-	body, err := c.post(ctx, getAssetBatchBody(ids))
+	body, err := c.Post(ctx, getAssetBatchBody(ids))
 	if err != nil || !verify {
 		return err
 	}

@@ -1,17 +1,16 @@
 package compressed
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
-	"github.com/valyala/fasthttp"
+
+	"github.com/dasch-labs/dasch/bench/internal/rpc"
 )
 
 // The Photon JSON-RPC methods the benchmark drives.
@@ -23,17 +22,11 @@ const (
 // pageLimit is Photon's default and maximum page size.
 const pageLimit = 1000
 
-// rpcClient talks JSON-RPC to a dasch server over loopback HTTP.
-type rpcClient struct {
-	hc  *fasthttp.Client
-	url string
-}
+// rpcClient is the shared benchmark client with this suite's methods.
+type rpcClient struct{ *rpc.Client }
 
 func newRPCClient(addr, apiKey string, conns int) *rpcClient {
-	return &rpcClient{
-		hc:  &fasthttp.Client{MaxConnsPerHost: conns, ReadTimeout: time.Minute, WriteTimeout: time.Minute},
-		url: "http://" + addr + "/?api-key=" + apiKey,
-	}
+	return &rpcClient{rpc.New(addr, apiKey, conns)}
 }
 
 // holdersBody and balancesBody are the request bodies, cursors encoded
@@ -53,41 +46,6 @@ func holdersBody(mint [32]byte, cur *HolderCursor) []byte {
 func balancesBody(owner [32]byte) []byte {
 	return []byte(`{"jsonrpc":"2.0","id":1,"method":"` + methodBalances + `","params":{"owner":"` +
 		base58.Encode(owner[:]) + `","limit":` + strconv.Itoa(pageLimit) + `}}`)
-}
-
-// post sends one request and returns the response body (a copy). Only a
-// JSON-RPC result counts as success: a page answered with an error would
-// otherwise be timed as a fast page.
-func (c *rpcClient) post(ctx context.Context, body []byte) ([]byte, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-	defer fasthttp.ReleaseRequest(req)
-	defer fasthttp.ReleaseResponse(resp)
-	req.SetRequestURI(c.url)
-	req.Header.SetMethod(fasthttp.MethodPost)
-	req.Header.SetContentType("application/json")
-	req.SetBodyRaw(body)
-	deadline := time.Now().Add(time.Minute)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
-	if err := c.hc.DoDeadline(req, resp, deadline); err != nil {
-		return nil, err
-	}
-	out := bytes.Clone(resp.Body())
-	if resp.StatusCode() != fasthttp.StatusOK || !bytes.Contains(out, []byte(`"result"`)) {
-		return nil, fmt.Errorf("HTTP %d: %s", resp.StatusCode(), abbrev(out))
-	}
-	return out, nil
-}
-
-func abbrev(b []byte) string {
-	if len(b) > 300 {
-		return string(b[:300]) + "…"
-	}
-	return string(b)
 }
 
 // rpcPage is the value of a holders or balances answer.
@@ -138,7 +96,7 @@ func decodePage(body []byte, byMint bool) ([]Holder, error) {
 }
 
 func (c *rpcClient) holders(ctx context.Context, mint [32]byte, cur *HolderCursor) ([]Holder, error) {
-	body, err := c.post(ctx, holdersBody(mint, cur))
+	body, err := c.Post(ctx, holdersBody(mint, cur))
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +104,7 @@ func (c *rpcClient) holders(ctx context.Context, mint [32]byte, cur *HolderCurso
 }
 
 func (c *rpcClient) balances(ctx context.Context, owner [32]byte) ([]Holder, error) {
-	body, err := c.post(ctx, balancesBody(owner))
+	body, err := c.Post(ctx, balancesBody(owner))
 	if err != nil {
 		return nil, err
 	}
