@@ -58,9 +58,10 @@ func AssetsFrom(ctx context.Context, s store.Store, src StateSource, ids []solan
 	}
 	// Core assets managed by a collection answer with the collection's
 	// authority: load the collections not loaded yet.
+	cs := cores{}
 	var more []solana.Pubkey
 	for _, id := range ids {
-		if c, ok := coreCollection(states[id]); ok && !seen[c] {
+		if c, ok := cs.collection(states[id]); ok && !seen[c] {
 			seen[c] = true
 			more = append(more, c)
 		}
@@ -70,7 +71,7 @@ func AssetsFrom(ctx context.Context, s store.Store, src StateSource, ids []solan
 	}
 	out := make([]Result, len(ids))
 	for i, id := range ids {
-		a, err := render(id, states, editions[id], opts)
+		a, err := render(id, states, cs, editions[id], opts)
 		if err != nil {
 			err = fmt.Errorf("asset %s: %w", id, err)
 		}
@@ -102,7 +103,7 @@ func fetch(ctx context.Context, s store.Store, src StateSource, keys []solana.Pu
 }
 
 // render builds the asset id from the loaded states.
-func render(id solana.Pubkey, states map[solana.Pubkey]*State, edition solana.Pubkey, opts asset.Options) (*asset.Asset, error) {
+func render(id solana.Pubkey, states map[solana.Pubkey]*State, cs cores, edition solana.Pubkey, opts asset.Options) (*asset.Asset, error) {
 	st := states[id]
 	if st == nil || st.Empty() {
 		return nil, asset.ErrNotFound
@@ -110,8 +111,8 @@ func render(id solana.Pubkey, states map[solana.Pubkey]*State, edition solana.Pu
 	if len(st.Events) > 0 {
 		return renderCNFT(id, st, states, edition, opts)
 	}
-	if core := st.Find(schema.AssetKindCore, id); core != nil {
-		return renderCore(id, core, states, opts)
+	if st.Find(schema.AssetKindCore, id) != nil {
+		return renderCore(id, cs, states, opts)
 	}
 	return renderToken(id, st, states[edition], opts)
 }

@@ -27,39 +27,61 @@ func decodeCore(acc *Account) (*das.CoreAccount, error) {
 	return c, nil
 }
 
-// coreCollection returns the collection a Core asset's update authority
-// names, if st is such an asset.
-func coreCollection(st *State) (solana.Pubkey, bool) {
+// cores decodes each stored Core account once per request: the collection
+// lookup, the asset's rendering and every member of one collection in a
+// batch share the decoded accounts, which are never modified.
+type cores map[solana.Pubkey]decodedCore
+
+type decodedCore struct {
+	acc *das.CoreAccount // nil when the key holds no Core account
+	err error
+}
+
+// of returns the Core account stored at key in st, decoded; nil, nil when
+// there is none.
+func (cs cores) of(st *State, key solana.Pubkey) (*das.CoreAccount, error) {
+	if d, ok := cs[key]; ok {
+		return d.acc, d.err
+	}
+	var d decodedCore
+	if st != nil {
+		if raw := st.Find(schema.AssetKindCore, key); raw != nil {
+			d.acc, d.err = decodeCore(raw)
+		}
+	}
+	cs[key] = d
+	return d.acc, d.err
+}
+
+// collection returns the collection a Core asset's update authority names,
+// if st holds such an asset.
+func (cs cores) collection(st *State) (solana.Pubkey, bool) {
 	if st == nil {
 		return solana.Pubkey{}, false
 	}
-	acc := st.Find(schema.AssetKindCore, st.ID)
-	if acc == nil {
-		return solana.Pubkey{}, false
-	}
-	c, err := decodeCore(acc)
-	if err != nil {
-		return solana.Pubkey{}, false // reported when the asset is rendered
+	c, err := cs.of(st, st.ID)
+	if c == nil || err != nil {
+		return solana.Pubkey{}, false // an error is reported when the asset is rendered
 	}
 	return c.CollectionAddress()
 }
 
-func renderCore(id solana.Pubkey, acc *Account, states map[solana.Pubkey]*State, opts asset.Options) (*asset.Asset, error) {
-	c, err := decodeCore(acc)
+func renderCore(id solana.Pubkey, cs cores, states map[solana.Pubkey]*State, opts asset.Options) (*asset.Asset, error) {
+	decoded, err := cs.of(states[id], id)
 	if err != nil {
 		return nil, fmt.Errorf("mpl core: %w", err)
 	}
+	if decoded == nil {
+		return nil, asset.ErrNotFound
+	}
+	c := *decoded // the agent token is set on this request's copy
 	if c.Kind == das.CoreBurnt {
 		return nil, asset.ErrNotFound // burnt before anything live was indexed
 	}
 	var coll *das.CoreAccount
 	if addr, ok := c.CollectionAddress(); ok {
-		if cst := states[addr]; cst != nil {
-			if cacc := cst.Find(schema.AssetKindCore, addr); cacc != nil {
-				if coll, err = decodeCore(cacc); err != nil {
-					return nil, fmt.Errorf("mpl core collection %s: %w", addr, err)
-				}
-			}
+		if coll, err = cs.of(states[addr], addr); err != nil {
+			return nil, fmt.Errorf("mpl core collection %s: %w", addr, err)
 		}
 	}
 	if rec := newest(states[id].OfKind(schema.AssetKindAgentIdentity)); rec != nil {
@@ -67,5 +89,5 @@ func renderCore(id solana.Pubkey, acc *Account, states map[solana.Pubkey]*State,
 			c.AgentToken = ident.AgentToken
 		}
 	}
-	return asset.FromCore(id, c, coll, opts)
+	return asset.FromCore(id, &c, coll, opts)
 }
