@@ -195,8 +195,9 @@ func appendKeys(b []byte, ks []qc.Key) []byte {
 	return append(b, ']')
 }
 
-// appendAccountProof writes Photon's MerkleProofWithContext (V1).
-func appendAccountProof(b []byte, p *accountProof) []byte {
+// appendProofHead opens an account proof with the members both versions
+// start with: proof, root, leafIndex, hash.
+func appendProofHead(b []byte, p *accountProof) []byte {
 	b = append(b, `{"proof":`...)
 	b = appendKeys(b, p.proof.Proof)
 	b = append(b, `,"root":`...)
@@ -205,6 +206,12 @@ func appendAccountProof(b []byte, p *accountProof) []byte {
 	b = appendU64(b, p.leaf.LeafIndex)
 	b = append(b, `,"hash":`...)
 	b = appendKey(b, p.hash)
+	return b
+}
+
+// appendAccountProof writes Photon's MerkleProofWithContext (V1).
+func appendAccountProof(b []byte, p *accountProof) []byte {
+	b = appendProofHead(b, p)
 	b = append(b, `,"merkleTree":`...)
 	b = appendKey(b, p.leaf.Tree)
 	b = append(b, `,"rootSeq":`...)
@@ -226,14 +233,7 @@ func appendMerkleContext(b []byte, treeType uint8, tree, queue qc.Key) []byte {
 // appendAccountProofV2 writes the V2 proof shape, with proveByIndex and the
 // tree context.
 func appendAccountProofV2(b []byte, p *accountProof) []byte {
-	b = append(b, `{"proof":`...)
-	b = appendKeys(b, p.proof.Proof)
-	b = append(b, `,"root":`...)
-	b = appendKey(b, p.proof.Root)
-	b = append(b, `,"leafIndex":`...)
-	b = appendU64(b, p.leaf.LeafIndex)
-	b = append(b, `,"hash":`...)
-	b = appendKey(b, p.hash)
+	b = appendProofHead(b, p)
 	b = append(b, `,"rootSeq":`...)
 	b = appendU64(b, p.proof.RootSeq)
 	b = append(b, `,"proveByIndex":`...)
