@@ -36,40 +36,12 @@ func (r *reader) key() (Key, error) {
 	return Key(k), err
 }
 
-func (r *reader) optKey() (*Key, error) {
-	ok, err := r.Option()
-	if err != nil || !ok {
-		return nil, err
-	}
-	k, err := r.key()
-	if err != nil {
-		return nil, err
-	}
-	return &k, nil
-}
+func (r *reader) optKey() (*Key, error) { return borsh.Opt(&r.Reader, r.key) }
 
-func (r *reader) optU8() (*uint8, error) {
-	ok, err := r.Option()
-	if err != nil || !ok {
-		return nil, err
-	}
-	v, err := r.U8()
-	if err != nil {
-		return nil, err
-	}
-	return &v, nil
-}
+func (r *reader) optU8() (*uint8, error) { return borsh.Opt(&r.Reader, r.U8) }
 
 func (r *reader) optEnum(what string, n uint8) (*uint8, error) {
-	ok, err := r.Option()
-	if err != nil || !ok {
-		return nil, err
-	}
-	v, err := r.enum(what, n)
-	if err != nil {
-		return nil, err
-	}
-	return &v, nil
+	return borsh.Opt(&r.Reader, func() (uint8, error) { return r.enum(what, n) })
 }
 
 // vecLen reads a u32 vector length and checks that elemSize-byte elements
@@ -97,17 +69,7 @@ func (r *reader) bytes() ([]byte, error) {
 	return append([]byte(nil), p...), nil
 }
 
-func (r *reader) optStr() (*string, error) {
-	ok, err := r.Option()
-	if err != nil || !ok {
-		return nil, err
-	}
-	s, err := r.Str()
-	if err != nil {
-		return nil, err
-	}
-	return &s, nil
-}
+func (r *reader) optStr() (*string, error) { return borsh.Opt(&r.Reader, r.Str) }
 
 func (r *reader) creators() ([]Creator, error) {
 	n, err := r.vecLen(34)
@@ -249,46 +211,17 @@ func (r *reader) updateArgs() (*UpdateArgs, error) {
 	if u.URI, err = r.optStr(); err != nil {
 		return nil, err
 	}
-	ok, err := r.Option()
-	if err != nil {
+	if u.Creators, err = borsh.Opt(&r.Reader, r.creators); err != nil {
 		return nil, err
 	}
-	if ok {
-		cs, err := r.creators()
-		if err != nil {
-			return nil, err
-		}
-		u.Creators = &cs
-	}
-	if ok, err = r.Option(); err != nil {
+	if u.SellerFeeBasisPoints, err = borsh.Opt(&r.Reader, r.U16); err != nil {
 		return nil, err
 	}
-	if ok {
-		v, err := r.U16()
-		if err != nil {
-			return nil, err
-		}
-		u.SellerFeeBasisPoints = &v
-	}
-	if ok, err = r.Option(); err != nil {
+	if u.PrimarySaleHappened, err = borsh.Opt(&r.Reader, r.Bool); err != nil {
 		return nil, err
 	}
-	if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return nil, err
-		}
-		u.PrimarySaleHappened = &v
-	}
-	if ok, err = r.Option(); err != nil {
+	if u.IsMutable, err = borsh.Opt(&r.Reader, r.Bool); err != nil {
 		return nil, err
-	}
-	if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return nil, err
-		}
-		u.IsMutable = &v
 	}
 	return u, nil
 }

@@ -126,3 +126,16 @@ func (r *Reader) VecLen(elemSize int) (int, error) {
 	}
 	return int(n), nil
 }
+
+// Opt reads an Option<T>: the tag, then the value with read when present.
+func Opt[T any](r *Reader, read func() (T, error)) (*T, error) {
+	ok, err := r.Option()
+	if err != nil || !ok {
+		return nil, err
+	}
+	v, err := read()
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}

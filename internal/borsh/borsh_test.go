@@ -62,3 +62,16 @@ func TestOffsets(t *testing.T) {
 		t.Fatalf("short u16: off %d err %v", r.Off, err)
 	}
 }
+
+func TestOpt(t *testing.T) {
+	r := &Reader{B: []byte{0, 1, 7, 1}}
+	if v, err := Opt(r, r.U8); v != nil || err != nil {
+		t.Fatalf("None: %v %v", v, err)
+	}
+	if v, err := Opt(r, r.U8); err != nil || v == nil || *v != 7 {
+		t.Fatalf("Some(7): %v %v", v, err)
+	}
+	if _, err := Opt(r, r.U8); !errors.Is(err, ErrShort) {
+		t.Fatalf("Some without a value: %v, want ErrShort", err)
+	}
+}
