@@ -10,11 +10,9 @@
 package das_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -281,35 +279,14 @@ func rpcFailure(t *testing.T, summary map[string]json.RawMessage, name string, s
 	}
 }
 
-// client runs client.mjs and returns its summary, one entry per call. A
-// failed call is reported as a test error, and its entry is absent.
+// client runs client.mjs with cfg and returns its summary.
 func client(t *testing.T, ctx context.Context, cfg clientConfig) map[string]json.RawMessage {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
 	arg, err := json.Marshal(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "node", "client.mjs", string(arg))
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
-	var summary map[string]json.RawMessage
-	if err := json.Unmarshal(stdout.Bytes(), &summary); err != nil {
-		t.Fatalf("node client.mjs: %v; no summary (%v)\nstdout: %s\nstderr: %s", runErr, err, stdout.String(), stderr.String())
-	}
-	var failed map[string]string
-	if err := json.Unmarshal(summary["errors"], &failed); err != nil {
-		t.Fatalf("summary errors: %v: %s", err, summary["errors"])
-	}
-	for _, name := range slices.Sorted(maps.Keys(failed)) {
-		t.Errorf("digital-asset-standard-api %s failed:\n%s", name, failed[name])
-	}
-	if runErr != nil && len(failed) == 0 {
-		t.Fatalf("node client.mjs: %v\n%s", runErr, stderr.String())
-	}
-	return summary
+	return e2ekit.Client(t, ctx, "digital-asset-standard-api", string(arg))
 }
 
 // asJSON is v as encoding/json decodes its encoding into an any.

@@ -11,10 +11,8 @@
 package stateless_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"maps"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -206,31 +204,10 @@ func TestStatelessClient(t *testing.T) {
 	}
 }
 
-// client runs client.mjs and returns its summary, one entry per call. A
-// failed call is reported as a test error, and its entry is absent.
+// client runs client.mjs against url and returns its summary.
 func client(t *testing.T, ctx context.Context, url string, args ...string) map[string]json.RawMessage {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "node", append([]string{"client.mjs", url}, args...)...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
-	var summary map[string]json.RawMessage
-	if err := json.Unmarshal(stdout.Bytes(), &summary); err != nil {
-		t.Fatalf("node client.mjs: %v; no summary (%v)\nstdout: %s\nstderr: %s", runErr, err, stdout.String(), stderr.String())
-	}
-	var failed map[string]string
-	if err := json.Unmarshal(summary["errors"], &failed); err != nil {
-		t.Fatalf("summary errors: %v: %s", err, summary["errors"])
-	}
-	for _, name := range slices.Sorted(maps.Keys(failed)) {
-		t.Errorf("stateless.js %s failed:\n%s", name, failed[name])
-	}
-	if runErr != nil && len(failed) == 0 {
-		t.Fatalf("node client.mjs: %v\n%s", runErr, stderr.String())
-	}
-	return summary
+	return e2ekit.Client(t, ctx, "stateless.js", append([]string{url}, args...)...)
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -10,9 +10,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -132,4 +134,32 @@ func Decode(t *testing.T, summary map[string]json.RawMessage, name string, v any
 func Show(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// Client runs `node client.mjs args...` and returns its summary, one entry
+// per call. A failed call (listed under "errors") is reported as a test
+// error naming the client, and its entry is absent.
+func Client(t *testing.T, ctx context.Context, name string, args ...string) map[string]json.RawMessage {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, "node", append([]string{"client.mjs"}, args...)...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	var summary map[string]json.RawMessage
+	if err := json.Unmarshal(stdout.Bytes(), &summary); err != nil {
+		t.Fatalf("node client.mjs: %v; no summary (%v)\nstdout: %s\nstderr: %s", runErr, err, stdout.String(), stderr.String())
+	}
+	var failed map[string]string
+	if err := json.Unmarshal(summary["errors"], &failed); err != nil {
+		t.Fatalf("summary errors: %v: %s", err, summary["errors"])
+	}
+	for _, call := range slices.Sorted(maps.Keys(failed)) {
+		t.Errorf("%s %s failed:\n%s", name, call, failed[call])
+	}
+	if runErr != nil && len(failed) == 0 {
+		t.Fatalf("node client.mjs: %v\n%s", runErr, stderr.String())
+	}
+	return summary
 }
