@@ -142,6 +142,7 @@ func Migrations() []Migration {
 		{Version: 3, Name: "digital_assets", Statements: digitalAssets()},
 		{Version: 4, Name: "merkle_proofs", Statements: proofState()},
 		{Version: 5, Name: "compressed_ingest", Statements: compressedIngest()},
+		{Version: 6, Name: "compressed_ledger", Statements: compressedLedger()},
 	}
 }
 

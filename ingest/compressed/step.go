@@ -17,6 +17,9 @@ import (
 // Apply calls must not overlap (the pipeline runs steps one at a time).
 type StateStep struct {
 	versions versions
+	// checked is set once no step is left unfinished; a failing Apply
+	// clears it.
+	checked bool
 	// observe, when set, receives the time each write took (benchmarks).
 	observe func(what string, took time.Duration)
 }
@@ -48,6 +51,30 @@ func (st *StateStep) observed(what string, start time.Time) {
 	}
 }
 
+// finishEarlier redoes the balance writes of a step that stored its
+// markers and then failed, in this process or an earlier one, so no
+// later step reads balances missing its events. It looks once per
+// process, and again after a failure.
+func (st *StateStep) finishEarlier(ctx context.Context, s store.Store) (err error) {
+	if st.checked {
+		return nil
+	}
+	res, err := s.Query(ctx, sqlUnfinished, nil)
+	if err != nil {
+		return fmt.Errorf("find unfinished step: %w", err)
+	}
+	if v, _ := res.Rows[0][0].(uint64); v != 0 {
+		params := store.Params{"version": strconv.FormatUint(v, 10)}
+		for _, w := range balanceWrites(sqlRedoneChanges) {
+			if err := st.exec(ctx, s, w, params); err != nil {
+				return fmt.Errorf("redo step %d: %w", v, err)
+			}
+		}
+	}
+	st.checked = true
+	return nil
+}
+
 // Name implements ingest.StateStep.
 func (*StateStep) Name() string { return "compressed" }
 
@@ -56,8 +83,8 @@ type statement struct {
 	what, sql string
 }
 
-// accountWrites come first: the balances are sums over token_accounts.
-// They write the spent rows only; the unspent ones come from the views.
+// accountWrites rewrite the read paths' rows of spent accounts; the
+// unspent ones come from the views.
 func accountWrites() []statement {
 	return []statement{
 		{"compressed_by_owner", sqlByOwner},
@@ -68,24 +95,37 @@ func accountWrites() []statement {
 	}
 }
 
-// changeWrites find the changed balances once, into the scratch table.
-func changeWrites() []statement {
+// eventWrites list the events the balances do not count yet and mark
+// them as counted by this step's version.
+func eventWrites() []statement {
 	return []statement{
-		{"clear balance changes", sqlClearChanges},
-		{"balance changes", sqlChanges},
+		{"clear events", sqlClearEvents},
+		{"ledger outputs", sqlOutputEvents},
+		{"ledger spends", sqlSpendEvents},
+		{"ledger markers", sqlMark},
 	}
 }
 
-// balanceWrites move holders before balances (see sqlHolders).
-func balanceWrites() []statement {
+// balanceWrites turn the counted events into balance changes, move
+// holders before balances (see sqlHolders) and record the version as
+// finished.
+func balanceWrites(changes string) []statement {
 	return []statement{
+		{"clear balance changes", sqlClearChanges},
+		{"balance changes", changes},
 		{"mint_holders", sqlHolders},
 		{"token_balances", sqlBalances},
+		{"finished", sqlFinished},
 	}
 }
 
 // Apply implements ingest.StateStep.
-func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) error {
+func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) (err error) {
+	defer func() {
+		if err != nil {
+			st.checked = false
+		}
+	}()
 	if from > to {
 		return fmt.Errorf("empty slot range %d..%d", from, to)
 	}
@@ -106,12 +146,10 @@ func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) 
 	if n, _ := res.Rows[0][0].(uint64); n == 0 {
 		return nil
 	}
-	for _, w := range accountWrites() {
-		if err := st.exec(ctx, s, w, params); err != nil {
-			return err
-		}
+	if err := st.finishEarlier(ctx, s); err != nil {
+		return err
 	}
-	for _, w := range changeWrites() {
+	for _, w := range accountWrites() {
 		if err := st.exec(ctx, s, w, params); err != nil {
 			return err
 		}
@@ -121,7 +159,12 @@ func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) 
 		return err
 	}
 	params["version"] = strconv.FormatUint(v, 10)
-	for _, w := range balanceWrites() {
+	for _, w := range eventWrites() {
+		if err := st.exec(ctx, s, w, params); err != nil {
+			return err
+		}
+	}
+	for _, w := range balanceWrites(sqlChanges) {
 		if err := st.exec(ctx, s, w, params); err != nil {
 			return err
 		}

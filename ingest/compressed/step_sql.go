@@ -73,29 +73,97 @@ FROM (SELECT hash, slot, signature, block_time FROM compressed_spent FINAL WHERE
 INNER JOIN (SELECT hash, token_owner AS owner FROM compressed_accounts FINAL WHERE hash IN spent_touched AND is_token) AS a USING (hash)`
 )
 
-// sqlChanges lists, into the step's scratch table, the (owner, mint) pairs
-// the range touched whose balance differs from token_balances (or that
-// have none yet): new_balance is the sum over the pair's unspent token
-// accounts, old_balance the stored one. It is computed once per step; the
-// holder and balance writes both read it.
-const sqlChanges = `INSERT INTO compressed_step_changes (owner, mint, new_balance, old_balance, had)
-WITH ` + touchedCTE + `,
-pairs AS (SELECT DISTINCT token_owner, mint FROM compressed_accounts WHERE hash IN touched AND is_token),
-fresh AS (
-	SELECT token_owner AS owner, mint, sum(if(spent, 0, amount)) AS new_balance
-	FROM token_accounts FINAL WHERE (token_owner, mint) IN pairs
-	GROUP BY token_owner, mint
+// sqlClearEvents empties the step's event list before a step fills it.
+const sqlClearEvents = `TRUNCATE TABLE compressed_step_events`
+
+// sqlOutputEvents and sqlSpendEvents list, into the step's scratch
+// table, the token events the balances do not count yet. The ledger is
+// ordered by slot, so the range's events are read by a key range, never
+// by scanning the table.
+//
+// Outputs: those created in the range (owner, mint and amount were
+// written with them).
+const sqlOutputEvents = `INSERT INTO compressed_step_events (slot, hash, kind, token, owner, mint, amount)
+SELECT slot, hash, 0, true, any(owner), any(mint), any(amount)
+FROM token_ledger
+WHERE slot BETWEEN {from:UInt64} AND {to:UInt64} AND kind = 0
+GROUP BY slot, hash
+HAVING max(applied) = 0`
+
+// Spends: those of the range, and those of the range's outputs that were
+// indexed (at a later slot) before them. A spend carries no account: it
+// is resolved here from compressed_accounts; a spend whose account is not
+// indexed yet is left out and counted with its output. A resolved spend
+// of a non-token account is listed (token false) only to be marked.
+const sqlSpendEvents = `INSERT INTO compressed_step_events (slot, hash, kind, token, owner, mint, amount)
+WITH fresh AS (
+	SELECT slot, hash FROM token_ledger
+	WHERE kind = 1 AND (slot BETWEEN {from:UInt64} AND {to:UInt64} OR (slot, hash) IN (
+		SELECT slot, hash FROM compressed_spent
+		WHERE hash IN (SELECT hash FROM token_ledger WHERE slot BETWEEN {from:UInt64} AND {to:UInt64} AND kind = 0)))
+	GROUP BY slot, hash
+	HAVING max(applied) = 0
+)
+SELECT f.slot, f.hash, 1, a.is_token, a.token_owner, a.mint, a.amount
+FROM fresh AS f
+INNER JOIN (
+	SELECT hash, is_token, token_owner, mint, amount FROM compressed_accounts
+	WHERE hash IN (SELECT hash FROM fresh)
+	LIMIT 1 BY hash
+) AS a USING (hash)`
+
+// sqlMark writes the listed events again as applied by this step. It is
+// one insert, so a step's markers are stored all or none, before its
+// balance writes: a step failing after it is redone from the markers.
+const sqlMark = `INSERT INTO token_ledger (slot, hash, kind, token, owner, mint, amount, applied)
+SELECT slot, hash, kind, token, owner, mint, amount, {version:UInt64} FROM compressed_step_events`
+
+// stepEvents is the event source of the balance changes: the scratch
+// list in a normal step; the ledger's markers of the version when a
+// failed step is redone.
+const (
+	stepEvents    = `compressed_step_events`
+	markedEvents  = `(SELECT kind, token, owner, mint, amount FROM token_ledger WHERE applied = {version:UInt64})`
+	changesPrefix = `INSERT INTO compressed_step_changes (owner, mint, new_balance, old_balance, had)
+WITH delta AS (
+	SELECT owner, mint, sipHash128Reference(concat(owner, mint)) AS pair,
+		sum(if(kind = 0, toInt128(amount), -toInt128(amount))) AS delta
+	FROM `
+	changesSuffix = ` WHERE token
+	GROUP BY owner, mint
 ),
 stored AS (
-	SELECT owner, mint, balance AS old_balance, true AS had
-	FROM token_balances FINAL WHERE (owner, mint) IN pairs
+	SELECT pair, argMax(balance, version) AS old_balance, true AS had
+	FROM token_balances
+	WHERE pair IN (SELECT pair FROM delta) AND version < {version:UInt64}
+	GROUP BY pair
 )
-SELECT owner, mint, new_balance, old_balance, had
-FROM fresh AS f LEFT JOIN stored AS o USING (owner, mint)
-WHERE NOT had OR old_balance != new_balance` + joinSettings
+SELECT owner, mint, toUInt64(toInt128(old_balance) + delta), old_balance, had
+FROM delta AS d LEFT JOIN stored AS o USING (pair)
+WHERE NOT had OR delta != 0` + joinSettings
+)
+
+// sqlChanges lists, into the step's scratch table, the (owner, mint)
+// pairs whose balance the step's events change (or that have none yet):
+// the balance stored before this version plus the events' sum. The old
+// balances are found by the 16-byte pair digest. It is computed once per
+// step; the holder and balance writes both read it.
+const (
+	sqlChanges       = changesPrefix + stepEvents + changesSuffix
+	sqlRedoneChanges = changesPrefix + markedEvents + changesSuffix
+)
 
 // sqlClearChanges empties the scratch table before a step fills it.
 const sqlClearChanges = `TRUNCATE TABLE compressed_step_changes`
+
+// sqlFinished records that the balance writes of a version completed.
+const sqlFinished = `INSERT INTO compressed_step_versions (version) VALUES ({version:UInt64})`
+
+// sqlUnfinished finds the newest version whose markers are stored
+// without its balance writes having finished, or 0.
+const sqlUnfinished = `SELECT if(m > f, m, 0) FROM (SELECT
+	(SELECT max(applied) FROM token_ledger) AS m,
+	(SELECT max(version) FROM compressed_step_versions) AS f)`
 
 // sqlHolders moves each changed pair in mint_holders: a tombstone for the
 // old (mint, balance, owner) key, a live row for the new one. It runs

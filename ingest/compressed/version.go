@@ -28,7 +28,8 @@ func (v *versions) next(ctx context.Context, s store.Store) (uint64, error) {
 	defer v.mu.Unlock()
 	if !v.loaded {
 		res, err := s.Query(ctx, `SELECT greatest(
-			(SELECT max(version) FROM token_balances), (SELECT max(version) FROM mint_holders))`, nil)
+			(SELECT max(version) FROM token_balances), (SELECT max(version) FROM mint_holders),
+			(SELECT max(applied) FROM token_ledger))`, nil)
 		if err != nil {
 			return 0, fmt.Errorf("read stored versions: %w", err)
 		}

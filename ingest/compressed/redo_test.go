@@ -1,0 +1,91 @@
+package compressed
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/dasch-labs/dasch/ingest"
+	"github.com/dasch-labs/dasch/internal/storetest"
+	"github.com/dasch-labs/dasch/schema"
+)
+
+// TestUnfinishedStepIsRedone stores a step's ledger markers without its
+// balance writes, as a step failing between the two leaves them: the next
+// step, in a new process, first redoes those writes from the markers, so
+// the balances and holders equal an uninterrupted run's and no event is
+// counted twice or lost.
+func TestUnfinishedStepIsRedone(t *testing.T) {
+	s := storetest.Open(t)
+	ctx := context.Background()
+	index(t, s, paths(listed...), ingest.Config{})
+	want := snapshot(t, s)
+	last := rows(t, s, `SELECT max(version) FROM compressed_step_versions`)[0]
+	for _, q := range []string{
+		`ALTER TABLE token_balances DELETE WHERE version = ` + last,
+		`ALTER TABLE mint_holders DELETE WHERE version = ` + last,
+		`ALTER TABLE compressed_step_versions DELETE WHERE version = ` + last,
+	} {
+		if err := s.Exec(ctx, q+` SETTINGS mutations_sync = 2`, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := rows(t, s, sqlUnfinished); !slices.Equal(got, []string{last}) {
+		t.Fatalf("unfinished version %v, want %s", got, last)
+	}
+	if got := snapshot(t, s); got["token_balances"] == want["token_balances"] {
+		t.Fatal("deleting the last step's writes changed no balance: the test checks nothing")
+	}
+	// A new step object stands for a new process; its range is the last
+	// slot again, whose events are all marked: only the redo changes state.
+	if err := NewStateStep().Apply(ctx, s, 43, 43); err != nil {
+		t.Fatal(err)
+	}
+	sameAnswers(t, "redone", want, snapshot(t, s))
+	checkLedger(t, s, nil)
+	if got := rows(t, s, sqlUnfinished); !slices.Equal(got, []string{"0"}) {
+		t.Errorf("unfinished version %v after the redo", got)
+	}
+}
+
+// TestLedgerCarryOver runs migration 6 over state stored before it, with
+// no ledger and stale balances and holders: it rebuilds them from the
+// accounts and marks every stored event as counted, so stepping the
+// whole range again changes nothing.
+func TestLedgerCarryOver(t *testing.T) {
+	s := storetest.Open(t)
+	ctx := context.Background()
+	index(t, s, paths(listed...), ingest.Config{})
+	want := snapshot(t, s)
+	for _, table := range []string{"token_ledger", "compressed_step_versions", "token_balances", "mint_holders"} {
+		if err := s.Exec(ctx, "TRUNCATE TABLE "+table, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ledger []string
+	for _, m := range schema.Migrations() {
+		if m.Name == "compressed_ledger" {
+			ledger = m.Statements
+		}
+	}
+	// Twice: an interrupted migration is applied again from the start.
+	for range 2 {
+		for _, stmt := range ledger {
+			if err := s.Exec(ctx, stmt, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	sameAnswers(t, "carried over", want, snapshot(t, s))
+	counts := rowCounts(t, s)
+	if err := NewStateStep().Apply(ctx, s, 40, 43); err != nil {
+		t.Fatal(err)
+	}
+	sameAnswers(t, "stepped again", want, snapshot(t, s))
+	if got := rowCounts(t, s); got != counts {
+		t.Errorf("stepping carried-over events wrote versions: %s rows, want %s", got, counts)
+	}
+	if got := rows(t, s, `SELECT count() FROM token_ledger FINAL WHERE applied = 0`); !slices.Equal(got, []string{"0"}) {
+		t.Errorf("uncounted events after the carry-over: %v", got)
+	}
+}
