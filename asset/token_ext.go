@@ -5,10 +5,10 @@ import (
 	"fmt"
 
 	"github.com/goccy/go-json"
-	"github.com/mr-tron/base58"
 
 	"github.com/dasch-labs/dasch/ingest/das"
 	"github.com/dasch-labs/dasch/ingest/solana"
+	base58x "github.com/dasch-labs/dasch/internal/b58"
 )
 
 // The mint_extensions member mirrors the reference's stored extension
@@ -150,7 +150,7 @@ func optKey(k *solana.Pubkey) *string {
 	return Str(k.String())
 }
 
-func b58(b []byte) string { return base58.Encode(b) }
+func b58(b []byte) string { return base58x.Encode(b) }
 
 // MintExtensionsJSON renders a Token-2022 mint's extensions as the
 // mint_extensions member; nil when the mint has none the reference would

@@ -5,8 +5,8 @@ import (
 	"strconv"
 
 	"github.com/goccy/go-json"
-	"github.com/mr-tron/base58"
 
+	base58x "github.com/dasch-labs/dasch/internal/b58"
 	qc "github.com/dasch-labs/dasch/query/compressed"
 )
 
@@ -15,7 +15,7 @@ import (
 
 func appendKey(b []byte, k qc.Key) []byte {
 	b = append(b, '"')
-	b = append(b, base58.Encode(k[:])...)
+	b = base58x.Append(b, k[:])
 	return append(b, '"')
 }
 
@@ -28,7 +28,7 @@ func appendOptKey(b []byte, k *qc.Key) []byte {
 
 func appendBase58(b []byte, raw []byte) []byte {
 	b = append(b, '"')
-	b = append(b, base58.Encode(raw)...)
+	b = base58x.Append(b, raw)
 	return append(b, '"')
 }
 

@@ -12,6 +12,8 @@ import (
 
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
+
+	"github.com/dasch-labs/dasch/internal/b58"
 )
 
 // Key is a 32-byte public key or hash. It reads and writes as base58 in
@@ -19,7 +21,7 @@ import (
 type Key [32]byte
 
 // String is the base58 form.
-func (k Key) String() string { return base58.Encode(k[:]) }
+func (k Key) String() string { return b58.Encode(k[:]) }
 
 // IsZero reports whether every byte is zero.
 func (k Key) IsZero() bool { return k == Key{} }

@@ -1,16 +1,15 @@
 package light
 
 import (
-	"github.com/mr-tron/base58"
-
 	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/internal/b58"
 )
 
 // Hash is a 32-byte value of the BN254 field: an account hash, a data hash,
 // a nullifier or a transaction hash.
 type Hash [32]byte
 
-func (h Hash) String() string { return base58.Encode(h[:]) }
+func (h Hash) String() string { return b58.Encode(h[:]) }
 
 // Events is what one transaction did to compressed state, in execution
 // order. A failed transaction, or one without Light events, gives an empty

@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	"github.com/mr-tron/base58"
+
+	"github.com/dasch-labs/dasch/internal/b58"
 )
 
 // Pubkey is an account address.
@@ -27,9 +29,9 @@ func VoteProgram() Pubkey {
 	}
 }
 
-func (k Pubkey) String() string    { return base58.Encode(k[:]) }
-func (s Signature) String() string { return base58.Encode(s[:]) }
-func (h Hash) String() string      { return base58.Encode(h[:]) }
+func (k Pubkey) String() string    { return b58.Encode(k[:]) }
+func (s Signature) String() string { return b58.Encode(s[:]) }
+func (h Hash) String() string      { return b58.Encode(h[:]) }
 
 // ParsePubkey decodes a base58 address.
 func ParsePubkey(s string) (Pubkey, error) {

@@ -1,0 +1,95 @@
+package b58
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/mr-tron/base58"
+)
+
+func TestAppendMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var inputs [][]byte
+	for _, n := range []int{0, 3, 4, 8, 31, 32, 33, 64, 68} {
+		for range 200 {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+			inputs = append(inputs, b)
+		}
+		zero := make([]byte, n)
+		inputs = append(inputs, zero, bytes.Repeat([]byte{0xff}, n))
+		if n > 2 {
+			lead := make([]byte, n)
+			lead[n-1], lead[n/2] = 1, 7
+			inputs = append(inputs, lead) // leading zero bytes
+			one := make([]byte, n)
+			one[n-1] = 1
+			inputs = append(inputs, one)
+		}
+	}
+	for _, in := range inputs {
+		want := base58.Encode(in)
+		if got := string(Append([]byte("x"), in)); got != "x"+want {
+			t.Fatalf("%x: got %q, want %q", in, got[1:], want)
+		}
+		if got := Encode(in); got != want {
+			t.Fatalf("%x: Encode %q, want %q", in, got, want)
+		}
+	}
+}
+
+func FuzzAppend(f *testing.F) {
+	f.Add(make([]byte, 32))
+	f.Add(bytes.Repeat([]byte{0xff}, 64))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if want, got := base58.Encode(in), Encode(in); got != want {
+			t.Fatalf("%x: got %q, want %q", in, got, want)
+		}
+	})
+}
+
+// BenchmarkKey compares encoding a 32-byte key with the reference
+// encoder, in the same run:
+//
+//	go test ./internal/b58 -bench . -benchmem
+func BenchmarkKey(b *testing.B) {
+	key := randomBytes(32)
+	b.Run("reference", func(b *testing.B) {
+		for b.Loop() {
+			_ = base58.Encode(key)
+		}
+	})
+	b.Run("b58", func(b *testing.B) {
+		buf := make([]byte, 0, 64)
+		for b.Loop() {
+			buf = Append(buf[:0], key)
+		}
+	})
+}
+
+func BenchmarkSignature(b *testing.B) {
+	sig := randomBytes(64)
+	b.Run("reference", func(b *testing.B) {
+		for b.Loop() {
+			_ = base58.Encode(sig)
+		}
+	})
+	b.Run("b58", func(b *testing.B) {
+		buf := make([]byte, 0, 100)
+		for b.Loop() {
+			buf = Append(buf[:0], sig)
+		}
+	})
+}
+
+func randomBytes(n int) []byte {
+	rng := rand.New(rand.NewPCG(3, uint64(n)))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
