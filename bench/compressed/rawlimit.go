@@ -143,9 +143,40 @@ func sameRows(p *Plan, ch *Chunk, dec *cingest.Decoder, builders map[string]arro
 		hf[3].(*array.Uint64Builder).Append(1)
 		hf[4].(*array.Uint8Builder).Append(0)
 	}
-	return append(jobs,
+	jobs = append(jobs,
 		insertJob{schema.TableTokenBalances, bal.NewRecordBatch()},
-		insertJob{schema.TableMintHolders, hold.NewRecordBatch()}), nil
+		insertJob{schema.TableMintHolders, hold.NewRecordBatch()})
+	// The ledger holds each output twice until merges: as inserted and as
+	// counted by the state step.
+	for _, applied := range []uint64{0, 1} {
+		jobs = append(jobs, insertJob{schema.TableTokenLedger, ledgerRows(mem, p, ch, applied)})
+	}
+	return jobs, nil
+}
+
+// ledgerRows builds the token_ledger rows of a chunk's outputs.
+func ledgerRows(mem memory.Allocator, p *Plan, ch *Chunk, applied uint64) arrow.RecordBatch {
+	pk, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
+	rb := array.NewRecordBuilder(mem, arrow.NewSchema([]arrow.Field{
+		{Name: "slot", Type: u64}, {Name: "hash", Type: pk}, {Name: "kind", Type: arrow.PrimitiveTypes.Uint8},
+		{Name: "token", Type: arrow.FixedWidthTypes.Boolean}, {Name: "owner", Type: pk}, {Name: "mint", Type: pk},
+		{Name: "amount", Type: u64}, {Name: "applied", Type: u64},
+	}, nil))
+	defer rb.Release()
+	f := rb.Fields()
+	for i := range ch.Accounts {
+		a := &ch.Accounts[i]
+		h, o, m := p.AccountHash(a.Seq), p.OwnerKey(a.Owner), p.MintKey(int(a.Mint))
+		f[0].(*array.Uint64Builder).Append(Slot(a.Seq))
+		f[1].(*array.FixedSizeBinaryBuilder).Append(h[:])
+		f[2].(*array.Uint8Builder).Append(0)
+		f[3].(*array.BooleanBuilder).Append(true)
+		f[4].(*array.FixedSizeBinaryBuilder).Append(o[:])
+		f[5].(*array.FixedSizeBinaryBuilder).Append(m[:])
+		f[6].(*array.Uint64Builder).Append(a.Amount)
+		f[7].(*array.Uint64Builder).Append(applied)
+	}
+	return rb.NewRecordBatch()
 }
 
 // withSpent returns rec's columns plus spent = false and spent_slot = 0
