@@ -66,6 +66,15 @@ func compressedLedger() []string {
 			mint FixedString(32),
 			amount UInt64
 		) ENGINE = Memory`,
+		`CREATE TABLE IF NOT EXISTS compressed_step_deltas (
+			owner FixedString(32),
+			mint FixedString(32),
+			pair FixedString(16),
+			delta Int128
+		) ENGINE = Memory`,
+		`CREATE TABLE IF NOT EXISTS compressed_step_spent (
+			hash FixedString(32)
+		) ENGINE = Memory`,
 		`ALTER TABLE token_balances ADD COLUMN IF NOT EXISTS pair FixedString(16)
 			MATERIALIZED sipHash128Reference(concat(owner, mint))`,
 		`CREATE MATERIALIZED VIEW IF NOT EXISTS token_ledger_outputs_mv TO token_ledger AS

@@ -65,7 +65,7 @@ func (st *StateStep) finishEarlier(ctx context.Context, s store.Store) (err erro
 	}
 	if v, _ := res.Rows[0][0].(uint64); v != 0 {
 		params := store.Params{"version": strconv.FormatUint(v, 10)}
-		for _, w := range balanceWrites(sqlRedoneChanges) {
+		for _, w := range balanceWrites(sqlRedoneDeltas) {
 			if err := st.exec(ctx, s, w, params); err != nil {
 				return fmt.Errorf("redo step %d: %w", v, err)
 			}
@@ -95,6 +95,29 @@ func accountWrites() []statement {
 	}
 }
 
+// spentWrites lists the range's spent accounts once and, if there are
+// any, rewrites their read-path rows.
+func (st *StateStep) spentWrites(ctx context.Context, s store.Store, params store.Params) error {
+	for _, w := range []statement{{"clear spent", sqlClearSpent}, {"spent accounts", sqlSpentTouched}} {
+		if err := st.exec(ctx, s, w, params); err != nil {
+			return err
+		}
+	}
+	res, err := s.Query(ctx, sqlSpentCount, nil)
+	if err != nil {
+		return fmt.Errorf("count spent accounts: %w", err)
+	}
+	if n, _ := res.Rows[0][0].(uint64); n == 0 {
+		return nil
+	}
+	for _, w := range accountWrites() {
+		if err := st.exec(ctx, s, w, params); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // eventWrites list the events the balances do not count yet and mark
 // them as counted by this step's version.
 func eventWrites() []statement {
@@ -109,10 +132,12 @@ func eventWrites() []statement {
 // balanceWrites turn the counted events into balance changes, move
 // holders before balances (see sqlHolders) and record the version as
 // finished.
-func balanceWrites(changes string) []statement {
+func balanceWrites(deltas string) []statement {
 	return []statement{
+		{"clear deltas", sqlClearDeltas},
+		{"deltas", deltas},
 		{"clear balance changes", sqlClearChanges},
-		{"balance changes", changes},
+		{"balance changes", sqlChanges},
 		{"mint_holders", sqlHolders},
 		{"token_balances", sqlBalances},
 		{"finished", sqlFinished},
@@ -149,10 +174,8 @@ func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) 
 	if err := st.finishEarlier(ctx, s); err != nil {
 		return err
 	}
-	for _, w := range accountWrites() {
-		if err := st.exec(ctx, s, w, params); err != nil {
-			return err
-		}
+	if err := st.spentWrites(ctx, s, params); err != nil {
+		return err
 	}
 	v, err := st.versions.next(ctx, s)
 	if err != nil {
@@ -164,7 +187,7 @@ func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) 
 			return err
 		}
 	}
-	for _, w := range balanceWrites(sqlChanges) {
+	for _, w := range balanceWrites(sqlDeltas) {
 		if err := st.exec(ctx, s, w, params); err != nil {
 			return err
 		}

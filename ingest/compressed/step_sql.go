@@ -12,15 +12,24 @@ const touchedCTE = `touched AS (
 	SELECT hash FROM compressed_spent WHERE slot BETWEEN {from:UInt64} AND {to:UInt64}
 )`
 
-// spentCTE names the touched accounts that are spent: spends in the range,
-// and outputs created in the range whose spend was indexed before them.
-// The primary key of compressed_spent serves the second half.
-const spentCTE = `spent_touched AS (
-	SELECT hash FROM compressed_spent WHERE slot BETWEEN {from:UInt64} AND {to:UInt64}
-	UNION DISTINCT
-	SELECT hash FROM compressed_spent
-	WHERE hash IN (SELECT hash FROM compressed_accounts WHERE slot_created BETWEEN {from:UInt64} AND {to:UInt64})
-)`
+// sqlSpentTouched lists, into the step's scratch table, the touched
+// accounts that are spent: spends in the range, and outputs created in the
+// range whose spend was indexed before them (the primary key of
+// compressed_spent serves the second half). Found once per step; the
+// writes of spent rows read the list, and are skipped when it is empty.
+const sqlSpentTouched = `INSERT INTO compressed_step_spent (hash)
+SELECT hash FROM compressed_spent WHERE slot BETWEEN {from:UInt64} AND {to:UInt64}
+UNION DISTINCT
+SELECT hash FROM compressed_spent
+WHERE hash IN (SELECT hash FROM compressed_accounts WHERE slot_created BETWEEN {from:UInt64} AND {to:UInt64})`
+
+const (
+	sqlClearSpent = `TRUNCATE TABLE compressed_step_spent`
+	sqlSpentCount = `SELECT count() FROM compressed_step_spent`
+)
+
+// spentCTE names the step's spent touched accounts.
+const spentCTE = `spent_touched AS (SELECT hash FROM compressed_step_spent)`
 
 // accountColumns are the columns compressed_accounts shares with the
 // derived account tables.
@@ -118,43 +127,40 @@ INNER JOIN (
 const sqlMark = `INSERT INTO token_ledger (slot, hash, kind, token, owner, mint, amount, applied)
 SELECT slot, hash, kind, token, owner, mint, amount, {version:UInt64} FROM compressed_step_events`
 
-// stepEvents is the event source of the balance changes: the scratch
-// list in a normal step; the ledger's markers of the version when a
+// sqlDeltas and sqlRedoneDeltas sum, into the step's scratch table, the
+// counted events per (owner, mint), with the pair's digest: from the
+// step's event list, or from the ledger's markers of the version when a
 // failed step is redone.
 const (
-	stepEvents    = `compressed_step_events`
-	markedEvents  = `(SELECT kind, token, owner, mint, amount FROM token_ledger WHERE applied = {version:UInt64})`
-	changesPrefix = `INSERT INTO compressed_step_changes (owner, mint, new_balance, old_balance, had)
-WITH delta AS (
-	SELECT owner, mint, sipHash128Reference(concat(owner, mint)) AS pair,
-		sum(if(kind = 0, toInt128(amount), -toInt128(amount))) AS delta
-	FROM `
-	changesSuffix = ` WHERE token
-	GROUP BY owner, mint
-),
-stored AS (
-	SELECT pair, argMax(balance, version) AS old_balance, true AS had
-	FROM token_balances
-	WHERE pair IN (SELECT pair FROM delta) AND version < {version:UInt64}
-	GROUP BY pair
-)
-SELECT owner, mint, toUInt64(toInt128(old_balance) + delta), old_balance, had
-FROM delta AS d LEFT JOIN stored AS o USING (pair)
-WHERE NOT had OR delta != 0` + joinSettings
+	deltasPrefix = `INSERT INTO compressed_step_deltas (owner, mint, pair, delta)
+SELECT owner, mint, sipHash128Reference(concat(owner, mint)), sum(if(kind = 0, toInt128(amount), -toInt128(amount)))
+FROM `
+	deltasSuffix    = ` WHERE token GROUP BY owner, mint`
+	sqlDeltas       = deltasPrefix + `compressed_step_events` + deltasSuffix
+	sqlRedoneDeltas = deltasPrefix + `(SELECT kind, token, owner, mint, amount FROM token_ledger WHERE applied = {version:UInt64})` + deltasSuffix
 )
 
 // sqlChanges lists, into the step's scratch table, the (owner, mint)
 // pairs whose balance the step's events change (or that have none yet):
 // the balance stored before this version plus the events' sum. The old
-// balances are found by the 16-byte pair digest. It is computed once per
-// step; the holder and balance writes both read it.
-const (
-	sqlChanges       = changesPrefix + stepEvents + changesSuffix
-	sqlRedoneChanges = changesPrefix + markedEvents + changesSuffix
+// balances are found by the 16-byte pair digest, one narrow column. It is
+// computed once per step; the holder and balance writes both read it.
+const sqlChanges = `INSERT INTO compressed_step_changes (owner, mint, new_balance, old_balance, had)
+WITH stored AS (
+	SELECT pair, argMax(balance, version) AS old_balance, true AS had
+	FROM token_balances
+	WHERE pair IN (SELECT pair FROM compressed_step_deltas) AND version < {version:UInt64}
+	GROUP BY pair
 )
+SELECT owner, mint, toUInt64(toInt128(old_balance) + delta), old_balance, had
+FROM compressed_step_deltas AS d LEFT JOIN stored AS o USING (pair)
+WHERE NOT had OR delta != 0` + joinSettings
 
-// sqlClearChanges empties the scratch table before a step fills it.
-const sqlClearChanges = `TRUNCATE TABLE compressed_step_changes`
+// The scratch tables are emptied before a step fills them.
+const (
+	sqlClearChanges = `TRUNCATE TABLE compressed_step_changes`
+	sqlClearDeltas  = `TRUNCATE TABLE compressed_step_deltas`
+)
 
 // sqlFinished records that the balance writes of a version completed.
 const sqlFinished = `INSERT INTO compressed_step_versions (version) VALUES ({version:UInt64})`
