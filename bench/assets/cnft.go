@@ -7,11 +7,9 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/dasch-labs/dasch/ingest/arrowbatch"
+	iassets "github.com/dasch-labs/dasch/ingest/assets"
 	"github.com/dasch-labs/dasch/ingest/bubblegum"
 	"github.com/dasch-labs/dasch/ingest/solana"
 	"github.com/dasch-labs/dasch/schema"
@@ -87,14 +85,14 @@ const eventBatchRows = 50_000
 // the asset ingest writes them (the whole event as the payload), in
 // batches. It returns the rows written.
 func insertEvents(ctx context.Context, s store.Store, p *Plan) (int, error) {
-	b := newEventRecord()
-	defer b.release()
+	b := iassets.EventsTable().New(memory.NewGoAllocator())
+	defer b.Release()
 	rows := 0
 	flush := func() error {
-		if b.n == 0 {
+		if b.Len() == 0 {
 			return nil
 		}
-		rec := b.record()
+		rec := b.NewRecord()
 		defer rec.Release()
 		if err := s.Insert(ctx, schema.TableBubblegumEvents, rec); err != nil {
 			return fmt.Errorf("insert bubblegum events: %w", err)
@@ -103,11 +101,22 @@ func insertEvents(ctx context.Context, s store.Store, p *Plan) (int, error) {
 	}
 	for _, i := range p.ByKind[KindCNFT] {
 		for _, e := range p.CNFTEvents(int(i)) {
-			if err := b.add(&e); err != nil {
+			sig, err := solana.ParseSignature(e.Signature)
+			if err != nil {
+				return rows, fmt.Errorf("bubblegum event signature: %w", err)
+			}
+			row, err := iassets.EventRow(&e, sig, e.Slot)
+			if err != nil {
+				return rows, err
+			}
+			if row == nil {
+				return rows, fmt.Errorf("bubblegum event %s names no leaf", e.Signature)
+			}
+			if err := b.Append(row); err != nil {
 				return rows, err
 			}
 			rows++
-			if b.n == eventBatchRows {
+			if b.Len() == eventBatchRows {
 				if err := flush(); err != nil {
 					return rows, err
 				}
@@ -116,63 +125,3 @@ func insertEvents(ctx context.Context, s store.Store, p *Plan) (int, error) {
 	}
 	return rows, flush()
 }
-
-// eventRecord builds an Arrow batch of bubblegum_events rows.
-type eventRecord struct {
-	b *array.RecordBuilder
-	n int
-}
-
-func newEventRecord() *eventRecord {
-	f := func(name string, t arrow.DataType, nullable bool) arrow.Field {
-		return arrow.Field{Name: name, Type: t, Nullable: nullable}
-	}
-	sc := arrow.NewSchema([]arrow.Field{
-		f("asset_id", arrowbatch.PubkeyType(), false),
-		f("seq", arrow.PrimitiveTypes.Uint64, false),
-		f("signature", arrowbatch.SignatureType(), false),
-		f("tree", arrowbatch.PubkeyType(), false),
-		f("leaf_id", arrow.PrimitiveTypes.Uint64, false),
-		f("slot", arrow.PrimitiveTypes.Uint64, false),
-		f("instruction", arrow.BinaryTypes.String, false),
-		f("ix_outer", arrow.PrimitiveTypes.Uint16, false),
-		f("ix_inner", arrow.PrimitiveTypes.Int16, false),
-		f("owner", arrowbatch.PubkeyType(), true),
-		f("delegate", arrowbatch.PubkeyType(), true),
-		f("payload", arrow.BinaryTypes.Binary, false),
-	}, nil)
-	return &eventRecord{b: array.NewRecordBuilder(memory.NewGoAllocator(), sc)}
-}
-
-func (r *eventRecord) add(e *bubblegum.Event) error {
-	payload, err := e.MarshalPayload()
-	if err != nil {
-		return err
-	}
-	parsed, err := solana.ParseSignature(e.Signature)
-	if err != nil {
-		return fmt.Errorf("bubblegum event signature: %w", err)
-	}
-	f := r.b.Fields()
-	f[0].(*array.FixedSizeBinaryBuilder).Append(e.AssetID[:])
-	f[1].(*array.Uint64Builder).Append(e.Seq)
-	f[2].(*array.FixedSizeBinaryBuilder).Append(parsed[:])
-	f[3].(*array.FixedSizeBinaryBuilder).Append(e.Tree[:])
-	f[4].(*array.Uint64Builder).Append(e.LeafID)
-	f[5].(*array.Uint64Builder).Append(e.Slot)
-	f[6].(*array.StringBuilder).Append(e.Instruction)
-	f[7].(*array.Uint16Builder).Append(uint16(e.Outer))
-	f[8].(*array.Int16Builder).Append(int16(e.Inner))
-	f[9].(*array.FixedSizeBinaryBuilder).Append(e.Leaf.Owner[:])
-	f[10].(*array.FixedSizeBinaryBuilder).Append(e.Leaf.Delegate[:])
-	f[11].(*array.BinaryBuilder).Append(payload)
-	r.n++
-	return nil
-}
-
-func (r *eventRecord) record() arrow.RecordBatch {
-	r.n = 0
-	return r.b.NewRecordBatch()
-}
-
-func (r *eventRecord) release() { r.b.Release() }

@@ -17,7 +17,7 @@ func (Decoder) Name() string { return "assets" }
 
 // Tables implements decode.Decoder.
 func (Decoder) Tables() []arrowbatch.Table {
-	return []arrowbatch.Table{accountsTable(), eventsTable()}
+	return []arrowbatch.Table{accountsTable(), EventsTable()}
 }
 
 // DecodeAccount implements decode.Decoder.

@@ -41,32 +41,52 @@ func eventRows(tx *solana.Tx) ([]*eventRow, error) {
 	}
 	rows := make([]*eventRow, 0, len(evs))
 	for i := range evs {
-		e := &evs[i]
-		if e.AssetID.IsZero() {
-			continue // an instruction that names no leaf (tree creation)
-		}
-		payload, err := e.MarshalPayload()
+		r, err := newEventRow(&evs[i], tx.Signature(), tx.Slot)
 		if err != nil {
 			return nil, err
 		}
-		if e.Outer < 0 || e.Outer > 0xffff || e.Inner < -1 || e.Inner > 0x7fff {
-			return nil, fmt.Errorf("bubblegum event %s: instruction position %d/%d out of range", e.Signature, e.Outer, e.Inner)
+		if r != nil {
+			rows = append(rows, r)
 		}
-		r := &eventRow{
-			AssetID: e.AssetID, Seq: e.Seq, Signature: tx.Signature(), Tree: e.Tree, LeafID: e.LeafID,
-			Slot: tx.Slot, Instruction: e.Instruction, Outer: uint16(e.Outer), Inner: int16(e.Inner),
-			Payload: payload,
-		}
-		if e.Leaf != nil {
-			owner, delegate := e.Leaf.Owner, e.Leaf.Delegate
-			r.Owner, r.Delegate = &owner, &delegate
-		}
-		rows = append(rows, r)
 	}
 	return rows, nil
 }
 
-func eventsTable() arrowbatch.Table {
+// EventRow is the bubblegum_events row of e, applied by transaction sig
+// in slot; nil for an instruction that names no leaf (tree creation).
+func EventRow(e *bubblegum.Event, sig solana.Signature, slot uint64) (arrowbatch.Row, error) {
+	r, err := newEventRow(e, sig, slot)
+	if r == nil {
+		return nil, err
+	}
+	return r, err
+}
+
+func newEventRow(e *bubblegum.Event, sig solana.Signature, slot uint64) (*eventRow, error) {
+	if e.AssetID.IsZero() {
+		return nil, nil
+	}
+	payload, err := e.MarshalPayload()
+	if err != nil {
+		return nil, err
+	}
+	if e.Outer < 0 || e.Outer > 0xffff || e.Inner < -1 || e.Inner > 0x7fff {
+		return nil, fmt.Errorf("bubblegum event %s: instruction position %d/%d out of range", e.Signature, e.Outer, e.Inner)
+	}
+	r := &eventRow{
+		AssetID: e.AssetID, Seq: e.Seq, Signature: sig, Tree: e.Tree, LeafID: e.LeafID,
+		Slot: slot, Instruction: e.Instruction, Outer: uint16(e.Outer), Inner: int16(e.Inner),
+		Payload: payload,
+	}
+	if e.Leaf != nil {
+		owner, delegate := e.Leaf.Owner, e.Leaf.Delegate
+		r.Owner, r.Delegate = &owner, &delegate
+	}
+	return r, nil
+}
+
+// EventsTable describes bubblegum_events.
+func EventsTable() arrowbatch.Table {
 	return arrowbatch.Table{Name: schema.TableBubblegumEvents, New: func(mem memory.Allocator) arrowbatch.Builder {
 		return newEventsBuilder(mem)
 	}}
