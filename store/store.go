@@ -18,6 +18,29 @@ import (
 // from a user goes through Params, never into SQL text.
 type Params map[string]string
 
+// DefaultSettings are the ClickHouse settings both engines apply to every
+// statement unless the caller sets them otherwise.
+//
+// optimize_on_insert=0: every table here is a ReplacingMergeTree whose
+// readers already fold duplicates (FINAL, argMax, LIMIT 1 BY), since the
+// same row can arrive in two inserts; collapsing duplicates inside each
+// inserted block as well only re-runs the merge over every row written,
+// and measured on the compressed tables it halved the insert rate
+// (110–130k vs 200–280k accounts/s, 2M accounts, same data).
+func DefaultSettings() map[string]string {
+	return map[string]string{"optimize_on_insert": "0"}
+}
+
+// WithDefaults returns settings over DefaultSettings: a key in settings
+// wins.
+func WithDefaults(settings map[string]string) map[string]string {
+	out := DefaultSettings()
+	for k, v := range settings {
+		out[k] = v
+	}
+	return out
+}
+
 // Column names one result column and its ClickHouse type, e.g. "Nullable(UInt64)".
 type Column struct {
 	Name string

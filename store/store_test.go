@@ -1,6 +1,9 @@
 package store
 
-import "testing"
+import (
+	"maps"
+	"testing"
+)
 
 func TestEscapeParam(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -18,6 +21,23 @@ func TestEscapeParam(t *testing.T) {
 	for _, tt := range tests {
 		if got := EscapeParam(tt.in); got != tt.want {
 			t.Errorf("EscapeParam(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestWithDefaults(t *testing.T) {
+	cases := []struct {
+		name string
+		in   map[string]string
+		want map[string]string
+	}{
+		{"none", nil, map[string]string{"optimize_on_insert": "0"}},
+		{"added", map[string]string{"max_threads": "1"}, map[string]string{"optimize_on_insert": "0", "max_threads": "1"}},
+		{"caller wins", map[string]string{"optimize_on_insert": "1"}, map[string]string{"optimize_on_insert": "1"}},
+	}
+	for _, c := range cases {
+		if got := WithDefaults(c.in); !maps.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
 }

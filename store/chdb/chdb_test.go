@@ -315,3 +315,19 @@ func TestClosedStore(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestDefaultSettings checks that store.DefaultSettings are in effect on
+// every connection of the embedded engine.
+func TestDefaultSettings(t *testing.T) {
+	db := openDB(t, t.TempDir())
+	defer db.Close()
+	for range 3 {
+		res, err := db.Query(context.Background(), `SELECT toString(getSetting('optimize_on_insert'))`, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Rows[0][0]; got != "false" && got != "0" {
+			t.Fatalf("optimize_on_insert = %v on a connection, want off", got)
+		}
+	}
+}

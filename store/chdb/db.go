@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,7 +39,8 @@ type Options struct {
 	// statement at a time. Zero means max(4, 2*NumCPU).
 	PoolSize int
 	// Settings are ClickHouse query-level settings applied to every
-	// connection (e.g. "use_query_condition_cache": "0").
+	// connection (e.g. "use_query_condition_cache": "0"), over
+	// store.DefaultSettings.
 	Settings map[string]string
 	Logger   *slog.Logger
 }
@@ -102,8 +104,14 @@ func Open(ctx context.Context, dir string, opts Options) (*DB, error) {
 	}
 	db := &DB{dir: abs, pool: make(chan *conn, opts.PoolSize), lock: lock, log: opts.Logger}
 	args := []string{"dasch", "--path=" + abs}
-	for k, v := range opts.Settings {
-		args = append(args, "--"+k+"="+v)
+	settings := store.WithDefaults(opts.Settings)
+	names := make([]string, 0, len(settings))
+	for k := range settings {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		args = append(args, "--"+k+"="+settings[k])
 	}
 	// Connects are serialized by engine.mu: the engine boots on the first.
 	for i := 0; i < opts.PoolSize; i++ {

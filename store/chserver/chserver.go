@@ -28,7 +28,8 @@ type Options struct {
 	// DialTimeout bounds one connection attempt; zero keeps the DSN's
 	// dial_timeout or 10s.
 	DialTimeout time.Duration
-	// Settings are ClickHouse settings sent with every statement.
+	// Settings are ClickHouse settings sent with every statement, over
+	// store.DefaultSettings (and over settings in the DSN).
 	Settings map[string]string
 	// Logger receives connection events; nil discards them.
 	Logger *slog.Logger
@@ -135,13 +136,16 @@ func parseDSN(dsn string, opts Options) (*clickhouse.Options, error) {
 	if copts.Auth.Database == "" {
 		copts.Auth.Database = "default"
 	}
-	if len(opts.Settings) > 0 {
-		if copts.Settings == nil {
-			copts.Settings = clickhouse.Settings{}
-		}
-		for k, v := range opts.Settings {
+	if copts.Settings == nil {
+		copts.Settings = clickhouse.Settings{}
+	}
+	for k, v := range store.DefaultSettings() {
+		if _, set := copts.Settings[k]; !set {
 			copts.Settings[k] = v
 		}
+	}
+	for k, v := range opts.Settings {
+		copts.Settings[k] = v
 	}
 	// The driver logs every rejected statement at Warn; those come back to
 	// the caller as *store.QueryError already, so its logger stays unset.

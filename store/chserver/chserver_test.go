@@ -3,6 +3,7 @@ package chserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -95,12 +96,31 @@ func TestParseDSN(t *testing.T) {
 }
 
 func TestParseDSNSettings(t *testing.T) {
-	got, err := parseDSN("clickhouse://h:9000/x", Options{Settings: map[string]string{"max_threads": "2"}})
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		name, dsn string
+		opts      map[string]string
+		want      map[string]string
+	}{
+		{"defaults", "clickhouse://h:9000/x", nil, map[string]string{"optimize_on_insert": "0"}},
+		{"options add", "clickhouse://h:9000/x", map[string]string{"max_threads": "2"},
+			map[string]string{"max_threads": "2", "optimize_on_insert": "0"}},
+		{"options win", "clickhouse://h:9000/x?optimize_on_insert=1", map[string]string{"optimize_on_insert": "2"},
+			map[string]string{"optimize_on_insert": "2"}},
+		{"dsn wins over defaults", "clickhouse://h:9000/x?optimize_on_insert=1", nil,
+			map[string]string{"optimize_on_insert": "1"}},
 	}
-	if got.Settings["max_threads"] != "2" {
-		t.Errorf("Settings = %v, want max_threads=2", got.Settings)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := parseDSN(c.dsn, Options{Settings: c.opts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range c.want {
+				if fmt.Sprint(got.Settings[k]) != v {
+					t.Errorf("Settings[%s] = %v, want %s (all: %v)", k, got.Settings[k], v, got.Settings)
+				}
+			}
+		})
 	}
 }
 
