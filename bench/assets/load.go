@@ -204,7 +204,12 @@ func rawInsert(ctx context.Context, s store.Store, chunks [][]solana.Account, ma
 	if err := s.Exec(ctx, "CREATE TABLE "+rawTable+" AS "+schema.TableAssetAccounts, nil); err != nil {
 		return 0, 0, fmt.Errorf("raw insert: %w", err)
 	}
-	defer s.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+rawTable+" SYNC", nil)
+	// Truncate, then drop without SYNC: a synchronous drop can wait on the
+	// table's last reference while its merges wind down.
+	defer func() {
+		_ = s.Exec(context.WithoutCancel(ctx), "TRUNCATE TABLE IF EXISTS "+rawTable, nil)
+		_ = s.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+rawTable, nil)
+	}()
 	start := time.Now()
 	for _, ins := range batches {
 		if err := ins(); err != nil {

@@ -119,7 +119,7 @@ func narrowLimit(ctx context.Context, s store.Store, rows, batch, par int) (floa
 	if err := s.Exec(ctx, "CREATE TABLE "+narrowTable+" (k FixedString(32), v UInt64) ENGINE = MergeTree ORDER BY k", nil); err != nil {
 		return 0, err
 	}
-	defer s.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+narrowTable+" SYNC", nil)
+	defer dropCopy(context.WithoutCancel(ctx), s, narrowTable)
 	mem := memory.NewGoAllocator()
 	sc := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrowbatch.PubkeyType()}, {Name: "v", Type: arrow.PrimitiveTypes.Uint64}}, nil)
 	r := rand.New(rand.NewPCG(1, 2))
