@@ -143,6 +143,7 @@ func Migrations() []Migration {
 		{Version: 4, Name: "merkle_proofs", Statements: proofState()},
 		{Version: 5, Name: "compressed_ingest", Statements: compressedIngest()},
 		{Version: 6, Name: "compressed_ledger", Statements: compressedLedger()},
+		{Version: 7, Name: "token_rows_not_by_owner", Statements: ownerTokens()},
 	}
 }
 

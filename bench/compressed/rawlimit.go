@@ -93,9 +93,10 @@ func dropCopy(ctx context.Context, s store.Store, table string) {
 }
 
 // sameRows builds every table's rows for a chunk: the decoder's records;
-// compressed_by_owner and token_accounts, which hold every account
-// unspent (spent false, spent_slot 0); token_accounts_by_delegate, the
-// delegated ones; token_balances and mint_holders, one row per holding.
+// token_accounts, which holds every account unspent (spent false,
+// spent_slot 0); token_accounts_by_delegate, the delegated ones;
+// token_balances and mint_holders, one row per holding. The accounts are
+// all token accounts, which compressed_by_owner does not hold.
 func sameRows(p *Plan, ch *Chunk, dec *cingest.Decoder, builders map[string]arrowbatch.Builder, names []string,
 	mem memory.Allocator, bal, hold *array.RecordBuilder) ([]insertJob, error) {
 	evs := events(p, ch)
@@ -138,9 +139,7 @@ func sameRows(p *Plan, ch *Chunk, dec *cingest.Decoder, builders map[string]arro
 		defer drec.Release()
 		jobs = append(jobs, insertJob{schema.TableTokenByDelegate, withSpent(mem, drec, true)})
 	}
-	jobs = append(jobs,
-		insertJob{schema.TableCompressedByOwner, withSpent(mem, comp, false)},
-		insertJob{schema.TableTokenAccounts, withSpent(mem, comp, false)})
+	jobs = append(jobs, insertJob{schema.TableTokenAccounts, withSpent(mem, comp, false)})
 	for _, h := range ch.Holdings {
 		m, o := p.MintKey(int(h.Mint)), p.OwnerKey(h.Owner)
 		bf, hf := bal.Fields(), hold.Fields()

@@ -89,3 +89,52 @@ func TestLedgerCarryOver(t *testing.T) {
 		t.Errorf("uncounted events after the carry-over: %v", got)
 	}
 }
+
+// TestOwnerTokensCarryOver applies migration 7 over a store indexed
+// before it (token rows in compressed_by_owner, the view copying them),
+// twice: the token rows leave the table, the view stops copying them, and
+// every answer stays the same.
+func TestOwnerTokensCarryOver(t *testing.T) {
+	s := storetest.Open(t)
+	ctx := context.Background()
+	index(t, s, paths(listed...), ingest.Config{})
+	want := snapshot(t, s)
+	const cols = `hash, tree, queue, tree_type, leaf_index, seq, in_output_queue, slot_created, signature,
+		owner, lamports, address, discriminator, data, data_hash,
+		is_token, mint, token_owner, amount, delegate, token_state, tlv`
+	for _, stmt := range []string{
+		`DROP VIEW compressed_by_owner_mv`,
+		`CREATE MATERIALIZED VIEW compressed_by_owner_mv TO compressed_by_owner AS
+			SELECT ` + cols + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts`,
+		`INSERT INTO compressed_by_owner (` + cols + `, spent, spent_slot)
+			SELECT ` + cols + `, hash IN (SELECT hash FROM compressed_spent), 0 FROM compressed_accounts`,
+	} {
+		if err := s.Exec(ctx, stmt, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := rows(t, s, `SELECT count() > 0 FROM compressed_by_owner WHERE is_token`); !slices.Equal(got, []string{"1"}) {
+		t.Fatalf("pre-migration state has no token rows by owner: %v", got)
+	}
+	var stmts []string
+	for _, m := range schema.Migrations() {
+		if m.Name == "token_rows_not_by_owner" {
+			stmts = m.Statements
+		}
+	}
+	for range 2 {
+		for _, stmt := range stmts {
+			if err := s.Exec(ctx, stmt, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if got := rows(t, s, `SELECT count() FROM compressed_by_owner WHERE is_token`); !slices.Equal(got, []string{"0"}) {
+		t.Errorf("token rows by owner after the migration: %v", got)
+	}
+	sameAnswers(t, "migrated", want, snapshot(t, s))
+	index(t, s, paths(listed...), ingest.Config{}) // re-ingest through the new view
+	if got := rows(t, s, `SELECT count() FROM compressed_by_owner WHERE is_token`); !slices.Equal(got, []string{"0"}) {
+		t.Errorf("token rows by owner after re-ingesting: %v", got)
+	}
+}

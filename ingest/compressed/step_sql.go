@@ -53,7 +53,8 @@ const joinSettings = ` SETTINGS join_use_nulls = 0`
 const (
 	sqlByOwner = `INSERT INTO compressed_by_owner (` + accountColumns + `, spent, spent_slot)
 WITH ` + spentCTE + `
-SELECT ` + accountColumns + `, true, spent_slot FROM ` + spentAccounts
+SELECT ` + accountColumns + `, true, spent_slot FROM ` + spentAccounts + `
+WHERE NOT is_token`
 
 	sqlTokenAccounts = `INSERT INTO token_accounts (` + accountColumns + `, spent, spent_slot)
 WITH ` + spentCTE + `

@@ -1,9 +1,11 @@
 package compressed
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
+	"github.com/dasch-labs/dasch/ingest/light"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -70,8 +72,11 @@ type OwnerPage struct {
 // maxFilters bounds the placeholders a page may bind.
 const maxFilters = 16
 
-// AccountsByOwner lists owner's unspent accounts by hash from
-// compressed_by_owner (ordered by owner, hash).
+// AccountsByOwner lists owner's unspent accounts by hash. Accounts are
+// read from compressed_by_owner (ordered by owner, hash), except the token
+// accounts, whose owner is always the compressed-token program: they are
+// read from compressed_accounts, already in hash order (see
+// tokenProgramAccounts), and merged with that program's other accounts.
 func AccountsByOwner(ctx context.Context, s store.Store, owner Key, p OwnerPage) ([]Account, error) {
 	if p.Limit == 0 {
 		return nil, nil
@@ -79,6 +84,29 @@ func AccountsByOwner(ctx context.Context, s store.Store, owner Key, p OwnerPage)
 	if len(p.Filters) > maxFilters {
 		return nil, fmt.Errorf("accounts by owner: %d filters, at most %d", len(p.Filters), maxFilters)
 	}
+	q := ownerQuery(owner, p).where(`NOT spent`).bind("limit", u64Param(p.Limit))
+	res, err := s.Query(ctx, q.sql(`SELECT `+accountColumns+` FROM compressed_by_owner FINAL`,
+		`ORDER BY hash LIMIT {limit:UInt64}`), q.params)
+	if err != nil {
+		return nil, fmt.Errorf("accounts by owner: %w", err)
+	}
+	out, err := scanAccounts(res)
+	if err != nil || owner != tokenProgram {
+		return out, err
+	}
+	tokens, err := tokenProgramAccounts(ctx, s, owner, p)
+	if err != nil {
+		return nil, fmt.Errorf("accounts by owner: %w", err)
+	}
+	return mergeByHash(out, tokens, p.Limit), nil
+}
+
+// tokenProgram owns every compressed token account.
+var tokenProgram = Key(light.CompressedTokenProgram())
+
+// ownerQuery selects an owner page's rows: owner, cursor, memcmp filters
+// and the answer's slot.
+func ownerQuery(owner Key, p OwnerPage) *query {
 	q := newQuery().where(`owner = {owner:FixedString(32)}`).bind("owner", keyParam(owner))
 	if p.After != nil {
 		q.where(`hash > {after:FixedString(32)}`).bind("after", keyParam(*p.After))
@@ -91,11 +119,84 @@ func AccountsByOwner(ctx context.Context, s store.Store, owner Key, p OwnerPage)
 	if p.AsOf != nil {
 		q.where(`slot_created <= {asof:UInt64}`).bind("asof", u64Param(*p.AsOf))
 	}
-	q.where(`NOT spent`).bind("limit", u64Param(p.Limit))
-	res, err := s.Query(ctx, q.sql(`SELECT `+accountColumns+` FROM compressed_by_owner FINAL`,
-		`ORDER BY hash LIMIT {limit:UInt64}`), q.params)
-	if err != nil {
-		return nil, fmt.Errorf("accounts by owner: %w", err)
+	return q
+}
+
+// tokenProgramAccounts lists, by hash, at most p.Limit unspent token
+// accounts from compressed_accounts (ordered by hash). Candidates are read
+// in key order a window at a time and their spends looked up by key in
+// compressed_spent, until the page is full or the table ends: no set of
+// every spent hash is built.
+func tokenProgramAccounts(ctx context.Context, s store.Store, owner Key, p OwnerPage) ([]Account, error) {
+	var out []Account
+	for uint64(len(out)) < p.Limit {
+		window := min(max(2*(p.Limit-uint64(len(out))), 64), 4096)
+		q := ownerQuery(owner, p).where(`is_token`).bind("limit", u64Param(window))
+		res, err := s.Query(ctx, q.sql(`SELECT `+accountColumns+` FROM compressed_accounts`,
+			`ORDER BY hash LIMIT 1 BY hash LIMIT {limit:UInt64}`), q.params)
+		if err != nil {
+			return nil, fmt.Errorf("token accounts by hash: %w", err)
+		}
+		cand, err := scanAccounts(res)
+		if err != nil || len(cand) == 0 {
+			return out, err
+		}
+		spent, err := spentAmong(ctx, s, cand, p.AsOf)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range cand {
+			if _, ok := spent[a.Hash]; !ok {
+				out = append(out, a)
+			}
+		}
+		if uint64(len(cand)) < window {
+			break
+		}
+		last := cand[len(cand)-1].Hash
+		p.After = &last
 	}
-	return scanAccounts(res)
+	if uint64(len(out)) > p.Limit {
+		out = out[:p.Limit]
+	}
+	return out, nil
+}
+
+// spentAmong returns which of accounts were spent (up to slot asOf, when
+// set), looked up by key in compressed_spent.
+func spentAmong(ctx context.Context, s store.Store, accounts []Account, asOf *uint64) (map[Key]struct{}, error) {
+	hashes := make([]Key, len(accounts))
+	for i, a := range accounts {
+		hashes[i] = a.Hash
+	}
+	q := newQuery().where(`hash IN ` + keySet("keys")).bind("keys", keysParam(hashes))
+	if asOf != nil {
+		q.where(`slot <= {asof:UInt64}`).bind("asof", u64Param(*asOf))
+	}
+	res, err := s.Query(ctx, q.sql(`SELECT DISTINCT hash FROM compressed_spent`, ``), q.params)
+	if err != nil {
+		return nil, fmt.Errorf("spent accounts: %w", err)
+	}
+	spent := make(map[Key]struct{}, len(res.Rows))
+	for _, r := range res.Rows {
+		var k Key
+		if err := copyKey(&k, r[0]); err != nil {
+			return nil, fmt.Errorf("spent accounts: %w", err)
+		}
+		spent[k] = struct{}{}
+	}
+	return spent, nil
+}
+
+// mergeByHash merges two lists ordered by hash into one, at most limit long.
+func mergeByHash(a, b []Account, limit uint64) []Account {
+	out := make([]Account, 0, min(uint64(len(a)+len(b)), limit))
+	for uint64(len(out)) < limit && (len(a) > 0 || len(b) > 0) {
+		if len(b) == 0 || (len(a) > 0 && bytes.Compare(a[0].Hash[:], b[0].Hash[:]) < 0) {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return out
 }

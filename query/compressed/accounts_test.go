@@ -3,8 +3,10 @@ package compressed_test
 import (
 	"context"
 	"reflect"
+	"strconv"
 	"testing"
 
+	"github.com/dasch-labs/dasch/ingest/light"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	qc "github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/store"
@@ -112,5 +114,99 @@ func TestAccountsByOwner(t *testing.T) {
 				t.Errorf("%v, want %v", hashes(got), tt.want)
 			}
 		})
+	}
+}
+
+// TestTokenProgramAccounts checks the token program's listing: its token
+// accounts come from compressed_accounts (the view keeps them out of
+// compressed_by_owner), its other accounts from compressed_by_owner, merged
+// by hash and paged; spends count up to the answer's slot.
+func TestTokenProgramAccounts(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	program := qc.Key(light.CompressedTokenProgram())
+	// Token accounts 10..209 (hash first byte), every third spent at slot 5;
+	// 61 and 62 spent only at slot 30.
+	spentAt := map[byte]uint64{61: 30, 62: 30}
+	for h := 10; h < 210; h++ {
+		a := tokenAccount(byte(h%7), byte(h%3), byte(h), 10)
+		a.Owner, a.Lamports = program, uint64(h)
+		insertAccount(t, s, "compressed_accounts", a, false, "", "", nil)
+		if h%3 == 0 {
+			spentAt[byte(h)] = 5
+		}
+	}
+	insertAccount(t, s, "compressed_accounts", func() qc.Account { // re-ingested
+		a := tokenAccount(1, 1, 11, 10)
+		a.Owner, a.Lamports = program, 11
+		return a
+	}(), false, "", "", nil)
+	for h, slot := range spentAt {
+		exec(t, s, `INSERT INTO compressed_spent (hash, slot, signature) VALUES ({h:FixedString(32)}, {s:UInt64}, '')`,
+			store.Params{"h": raw(key(h)), "s": strconv.FormatUint(slot, 10)})
+	}
+	// Two accounts of the program that are not token accounts, and one of
+	// another owner.
+	for _, h := range []byte{5, 215} {
+		insertAccount(t, s, "compressed_accounts", qc.Account{Hash: key(h), Owner: program, Lamports: 1000}, false, "", "", nil)
+	}
+	insertAccount(t, s, "compressed_accounts", qc.Account{Hash: key(220), Owner: key(3), Lamports: 1}, false, "", "", nil)
+
+	res, err := s.Query(ctx, `SELECT count() FROM compressed_by_owner WHERE is_token`, nil)
+	if err != nil || res.Rows[0][0].(uint64) != 0 {
+		t.Fatalf("token rows in compressed_by_owner: %v, %v", res.Rows, err)
+	}
+	want := func(asOf uint64) []byte {
+		out := []byte{5} // not a token account
+		for h := 10; h < 210; h++ {
+			if slot, ok := spentAt[byte(h)]; !ok || slot > asOf {
+				out = append(out, byte(h))
+			}
+		}
+		return append(out, 215)
+	}
+	for _, tt := range []struct {
+		name  string
+		asOf  uint64
+		limit uint64
+	}{{"whole", 40, 1000}, {"pages of 7", 40, 7}, {"pages of 1", 20, 1}, {"pages of 64", 20, 64}} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []byte
+			var after *qc.Key
+			for pages := 0; pages < 300; pages++ {
+				page, err := qc.AccountsByOwner(ctx, s, program, qc.OwnerPage{Limit: tt.limit, After: after, AsOf: &tt.asOf})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, hashes(page)...)
+				if uint64(len(page)) < tt.limit {
+					break
+				}
+				after = &page[len(page)-1].Hash
+			}
+			if w := want(tt.asOf); !reflect.DeepEqual(got, w) {
+				t.Errorf("got %v\nwant %v", got, w)
+			}
+		})
+	}
+	// Memcmp applies to the token rows too: token data is {1, 2, 3}.
+	page, err := qc.AccountsByOwner(ctx, s, program, qc.OwnerPage{Limit: 3, Filters: []qc.Memcmp{{Offset: 1, Bytes: []byte{2, 3}}}})
+	if err != nil || !reflect.DeepEqual(hashes(page), []byte{10, 11, 13}) {
+		t.Errorf("memcmp: %v, %v", hashes(page), err)
+	}
+	// Lamports: unspent token accounts as of the slot, plus the two others.
+	for _, asOf := range []uint64{20, 40} {
+		var sum uint64
+		for _, h := range want(asOf) {
+			if h == 5 || h == 215 {
+				sum += 1000
+			} else {
+				sum += uint64(h)
+			}
+		}
+		got, err := qc.OwnerLamports(ctx, s, program, asOf)
+		if err != nil || got != sum {
+			t.Errorf("lamports as of %d: %d, %v; want %d", asOf, got, err, sum)
+		}
 	}
 }

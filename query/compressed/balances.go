@@ -104,16 +104,28 @@ func MintHolders(ctx context.Context, s store.Store, mint Key, p HolderPage) ([]
 
 // OwnerLamports sums the lamports of owner's unspent compressed accounts
 // created up to slot asOf. It reads one owner's range of
-// compressed_by_owner.
+// compressed_by_owner; for the compressed-token program it adds its token
+// accounts, which are not there (see AccountsByOwner): that sum scans
+// every token account.
 func OwnerLamports(ctx context.Context, s store.Store, owner Key, asOf uint64) (uint64, error) {
-	res, err := s.Query(ctx, `SELECT sum(lamports) FROM compressed_by_owner FINAL
-		WHERE owner = {owner:FixedString(32)} AND NOT spent AND slot_created <= {asof:UInt64}`,
-		store.Params{"owner": keyParam(owner), "asof": u64Param(asOf)})
-	if err != nil {
-		return 0, fmt.Errorf("owner lamports: %w", err)
+	params := store.Params{"owner": keyParam(owner), "asof": u64Param(asOf)}
+	sum := func(sql string) (uint64, error) {
+		res, err := s.Query(ctx, sql, params)
+		if err != nil {
+			return 0, fmt.Errorf("owner lamports: %w", err)
+		}
+		if len(res.Rows) == 0 {
+			return 0, nil
+		}
+		return res.Rows[0][0].(uint64), nil
 	}
-	if len(res.Rows) == 0 {
-		return 0, nil
+	total, err := sum(`SELECT sum(lamports) FROM compressed_by_owner FINAL
+		WHERE owner = {owner:FixedString(32)} AND NOT spent AND slot_created <= {asof:UInt64}`)
+	if err != nil || owner != tokenProgram {
+		return total, err
 	}
-	return res.Rows[0][0].(uint64), nil
+	tokens, err := sum(`SELECT sum(lamports) FROM compressed_accounts FINAL
+		WHERE owner = {owner:FixedString(32)} AND is_token AND slot_created <= {asof:UInt64}
+			AND hash NOT IN (SELECT hash FROM compressed_spent WHERE slot <= {asof:UInt64})`)
+	return total + tokens, err
 }
