@@ -169,7 +169,7 @@ func spentAmong(ctx context.Context, s store.Store, accounts []Account, asOf *ui
 	for i, a := range accounts {
 		hashes[i] = a.Hash
 	}
-	q := newQuery().where(`hash IN ` + keySet("keys")).bind("keys", keysParam(hashes))
+	q := newQuery().where(`hash IN `+keySet("keys")).bind("keys", keysParam(hashes))
 	if asOf != nil {
 		q.where(`slot <= {asof:UInt64}`).bind("asof", u64Param(*asOf))
 	}
