@@ -110,3 +110,16 @@ func (c *rpcClient) balances(ctx context.Context, owner [32]byte) ([]Holder, err
 	}
 	return decodePage(body, true)
 }
+
+// postHolders and postBalances send a page request and receive the whole
+// answer without decoding it: the HTTP timings end there. Post still
+// fails on an HTTP error or an answer without a result.
+func (c *rpcClient) postHolders(ctx context.Context, mint [32]byte, cur *HolderCursor) error {
+	_, err := c.Post(ctx, holdersBody(mint, cur))
+	return err
+}
+
+func (c *rpcClient) postBalances(ctx context.Context, owner [32]byte) error {
+	_, err := c.Post(ctx, balancesBody(owner))
+	return err
+}

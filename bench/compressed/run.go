@@ -306,13 +306,14 @@ func (r *runner) holderPages(ctx context.Context, mint [32]byte) ([]*HolderCurso
 		cursors = append(cursors, cur)
 		r.say("holders depth %d: measuring", d)
 		paths := []path{
-			{"query layer", &row.Query, func(ctx context.Context, _ int) ([]Holder, error) { return daschHolders(ctx, r.s, mint, cur) }},
-			{"http", &row.HTTP, func(ctx context.Context, _ int) ([]Holder, error) { return r.rpc.holders(ctx, mint, cur) }},
+			{"query layer", &row.Query, func(ctx context.Context, _ int) ([]Holder, error) { return daschHolders(ctx, r.s, mint, cur) }, nil},
+			{"http", &row.HTTP, func(ctx context.Context, _ int) ([]Holder, error) { return r.rpc.holders(ctx, mint, cur) },
+				func(ctx context.Context, _ int) error { return r.rpc.postHolders(ctx, mint, cur) }},
 		}
 		if r.pc != nil {
 			paths = append(paths,
-				path{"postgres", &row.PG, func(ctx context.Context, _ int) ([]Holder, error) { return pgHolders(ctx, r.pc, mint, cur, false) }},
-				path{"postgres row-value", &row.PGRow, func(ctx context.Context, _ int) ([]Holder, error) { return pgHolders(ctx, r.pc, mint, cur, true) }})
+				path{"postgres", &row.PG, func(ctx context.Context, _ int) ([]Holder, error) { return pgHolders(ctx, r.pc, mint, cur, false) }, nil},
+				path{"postgres row-value", &row.PGRow, func(ctx context.Context, _ int) ([]Holder, error) { return pgHolders(ctx, r.pc, mint, cur, true) }, nil})
 		}
 		if err := r.measure(ctx, &row, paths, 1); err != nil {
 			return nil, err
@@ -352,11 +353,12 @@ func (r *runner) balancePages(ctx context.Context, owners [][32]byte) error {
 	row.Label = "balances by owner"
 	owner := func(i int) [32]byte { return owners[i%len(owners)] }
 	paths := []path{
-		{"query layer", &row.Query, func(ctx context.Context, i int) ([]Holder, error) { return daschBalances(ctx, r.s, owner(i)) }},
-		{"http", &row.HTTP, func(ctx context.Context, i int) ([]Holder, error) { return r.rpc.balances(ctx, owner(i)) }},
+		{"query layer", &row.Query, func(ctx context.Context, i int) ([]Holder, error) { return daschBalances(ctx, r.s, owner(i)) }, nil},
+		{"http", &row.HTTP, func(ctx context.Context, i int) ([]Holder, error) { return r.rpc.balances(ctx, owner(i)) },
+			func(ctx context.Context, i int) error { return r.rpc.postBalances(ctx, owner(i)) }},
 	}
 	if r.pc != nil {
-		paths = append(paths, path{"postgres", &row.PG, func(ctx context.Context, i int) ([]Holder, error) { return pgOwnerBalances(ctx, r.pc, owner(i)) }})
+		paths = append(paths, path{"postgres", &row.PG, func(ctx context.Context, i int) ([]Holder, error) { return pgOwnerBalances(ctx, r.pc, owner(i)) }, nil})
 	}
 	return r.measure(ctx, row, paths, len(owners))
 }
@@ -369,7 +371,7 @@ func (r *runner) concurrentPages(ctx context.Context, mint [32]byte, cursors []*
 		r.rep.HoldersConc.Label = fmt.Sprintf("holders, %d clients", r.cfg.Clients)
 		cur := func(i int) *HolderCursor { return cursors[i%len(cursors)] }
 		if err := r.concurrently(ctx, &r.rep.HoldersConc,
-			func(ctx context.Context, i int) error { _, err := r.rpc.holders(ctx, mint, cur(i)); return err },
+			func(ctx context.Context, i int) error { return r.rpc.postHolders(ctx, mint, cur(i)) },
 			func(ctx context.Context, c *pgx.Conn, i int) error {
 				_, err := pgHolders(ctx, c, mint, cur(i), false)
 				return err
@@ -381,18 +383,22 @@ func (r *runner) concurrentPages(ctx context.Context, mint [32]byte, cursors []*
 	r.rep.BalancesConc.Label = fmt.Sprintf("balances, %d clients", r.cfg.Clients)
 	owner := func(i int) [32]byte { return owners[i%len(owners)] }
 	return r.concurrently(ctx, &r.rep.BalancesConc,
-		func(ctx context.Context, i int) error { _, err := r.rpc.balances(ctx, owner(i)); return err },
+		func(ctx context.Context, i int) error { return r.rpc.postBalances(ctx, owner(i)) },
 		func(ctx context.Context, c *pgx.Conn, i int) error {
 			_, err := pgOwnerBalances(ctx, c, owner(i))
 			return err
 		})
 }
 
-// path is one way to get a page: request i of a series.
+// path is one way to get a page: request i of a series. timed, when set,
+// is what the series times instead of page: for HTTP, the round trip up
+// to the whole answer received, without the client decoding it (page
+// decodes and checks it before the timing).
 type path struct {
-	name string
-	dst  *Series
-	page func(ctx context.Context, i int) ([]Holder, error)
+	name  string
+	dst   *Series
+	page  func(ctx context.Context, i int) ([]Holder, error)
+	timed func(ctx context.Context, i int) error
 }
 
 // measure checks that every path returns the same pages for the first
@@ -419,7 +425,11 @@ func (r *runner) measure(ctx context.Context, row *PageRow, paths []path, distin
 		}
 	}
 	for _, p := range paths {
-		s, err := sequential(ctx, r.cfg.Pages, func(ctx context.Context, i int) error { _, err := p.page(ctx, i); return err })
+		timed := p.timed
+		if timed == nil {
+			timed = func(ctx context.Context, i int) error { _, err := p.page(ctx, i); return err }
+		}
+		s, err := sequential(ctx, r.cfg.Pages, timed)
 		if err != nil {
 			return fmt.Errorf("%s, %s: %w", row.Label, p.name, err)
 		}
