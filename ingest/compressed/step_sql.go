@@ -89,16 +89,17 @@ const sqlClearEvents = `TRUNCATE TABLE compressed_step_events`
 // sqlOutputEvents and sqlSpendEvents list, into the step's scratch
 // table, the token events the balances do not count yet. The ledger is
 // ordered by slot, so the range's events are read by a key range, never
-// by scanning the table.
+// by scanning the table. FINAL folds each event with its marker before
+// the applied = 0 filter (the engine filters non-key columns after FINAL's
+// merge); it merges sorted key ranges only where parts overlap, where a
+// GROUP BY (slot, hash) hashed every row of the range: 8x faster here.
 //
 // Outputs: those created in the range (owner, mint and amount were
 // written with them).
 const sqlOutputEvents = `INSERT INTO compressed_step_events (slot, hash, kind, token, owner, mint, amount)
-SELECT slot, hash, 0, true, any(owner), any(mint), any(amount)
-FROM token_ledger
-WHERE slot BETWEEN {from:UInt64} AND {to:UInt64} AND kind = 0
-GROUP BY slot, hash
-HAVING max(applied) = 0`
+SELECT slot, hash, 0, true, owner, mint, amount
+FROM token_ledger FINAL
+WHERE slot BETWEEN {from:UInt64} AND {to:UInt64} AND kind = 0 AND applied = 0`
 
 // Spends: those of the range, and those of the range's outputs that were
 // indexed (at a later slot) before them. A spend carries no account: it
@@ -107,12 +108,10 @@ HAVING max(applied) = 0`
 // of a non-token account is listed (token false) only to be marked.
 const sqlSpendEvents = `INSERT INTO compressed_step_events (slot, hash, kind, token, owner, mint, amount)
 WITH fresh AS (
-	SELECT slot, hash FROM token_ledger
-	WHERE kind = 1 AND (slot BETWEEN {from:UInt64} AND {to:UInt64} OR (slot, hash) IN (
+	SELECT slot, hash FROM token_ledger FINAL
+	WHERE kind = 1 AND applied = 0 AND (slot BETWEEN {from:UInt64} AND {to:UInt64} OR (slot, hash) IN (
 		SELECT slot, hash FROM compressed_spent
 		WHERE hash IN (SELECT hash FROM token_ledger WHERE slot BETWEEN {from:UInt64} AND {to:UInt64} AND kind = 0)))
-	GROUP BY slot, hash
-	HAVING max(applied) = 0
 )
 SELECT f.slot, f.hash, 1, a.is_token, a.token_owner, a.mint, a.amount
 FROM fresh AS f
