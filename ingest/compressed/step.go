@@ -96,37 +96,37 @@ func accountWrites() []statement {
 }
 
 // spentWrites lists the range's spent accounts once and, if there are
-// any, rewrites their read-path rows.
-func (st *StateStep) spentWrites(ctx context.Context, s store.Store, params store.Params) error {
+// any, rewrites their read-path rows. It tells whether there were any.
+func (st *StateStep) spentWrites(ctx context.Context, s store.Store, params store.Params) (bool, error) {
 	for _, w := range []statement{{"clear spent", sqlClearSpent}, {"spent accounts", sqlSpentTouched}} {
 		if err := st.exec(ctx, s, w, params); err != nil {
-			return err
+			return false, err
 		}
 	}
 	res, err := s.Query(ctx, sqlSpentCount, nil)
 	if err != nil {
-		return fmt.Errorf("count spent accounts: %w", err)
+		return false, fmt.Errorf("count spent accounts: %w", err)
 	}
 	if n, _ := res.Rows[0][0].(uint64); n == 0 {
-		return nil
+		return false, nil
 	}
 	for _, w := range accountWrites() {
 		if err := st.exec(ctx, s, w, params); err != nil {
-			return err
+			return true, err
 		}
 	}
-	return nil
+	return true, nil
 }
 
 // eventWrites list the events the balances do not count yet and mark
-// them as counted by this step's version.
-func eventWrites() []statement {
-	return []statement{
-		{"clear events", sqlClearEvents},
-		{"ledger outputs", sqlOutputEvents},
-		{"ledger spends", sqlSpendEvents},
-		{"ledger markers", sqlMark},
+// them as counted by this step's version; spends only when the range
+// spent anything.
+func eventWrites(spends bool) []statement {
+	out := []statement{{"clear events", sqlClearEvents}, {"ledger outputs", sqlOutputEvents}}
+	if spends {
+		out = append(out, statement{"ledger spends", sqlSpendEvents})
 	}
+	return append(out, statement{"ledger markers", sqlMark})
 }
 
 // balanceWrites turn the counted events into balance changes, move
@@ -174,7 +174,8 @@ func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) 
 	if err := st.finishEarlier(ctx, s); err != nil {
 		return err
 	}
-	if err := st.spentWrites(ctx, s, params); err != nil {
+	spent, err := st.spentWrites(ctx, s, params)
+	if err != nil {
 		return err
 	}
 	v, err := st.versions.next(ctx, s)
@@ -182,7 +183,7 @@ func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) 
 		return err
 	}
 	params["version"] = strconv.FormatUint(v, 10)
-	for _, w := range eventWrites() {
+	for _, w := range eventWrites(spent) {
 		if err := st.exec(ctx, s, w, params); err != nil {
 			return err
 		}

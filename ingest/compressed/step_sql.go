@@ -102,16 +102,19 @@ FROM token_ledger FINAL
 WHERE slot BETWEEN {from:UInt64} AND {to:UInt64} AND kind = 0 AND applied = 0`
 
 // Spends: those of the range, and those of the range's outputs that were
-// indexed (at a later slot) before them. A spend carries no account: it
-// is resolved here from compressed_accounts; a spend whose account is not
+// indexed (at a later slot) before them, found through the step's spent
+// list (compressed_step_spent): a key lookup of the few spent hashes, not
+// of every output of the range. A spend carries no account: it is
+// resolved here from compressed_accounts; a spend whose account is not
 // indexed yet is left out and counted with its output. A resolved spend
-// of a non-token account is listed (token false) only to be marked.
+// of a non-token account is listed (token false) only to be marked. The
+// step skips this statement when its spent list is empty: then the range
+// has no spend to count.
 const sqlSpendEvents = `INSERT INTO compressed_step_events (slot, hash, kind, token, owner, mint, amount)
 WITH fresh AS (
 	SELECT slot, hash FROM token_ledger FINAL
 	WHERE kind = 1 AND applied = 0 AND (slot BETWEEN {from:UInt64} AND {to:UInt64} OR (slot, hash) IN (
-		SELECT slot, hash FROM compressed_spent
-		WHERE hash IN (SELECT hash FROM token_ledger WHERE slot BETWEEN {from:UInt64} AND {to:UInt64} AND kind = 0)))
+		SELECT slot, hash FROM compressed_spent WHERE hash IN (SELECT hash FROM compressed_step_spent)))
 )
 SELECT f.slot, f.hash, 1, a.is_token, a.token_owner, a.mint, a.amount
 FROM fresh AS f
