@@ -5,6 +5,12 @@ package schema
 // balance writes.
 const TableStepChanges = "compressed_step_changes"
 
+// viewAccountColumns are the compressedAccountColumns the read-path views
+// copy from compressed_accounts.
+const viewAccountColumns = `hash, tree, queue, tree_type, leaf_index, seq, in_output_queue, slot_created, signature,
+		owner, lamports, address, discriminator, data, data_hash,
+		is_token, mint, token_owner, amount, delegate, token_state, tlv`
+
 // compressedIngest is migration 5: the per-row derivations of the
 // compressed read paths move from the state step's INSERT…SELECT passes
 // into materialized views on compressed_accounts, so every output reaches
@@ -12,16 +18,13 @@ const TableStepChanges = "compressed_step_changes"
 // unspent, in the insert that stores it. The state step then writes only
 // the spent rows (which replace these on merge or FINAL) and the balances.
 func compressedIngest() []string {
-	const cols = `hash, tree, queue, tree_type, leaf_index, seq, in_output_queue, slot_created, signature,
-		owner, lamports, address, discriminator, data, data_hash,
-		is_token, mint, token_owner, amount, delegate, token_state, tlv`
 	return []string{
 		`CREATE MATERIALIZED VIEW IF NOT EXISTS compressed_by_owner_mv TO compressed_by_owner AS
-			SELECT ` + cols + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts`,
+			SELECT ` + viewAccountColumns + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts`,
 		`CREATE MATERIALIZED VIEW IF NOT EXISTS token_accounts_mv TO token_accounts AS
-			SELECT ` + cols + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE is_token`,
+			SELECT ` + viewAccountColumns + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE is_token`,
 		`CREATE MATERIALIZED VIEW IF NOT EXISTS token_accounts_by_delegate_mv TO token_accounts_by_delegate AS
-			SELECT ` + cols + `, assumeNotNull(delegate) AS delegate_key, false AS spent, toUInt64(0) AS spent_slot
+			SELECT ` + viewAccountColumns + `, assumeNotNull(delegate) AS delegate_key, false AS spent, toUInt64(0) AS spent_slot
 			FROM compressed_accounts WHERE is_token AND delegate IS NOT NULL`,
 		// Scratch, emptied at the start of each step that uses it: only one
 		// state step runs at a time.

@@ -10,13 +10,10 @@ package schema
 // That listing now reads compressed_accounts in hash order and checks the
 // spends of the rows it reads (query/compressed).
 func ownerTokens() []string {
-	const cols = `hash, tree, queue, tree_type, leaf_index, seq, in_output_queue, slot_created, signature,
-		owner, lamports, address, discriminator, data, data_hash,
-		is_token, mint, token_owner, amount, delegate, token_state, tlv`
 	return []string{
 		`DROP VIEW IF EXISTS compressed_by_owner_mv`,
 		`CREATE MATERIALIZED VIEW IF NOT EXISTS compressed_by_owner_mv TO compressed_by_owner AS
-			SELECT ` + cols + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE NOT is_token`,
+			SELECT ` + viewAccountColumns + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE NOT is_token`,
 		`ALTER TABLE compressed_by_owner DELETE WHERE is_token SETTINGS mutations_sync = 2`,
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/store"
 )
 
 // TestUnfinishedStepIsRedone stores a step's ledger markers without its
@@ -62,20 +63,7 @@ func TestLedgerCarryOver(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var ledger []string
-	for _, m := range schema.Migrations() {
-		if m.Name == "compressed_ledger" {
-			ledger = m.Statements
-		}
-	}
-	// Twice: an interrupted migration is applied again from the start.
-	for range 2 {
-		for _, stmt := range ledger {
-			if err := s.Exec(ctx, stmt, nil); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	reapply(t, s, "compressed_ledger")
 	sameAnswers(t, "carried over", want, snapshot(t, s))
 	counts := rowCounts(t, s)
 	if err := NewStateStep().Apply(ctx, s, 40, 43); err != nil {
@@ -96,39 +84,18 @@ func TestLedgerCarryOver(t *testing.T) {
 // every answer stays the same.
 func TestOwnerTokensCarryOver(t *testing.T) {
 	s := storetest.Open(t)
-	ctx := context.Background()
 	index(t, s, paths(listed...), ingest.Config{})
 	want := snapshot(t, s)
-	const cols = `hash, tree, queue, tree_type, leaf_index, seq, in_output_queue, slot_created, signature,
-		owner, lamports, address, discriminator, data, data_hash,
-		is_token, mint, token_owner, amount, delegate, token_state, tlv`
-	for _, stmt := range []string{
+	execAll(t, s,
 		`DROP VIEW compressed_by_owner_mv`,
 		`CREATE MATERIALIZED VIEW compressed_by_owner_mv TO compressed_by_owner AS
-			SELECT ` + cols + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts`,
-		`INSERT INTO compressed_by_owner (` + cols + `, spent, spent_slot)
-			SELECT ` + cols + `, hash IN (SELECT hash FROM compressed_spent), 0 FROM compressed_accounts`,
-	} {
-		if err := s.Exec(ctx, stmt, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+			SELECT `+accountColumns+`, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts`,
+		`INSERT INTO compressed_by_owner (`+accountColumns+`, spent, spent_slot)
+			SELECT `+accountColumns+`, hash IN (SELECT hash FROM compressed_spent), 0 FROM compressed_accounts`)
 	if got := rows(t, s, `SELECT count() > 0 FROM compressed_by_owner WHERE is_token`); !slices.Equal(got, []string{"1"}) {
 		t.Fatalf("pre-migration state has no token rows by owner: %v", got)
 	}
-	var stmts []string
-	for _, m := range schema.Migrations() {
-		if m.Name == "token_rows_not_by_owner" {
-			stmts = m.Statements
-		}
-	}
-	for range 2 {
-		for _, stmt := range stmts {
-			if err := s.Exec(ctx, stmt, nil); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	reapply(t, s, "token_rows_not_by_owner")
 	if got := rows(t, s, `SELECT count() FROM compressed_by_owner WHERE is_token`); !slices.Equal(got, []string{"0"}) {
 		t.Errorf("token rows by owner after the migration: %v", got)
 	}
@@ -165,4 +132,27 @@ func TestMarkersFoldUnmerged(t *testing.T) {
 	}
 	index(t, s, paths(listed...), ingest.Config{})
 	sameAnswers(t, "re-indexed", want, snapshot(t, s))
+}
+
+// reapply runs the named migration's statements twice over the store, as
+// an interrupted migration is applied again from the start.
+func reapply(t *testing.T, s store.Store, name string) {
+	t.Helper()
+	for _, m := range schema.Migrations() {
+		if m.Name == name {
+			execAll(t, s, m.Statements...)
+			execAll(t, s, m.Statements...)
+			return
+		}
+	}
+	t.Fatalf("no migration %q", name)
+}
+
+func execAll(t *testing.T, s store.Store, stmts ...string) {
+	t.Helper()
+	for _, stmt := range stmts {
+		if err := s.Exec(context.Background(), stmt, nil); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
 }
