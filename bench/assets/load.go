@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dasch-labs/dasch/bench/internal/scratch"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/assets"
 	"github.com/dasch-labs/dasch/ingest/decode"
@@ -204,12 +205,7 @@ func rawInsert(ctx context.Context, s store.Store, chunks [][]solana.Account, ma
 	if err := s.Exec(ctx, "CREATE TABLE "+rawTable+" AS "+schema.TableAssetAccounts, nil); err != nil {
 		return 0, 0, fmt.Errorf("raw insert: %w", err)
 	}
-	// Truncate, then drop without SYNC: a synchronous drop can wait on the
-	// table's last reference while its merges wind down.
-	defer func() {
-		_ = s.Exec(context.WithoutCancel(ctx), "TRUNCATE TABLE IF EXISTS "+rawTable, nil)
-		_ = s.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+rawTable, nil)
-	}()
+	defer scratch.Drop(ctx, s, rawTable)
 	start := time.Now()
 	for _, ins := range batches {
 		if err := ins(); err != nil {

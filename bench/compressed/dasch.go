@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dasch-labs/dasch/bench/internal/scratch"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/light"
 	"github.com/dasch-labs/dasch/internal/parallel"
@@ -119,7 +120,7 @@ func narrowLimit(ctx context.Context, s store.Store, rows, batch, par int) (floa
 	if err := s.Exec(ctx, "CREATE TABLE "+narrowTable+" (k FixedString(32), v UInt64) ENGINE = MergeTree ORDER BY k", nil); err != nil {
 		return 0, err
 	}
-	defer dropCopy(context.WithoutCancel(ctx), s, narrowTable)
+	defer scratch.Drop(ctx, s, narrowTable)
 	mem := memory.NewGoAllocator()
 	sc := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrowbatch.PubkeyType()}, {Name: "v", Type: arrow.PrimitiveTypes.Uint64}}, nil)
 	r := rand.New(rand.NewPCG(1, 2))

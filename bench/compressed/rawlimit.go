@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dasch-labs/dasch/bench/internal/scratch"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	cingest "github.com/dasch-labs/dasch/ingest/compressed"
 	"github.com/dasch-labs/dasch/ingest/light"
@@ -34,7 +35,7 @@ func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par int) 
 	}
 	defer func() {
 		for _, t := range daschTables() {
-			dropCopy(context.WithoutCancel(ctx), s, rawPrefix+t)
+			scratch.Drop(ctx, s, rawPrefix+t)
 		}
 	}()
 	// The decoder resolves no tree for V2 outputs: an empty lookup serves.
@@ -79,17 +80,6 @@ func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par int) 
 	}
 	fig.Accounts, fig.Holdings = st.Accounts, st.Holdings
 	return fig, nil
-}
-
-// dropCopy removes a copy table and its data. Merges are stopped and the
-// data truncated first, and the drop itself does not wait (no SYNC): at
-// 20M accounts a DROP … SYNC of a copy was seen to wait for the table's
-// last reference without end while background merges of the copies were
-// still running.
-func dropCopy(ctx context.Context, s store.Store, table string) {
-	for _, q := range []string{"SYSTEM STOP MERGES ", "TRUNCATE TABLE IF EXISTS ", "DROP TABLE IF EXISTS "} {
-		_ = s.Exec(ctx, q+table, nil)
-	}
 }
 
 // sameRows builds every table's rows for a chunk: the decoder's records;
