@@ -126,11 +126,12 @@ func ownerQuery(owner Key, p OwnerPage) *query {
 // accounts from compressed_accounts (ordered by hash). Candidates are read
 // in key order a window at a time and their spends looked up by key in
 // compressed_spent, until the page is full or the table ends: no set of
-// every spent hash is built.
+// every spent hash is built. The window doubles after each full one, so a
+// long run of spent accounts costs few round trips.
 func tokenProgramAccounts(ctx context.Context, s store.Store, owner Key, p OwnerPage) ([]Account, error) {
+	const maxWindow = 1 << 16
 	var out []Account
-	for uint64(len(out)) < p.Limit {
-		window := min(max(2*(p.Limit-uint64(len(out))), 64), 4096)
+	for window := min(max(2*p.Limit, 64), 4096); uint64(len(out)) < p.Limit; window = min(2*window, maxWindow) {
 		q := ownerQuery(owner, p).where(`is_token`).bind("limit", u64Param(window))
 		res, err := s.Query(ctx, q.sql(`SELECT `+accountColumns+` FROM compressed_accounts`,
 			`ORDER BY hash LIMIT 1 BY hash LIMIT {limit:UInt64}`), q.params)

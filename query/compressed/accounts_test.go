@@ -210,3 +210,47 @@ func TestTokenProgramAccounts(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenProgramAccountsSpentRun pages the token program's accounts
+// across a run of spent accounts longer than several candidate windows:
+// every unspent account is listed once, in order, and none is skipped
+// where one window ends and the next begins.
+func TestTokenProgramAccountsSpentRun(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	program := qc.Key(light.CompressedTokenProgram())
+	// Account n's hash is n as two big-endian bytes, then zeros: ordered
+	// by n. One insert each for the 600 accounts and their spends.
+	const hashOf = `toFixedString(unhex(concat(leftPad(hex(number), 4, '0'), repeat('00', 30))), 32)`
+	exec(t, s, `INSERT INTO compressed_accounts (hash, owner, is_token, amount)
+		SELECT `+hashOf+`, {owner:FixedString(32)}, true, 10 FROM numbers(600)`, store.Params{"owner": raw(program)})
+	// Spent: 0..499 but for 0, 97, 194, 291, 388 and 485.
+	exec(t, s, `INSERT INTO compressed_spent (hash, slot, signature)
+		SELECT `+hashOf+`, 1, '' FROM numbers(500) WHERE number % 97 != 0`, nil)
+	var want []int
+	for n := 0; n < 600; n++ {
+		if n >= 500 || n%97 == 0 {
+			want = append(want, n)
+		}
+	}
+	for _, limit := range []uint64{1, 3, 1000} {
+		var got []int
+		var after *qc.Key
+		for pages := 0; pages < 200; pages++ {
+			page, err := qc.AccountsByOwner(ctx, s, program, qc.OwnerPage{Limit: limit, After: after})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range page {
+				got = append(got, int(a.Hash[0])<<8|int(a.Hash[1]))
+			}
+			if uint64(len(page)) < limit {
+				break
+			}
+			after = &page[len(page)-1].Hash
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("limit %d: got %v\nwant %v", limit, got, want)
+		}
+	}
+}
