@@ -90,9 +90,10 @@ const sqlClearEvents = `TRUNCATE TABLE compressed_step_events`
 // table, the token events the balances do not count yet. The ledger is
 // ordered by slot, so the range's events are read by a key range, never
 // by scanning the table. FINAL folds each event with its marker before
-// the applied = 0 filter (the engine filters non-key columns after FINAL's
-// merge); it merges sorted key ranges only where parts overlap, where a
-// GROUP BY (slot, hash) hashed every row of the range: 8x faster here.
+// the applied = 0 filter (TestMarkersFoldUnmerged keeps them in separate
+// parts and fails without FINAL). It replaced a GROUP BY (slot, hash):
+// the outputs' read went from 3.2 to 0.4 s over the 8 steps of a
+// 4M-account bench run, 21.1 to 3.1 s over the 40 of a 20M one.
 //
 // Outputs: those created in the range (owner, mint and amount were
 // written with them).
