@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
@@ -24,8 +25,9 @@ import (
 // checkpoint covers exactly what was committed. The error is then ctx's.
 //
 // Before the checkpoint moves, the configured state steps derive their
-// state for the slots it is about to cover; a failing step stops the run
-// and leaves the checkpoint where it was.
+// state for the slots it is about to cover. They run beside the inserts
+// (see Stepper), each over everything committed since the previous one; a
+// failing step stops the run and leaves the checkpoint where it was.
 func Run(ctx context.Context, cfg Config) (Stats, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -50,7 +52,7 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	}
 	err = r.run(ctx)
 	r.stats.Elapsed = time.Since(r.start)
-	r.stats.Slot = r.written
+	r.stats.Slot = r.written.Load()
 	r.stats.Counts = counts(r.work.decoders)
 	if r.cfg.Progress != nil {
 		r.prog.clear()
@@ -66,12 +68,13 @@ type run struct {
 	work    *worker
 	mark    *watermark
 	batch   *arrowbatch.Batcher
+	stepper *Stepper
 	stats   Stats
-	written uint64 // last checkpoint written
-	wrote   bool   // a checkpoint was written (written may be slot 0)
-	stepped bool   // the steps have run, up to stepTo
-	stepTo  uint64
-	halted  bool // a step failed: the checkpoint must not move again
+	// written is the last checkpoint written, by the stepper's goroutine
+	// and read by progress; wrote tells whether any was (written may be
+	// slot 0). Only the stepper writes them.
+	written atomic.Uint64
+	wrote   bool
 	prog    *progress
 	start   time.Time
 }
@@ -85,16 +88,24 @@ type job struct {
 func (r *run) run(parent context.Context) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
+	r.stepper = StartStepper(ctx, r.cfg.Store, r.cfg.Steps, r.writeCheckpoint, cancel)
 	err := r.pump(ctx, cancel)
 	if err == nil {
-		if err = r.batch.Close(ctx); err == nil {
-			return r.checkpoint(ctx)
-		}
+		err = r.batch.Close(ctx)
 	} else if aerr := r.batch.Abort(); aerr != nil && !errors.Is(err, aerr) {
 		err = errors.Join(err, aerr)
 	}
-	if r.halted {
-		return err
+	// A step that failed halted the stepper and stopped the run: the
+	// checkpoint must not move again, and the step's failure is the cause.
+	if serr := r.stepper.Stop(); serr != nil {
+		serr = fmt.Errorf("ingest: %w", serr)
+		if err == nil || errors.Is(err, context.Canceled) && parent.Err() == nil {
+			return serr
+		}
+		return errors.Join(err, serr)
+	}
+	if err == nil {
+		return r.checkpoint(ctx)
 	}
 	// Record what did get committed; the run's context may be gone.
 	cctx, ccancel := context.WithTimeout(context.WithoutCancel(parent), 10*time.Second)
@@ -198,13 +209,11 @@ func (r *run) consume(ctx context.Context, order <-chan *job) error {
 				return err
 			}
 			r.stats.Elapsed = now.Sub(r.start)
-			r.prog.draw(now, r.stats, r.written)
+			r.prog.draw(now, r.stats, r.written.Load())
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if err := r.checkpoint(ctx); err != nil {
-			return err
-		}
+		r.advance()
 	}
 }
 
@@ -226,34 +235,36 @@ func (r *run) count(o output) {
 	}
 }
 
-// checkpoint writes the watermark when it has moved, after the state
-// steps have derived the slots it newly covers.
+// advance hands the watermark to the stepper, which derives the state of
+// the slots it newly covers and then writes the checkpoint.
+func (r *run) advance() {
+	if slot, ok := r.mark.Complete(); ok {
+		r.stepper.Advance(r.mark.First(), slot)
+	}
+}
+
+// checkpoint steps and checkpoints, in the caller's goroutine, what the
+// stepper has not: for the end of a run, after the stepper stopped.
 func (r *run) checkpoint(ctx context.Context) error {
-	slot, ok := r.mark.Complete()
-	if !ok || r.halted {
-		return nil
+	r.advance()
+	if err := r.stepper.CatchUp(ctx); err != nil {
+		return fmt.Errorf("ingest: %w", err)
 	}
-	if !r.stepped || slot > r.stepTo {
-		// The first range starts at the run's first slot: a run may
-		// re-ingest slots below an earlier run's checkpoint.
-		from := r.mark.First()
-		if r.stepped {
-			from = r.stepTo + 1
-		}
-		if err := applySteps(ctx, r.cfg.Store, r.cfg.Steps, from, slot); err != nil {
-			r.halted = true
-			return fmt.Errorf("ingest: %w", err)
-		}
-		r.stepped, r.stepTo = true, slot
-	}
+	return nil
+}
+
+// writeCheckpoint writes the checkpoint at slot, the end of a range the
+// steps derived, when it moved.
+func (r *run) writeCheckpoint(ctx context.Context, slot uint64) error {
 	// Slot 0 is checkpointed only when forced: otherwise it is where
 	// unreadable input without a slot lands, not an indexed slot.
-	if slot <= r.written && (r.wrote || r.cfg.ForceSlot == nil) {
+	if slot <= r.written.Load() && (r.wrote || r.cfg.ForceSlot == nil) {
 		return nil
 	}
 	if err := writeCheckpoint(ctx, r.cfg.Store, slot); err != nil {
-		return fmt.Errorf("ingest: %w", err)
+		return err
 	}
-	r.written, r.wrote = slot, true
+	r.written.Store(slot)
+	r.wrote = true
 	return nil
 }

@@ -3,6 +3,7 @@ package compressed
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	cingest "github.com/dasch-labs/dasch/ingest/compressed"
 	"github.com/dasch-labs/dasch/ingest/decode"
@@ -182,6 +184,12 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 		})
 		genErr <- err
 	}()
+	// The state step runs beside the inserts, as the pipeline's Stepper
+	// runs it: each step covers every chunk committed since the last one.
+	sctx, scancel := context.WithCancel(gctx)
+	defer scancel()
+	stepper := ingest.StartStepper(sctx, s, []ingest.StateStep{step}, nil, cancel)
+	first := Slot(0)
 	err = func() error {
 		for pr := range ready {
 			fig.Bytes += pr.bytes
@@ -190,11 +198,12 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 			if err != nil {
 				return err
 			}
-			if err := step.Apply(ctx, s, pr.from, pr.to); err != nil {
-				return fmt.Errorf("state step %d..%d: %w", pr.from, pr.to, err)
-			}
+			stepper.Advance(first, pr.to)
 		}
-		return nil
+		if err := stepper.Stop(); err != nil {
+			return err
+		}
+		return stepper.CatchUp(ctx)
 	}()
 	if err != nil {
 		cancel()
@@ -202,9 +211,15 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 			releaseJobs(pr.jobs)
 		}
 		<-genErr
+		if serr := stepper.Stop(); serr != nil && !errors.Is(err, serr) {
+			err = errors.Join(err, serr)
+		}
 		return fig, fmt.Errorf("dasch load: %w", err)
 	}
 	if err := <-genErr; err != nil {
+		if serr := stepper.Stop(); serr != nil {
+			err = errors.Join(err, serr)
+		}
 		return fig, fmt.Errorf("dasch load: %w", err)
 	}
 	fig.Load = time.Since(start)

@@ -91,7 +91,7 @@ func (r *Report) WriteTable(w io.Writer) {
 		for _, k := range d.Phases.Sorted() {
 			ph = append(ph, fmt.Sprintf("%s %.1f", k, d.Phases[k].Seconds()))
 		}
-		fmt.Fprintf(w, "dasch ingest time by phase, s (inserts summed over %d streams): %s\n", c.Parallel, strings.Join(ph, ", "))
+		fmt.Fprintf(w, "dasch ingest time by phase, s (inserts summed over %d streams; the step runs beside them): %s\n", c.Parallel, strings.Join(ph, ", "))
 	}
 	if len(d.Parts) > 0 {
 		names := make([]string, 0, len(d.Parts))
