@@ -189,7 +189,7 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 	sctx, scancel := context.WithCancel(gctx)
 	defer scancel()
 	stepper := ingest.StartStepper(sctx, s, []ingest.StateStep{step}, nil, cancel)
-	first := Slot(0)
+	first, last := Slot(0), Slot(0)
 	err = func() error {
 		for pr := range ready {
 			fig.Bytes += pr.bytes
@@ -198,11 +198,18 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 			if err != nil {
 				return err
 			}
-			stepper.Advance(first, pr.to)
+			// The next chunk may go on with the chunk's last slot: as
+			// the pipeline's watermark, only the slots before it are
+			// complete.
+			if pr.to > first {
+				stepper.Advance(first, pr.to-1)
+			}
+			last = pr.to
 		}
 		if err := stepper.Stop(); err != nil {
 			return err
 		}
+		stepper.Advance(first, last)
 		return stepper.CatchUp(ctx)
 	}()
 	if err != nil {
