@@ -6,11 +6,12 @@
 // transaction alone determines — the output accounts, the spent hashes and
 // the signature rows of compression transactions.
 //
-// The StateStep runs after each commit, in SQL: it derives the read tables
+// The StateStep runs beside the inserts (ingest.Stepper), over the slots
+// committed since its previous run, in SQL: it derives the read tables
 // that need rows of several transactions (an input carries only a hash) —
 // accounts by owner and delegate with their spent flag, token balances and
-// mint holders — for the slot range that became committed, idempotently and
-// whatever order the transactions arrived in.
+// mint holders — idempotently and whatever order the transactions arrived
+// in.
 //
 // Tree metadata is data: SeedTrees loads a trees.json list into state_trees
 // and the decoder resolves trees through it. Outputs in trees that are not
