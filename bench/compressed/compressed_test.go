@@ -30,7 +30,8 @@ func TestSmallRun(t *testing.T) {
 	s := storetest.Open(t)
 	rep, err := compressed.Run(context.Background(), s, compressed.Config{
 		Gen:           compressed.GenConfig{Accounts: 20_000, Seed: 3},
-		ChunkAccounts: 4_000,
+		// Not a multiple of the accounts per slot: chunks split slots.
+		ChunkAccounts: 3_900,
 		Postgres:      pgErr == nil,
 		Depths:        []int{0, 1_000, 1_000_000},
 		Clients:       8,
@@ -58,6 +59,9 @@ func TestSmallRun(t *testing.T) {
 	}
 	if !rep.HoldersConc.HTTP.Measured() || !rep.BalancesConc.HTTP.Measured() {
 		t.Error("concurrent runs not measured")
+	}
+	if d := rep.Dasch; d.Chunks != 6 || d.Steps < 1 || d.Steps > d.Chunks+1 {
+		t.Errorf("%d state steps over %d chunks", d.Steps, d.Chunks)
 	}
 	if rep.Dasch.Accounts != 20_000 || rep.Dasch.Load <= 0 || rep.NarrowRowsPerSec <= 0 {
 		t.Errorf("ingest figures %+v", rep.Dasch)

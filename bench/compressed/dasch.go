@@ -80,6 +80,9 @@ type IngestFigures struct {
 	Settle time.Duration
 	// Phases break dasch's Load down (see Phases).
 	Phases Phases
+	// Steps is how many state steps dasch's load ran over its Chunks:
+	// fewer when the steps fell behind the inserts.
+	Steps, Chunks int
 	// Parts are dasch's active parts per table once merges settled.
 	Parts map[string]int
 	// DiskBytes is the size on disk of the loaded tables and indexes.

@@ -188,11 +188,12 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 	// runs it: each step covers every chunk committed since the last one.
 	sctx, scancel := context.WithCancel(gctx)
 	defer scancel()
-	stepper := ingest.StartStepper(sctx, s, []ingest.StateStep{step}, nil, cancel)
+	stepper := ingest.StartStepper(sctx, s, []ingest.StateStep{countedStep{step, &fig.Steps}}, nil, cancel)
 	first, last := Slot(0), Slot(0)
 	err = func() error {
 		for pr := range ready {
 			fig.Bytes += pr.bytes
+			fig.Chunks++
 			err := timedInserts(ctx, s, pr.jobs, par, &mu, fig.Phases)
 			releaseJobs(pr.jobs)
 			if err != nil {
@@ -240,6 +241,18 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 		return fig, fmt.Errorf("dasch checkpoint: %w", err)
 	}
 	return fig, nil
+}
+
+// countedStep counts the ranges it is applied to, from the one goroutine
+// applying them.
+type countedStep struct {
+	ingest.StateStep
+	n *int
+}
+
+func (c countedStep) Apply(ctx context.Context, s store.Store, from, to uint64) error {
+	*c.n++
+	return c.StateStep.Apply(ctx, s, from, to)
 }
 
 func releaseJobs(jobs []insertJob) {
