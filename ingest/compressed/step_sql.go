@@ -3,15 +3,6 @@ package compressed
 // The state step's statements. Every one is built from constants only;
 // the slot range and the version come in as {name:Type} params.
 
-// touchedCTE names the accounts a slot range touched: outputs created in
-// it and outputs whose hash was spent in it (the spend may be indexed
-// before or after its output; both sides find it).
-const touchedCTE = `touched AS (
-	SELECT hash FROM compressed_accounts WHERE slot_created BETWEEN {from:UInt64} AND {to:UInt64}
-	UNION DISTINCT
-	SELECT hash FROM compressed_spent WHERE slot BETWEEN {from:UInt64} AND {to:UInt64}
-)`
-
 // sqlSpentTouched lists, into the step's scratch table, the touched
 // accounts that are spent: spends in the range, and outputs created in the
 // range whose spend was indexed before them (the primary key of
@@ -147,13 +138,17 @@ FROM `
 // sqlChanges lists, into the step's scratch table, the (owner, mint)
 // pairs whose balance the step's events change (or that have none yet):
 // the balance stored before this version plus the events' sum. The old
-// balances are found by the 16-byte pair digest, one narrow column. It is
-// computed once per step; the holder and balance writes both read it.
+// balances are found by the 16-byte pair digest, one narrow column, read
+// alone first: left to choose, the engine puts both conditions in one
+// prewhere (EXPLAIN actions=1) and the lookup took 3x as long (0.3 vs
+// 0.1 s for 100k pairs among 3.6M balances). It is computed once per
+// step; the holder and balance writes both read it.
 const sqlChanges = `INSERT INTO compressed_step_changes (owner, mint, new_balance, old_balance, had)
 WITH stored AS (
 	SELECT pair, argMax(balance, version) AS old_balance, true AS had
 	FROM token_balances
-	WHERE pair IN (SELECT pair FROM compressed_step_deltas) AND version < {version:UInt64}
+	PREWHERE pair IN (SELECT pair FROM compressed_step_deltas)
+	WHERE version < {version:UInt64}
 	GROUP BY pair
 )
 SELECT owner, mint, toUInt64(toInt128(old_balance) + delta), old_balance, had
@@ -187,5 +182,10 @@ ARRAY JOIN if(had, [(old_balance, toUInt8(1)), (new_balance, toUInt8(0))], [(new
 const sqlBalances = `INSERT INTO token_balances (owner, mint, balance, version)
 SELECT owner, mint, new_balance, {version:UInt64} FROM compressed_step_changes`
 
-// sqlTouchedAny tells whether the range touched any account at all.
-const sqlTouchedAny = `WITH ` + touchedCTE + ` SELECT count() FROM touched`
+// sqlTouchedAny tells whether the range touched any account at all: an
+// output created in it or a spend in it. It stops at the first of each:
+// counting every touched hash of a 500k-account range took 0.1-0.2 s
+// more (bin/dasch sql on a 4M-account bench store).
+const sqlTouchedAny = `SELECT
+	(SELECT count() FROM (SELECT 1 FROM compressed_accounts WHERE slot_created BETWEEN {from:UInt64} AND {to:UInt64} LIMIT 1)) +
+	(SELECT count() FROM (SELECT 1 FROM compressed_spent WHERE slot BETWEEN {from:UInt64} AND {to:UInt64} LIMIT 1))`
