@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/dasch-labs/dasch/ingest"
+	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/assets"
 	"github.com/dasch-labs/dasch/ingest/compressed"
 	"github.com/dasch-labs/dasch/server"
@@ -18,8 +19,15 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 	src := fs.String("source", "", "where to read Solana data: files:DIR")
 	workers := fs.Int("workers", 0, "decode workers (0 = one per CPU)")
 	trees := fs.String("trees", "", "seed state trees from this trees.json first (default: the built-in list, when none are stored)")
+	// Bulk loads want larger inserts: fewer parts for the engine to merge.
+	batchRows := fs.Int("batch-rows", arrowbatch.DefaultRows, "insert a table's batch at this many rows")
+	batchMB := fs.Int("batch-mb", arrowbatch.DefaultBytes>>20, "or at this many MiB")
+	batchAge := fs.Duration("batch-age", arrowbatch.DefaultAge, "or when its oldest row is this old")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *batchRows <= 0 || *batchMB <= 0 || *batchMB > 1<<14 || *batchAge <= 0 {
+		return usagef("--batch-rows, --batch-mb (at most 16384) and --batch-age must be positive")
 	}
 	if *src == "" {
 		return usagef("--source is required")
@@ -42,11 +50,14 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 	}
 	// Progress and the summary line go to stdout; the bar only on a terminal.
 	cfg := ingest.Config{
-		Store:    s,
-		Source:   source,
-		Workers:  *workers,
-		Progress: e.stdout,
-		IsTTY:    isTerminal(e.stdout),
+		Store:      s,
+		Source:     source,
+		Workers:    *workers,
+		BatchRows:  *batchRows,
+		BatchBytes: *batchMB << 20,
+		BatchAge:   *batchAge,
+		Progress:   e.stdout,
+		IsTTY:      isTerminal(e.stdout),
 	}
 	if err := compressed.Configure(ctx, s, &cfg); err != nil {
 		return err

@@ -18,6 +18,10 @@ func TestIngestCompressed(t *testing.T) {
 		{"built-in trees", nil, "EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu\t105", false},
 		{"trees file", []string{"--trees", "../../config/trees.json"}, "EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu\t105", false},
 		{"missing trees file", []string{"--trees", "missing.json"}, "trees: open missing.json", true},
+		// One-row batches: every insert its own part, the same answers.
+		{"tiny batches", []string{"--batch-rows", "1", "--batch-mb", "1", "--batch-age", "1ms"}, "EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu\t105", false},
+		{"batch rows zero", []string{"--batch-rows", "0"}, "--batch-rows, --batch-mb (at most 16384) and --batch-age must be positive", true},
+		{"batch age negative", []string{"--batch-age", "-1s"}, "must be positive", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
