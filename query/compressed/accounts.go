@@ -128,20 +128,26 @@ func ownerQuery(owner Key, p OwnerPage) *query {
 // compressed_spent, until the page is full or the table ends: no set of
 // every spent hash is built. The window doubles after each full one, so a
 // long run of spent accounts costs few round trips.
+//
+// An account stored twice (re-ingested, not merged yet) comes back as two
+// adjacent rows and is kept once here: a LIMIT 1 BY hash in the query kept
+// the engine from stopping its ordered read early, and the window took 90
+// instead of 12-16 ms over 2M token accounts.
 func tokenProgramAccounts(ctx context.Context, s store.Store, owner Key, p OwnerPage) ([]Account, error) {
 	const maxWindow = 1 << 16
 	var out []Account
 	for window := min(max(2*p.Limit, 64), 4096); uint64(len(out)) < p.Limit; window = min(2*window, maxWindow) {
 		q := ownerQuery(owner, p).where(`is_token`).bind("limit", u64Param(window))
 		res, err := s.Query(ctx, q.sql(`SELECT `+accountColumns+` FROM compressed_accounts`,
-			`ORDER BY hash LIMIT 1 BY hash LIMIT {limit:UInt64}`), q.params)
+			`ORDER BY hash LIMIT {limit:UInt64}`), q.params)
 		if err != nil {
 			return nil, fmt.Errorf("token accounts by hash: %w", err)
 		}
-		cand, err := scanAccounts(res)
-		if err != nil || len(cand) == 0 {
+		rows, err := scanAccounts(res)
+		if err != nil || len(rows) == 0 {
 			return out, err
 		}
+		cand := uniqueByHash(rows)
 		spent, err := spentAmong(ctx, s, cand, p.AsOf)
 		if err != nil {
 			return nil, err
@@ -151,7 +157,7 @@ func tokenProgramAccounts(ctx context.Context, s store.Store, owner Key, p Owner
 				out = append(out, a)
 			}
 		}
-		if uint64(len(cand)) < window {
+		if uint64(len(rows)) < window {
 			break
 		}
 		last := cand[len(cand)-1].Hash
@@ -161,6 +167,18 @@ func tokenProgramAccounts(ctx context.Context, s store.Store, owner Key, p Owner
 		out = out[:p.Limit]
 	}
 	return out, nil
+}
+
+// uniqueByHash drops the repeats of each hash from rows ordered by hash,
+// in place.
+func uniqueByHash(rows []Account) []Account {
+	out := rows[:0]
+	for _, a := range rows {
+		if len(out) == 0 || a.Hash != out[len(out)-1].Hash {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // spentAmong returns which of accounts were spent (up to slot asOf, when
