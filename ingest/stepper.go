@@ -50,7 +50,8 @@ func StartStepper(ctx context.Context, s store.Store, steps []StateStep, done fu
 }
 
 // Advance reports that every slot up to to is committed; first is the
-// first slot of the run, used by the first range only. It never blocks,
+// first slot of the run, where the first range starts (a run may
+// re-ingest slots below an earlier run's checkpoint). It never blocks,
 // and wakes the Stepper only when to moved.
 func (st *Stepper) Advance(first, to uint64) {
 	st.mu.Lock()
