@@ -29,7 +29,7 @@ func TestSmallRun(t *testing.T) {
 	}
 	s := storetest.Open(t)
 	rep, err := compressed.Run(context.Background(), s, compressed.Config{
-		Gen:           compressed.GenConfig{Accounts: 20_000, Seed: 3},
+		Gen: compressed.GenConfig{Accounts: 20_000, Seed: 3},
 		// Not a multiple of the accounts per slot: chunks split slots.
 		ChunkAccounts: 3_900,
 		Postgres:      pgErr == nil,

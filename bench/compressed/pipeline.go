@@ -110,11 +110,11 @@ func (ph Phases) Sorted() []string {
 // loadDasch ingests the generated state end to end from parsed events,
 // shaped as the ingest pipeline runs: the compressed decoder turns a
 // chunk's events into rows and its record builders into Arrow batches
-// while the previous chunk's batches
-// are inserted par at a time and the state step derives every read table
-// for its slots, as the pipeline runs it after each commit. Load is the
-// wall time of the whole run, event generation included (it overlaps the
-// inserts and takes CPU from them; its own time is the phase "generate").
+// while the previous chunk's batches are inserted par at a time, and the
+// state step derives every read table beside them in the pipeline's
+// Stepper. Load is the wall time of the whole run, event generation
+// included (it overlaps the inserts and takes CPU from them; its own time
+// is the phase "generate").
 func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (IngestFigures, error) {
 	fig := IngestFigures{Phases: Phases{}}
 	if err := seedTrees(ctx, s, p); err != nil {
@@ -145,9 +145,9 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 		}
 	}()
 	type prepared struct {
-		jobs     []insertJob
-		bytes    int64
-		from, to uint64
+		jobs  []insertJob
+		bytes int64
+		to    uint64 // the chunk's last slot
 	}
 	ready := make(chan prepared, 1)
 	gctx, cancel := context.WithCancel(ctx)
@@ -175,7 +175,7 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 			// Largest first: the long inserts start early on the streams.
 			sort.Slice(jobs, func(a, b int) bool { return recordBytes(jobs[a].rec) > recordBytes(jobs[b].rec) })
 			select {
-			case ready <- prepared{jobs, size, Slot(ch.Accounts[0].Seq), Slot(ch.Accounts[len(ch.Accounts)-1].Seq)}:
+			case ready <- prepared{jobs, size, Slot(ch.Accounts[len(ch.Accounts)-1].Seq)}:
 				return nil
 			case <-gctx.Done():
 				releaseJobs(jobs)
