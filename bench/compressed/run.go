@@ -29,12 +29,16 @@ import (
 	"github.com/dasch-labs/dasch/store"
 )
 
+// DefaultChunkAccounts is Config.ChunkAccounts' default: a bulk load's
+// batch (dasch ingest --batch-rows), 10x the pipeline's default.
+const DefaultChunkAccounts = 500_000
+
 // Config tunes a run. Zero values take the defaults noted.
 type Config struct {
 	Gen GenConfig
 	// ChunkAccounts is the accounts per generated chunk, which is one
 	// insert per table for dasch and one COPY per table and connection for
-	// PostgreSQL. Default 500,000.
+	// PostgreSQL. Default DefaultChunkAccounts.
 	ChunkAccounts int
 	// Parallel is the number of concurrent inserts or COPY streams.
 	// Default 2.
@@ -70,7 +74,7 @@ type Config struct {
 func (c *Config) applyDefaults() {
 	c.Gen.applyDefaults()
 	if c.ChunkAccounts <= 0 {
-		c.ChunkAccounts = 500_000
+		c.ChunkAccounts = DefaultChunkAccounts
 	}
 	if c.Parallel <= 0 {
 		c.Parallel = 2

@@ -30,6 +30,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	mints := fs.Int("mints", compressed.DefaultMints, "compressed suite: mints")
 	seed := fs.Uint64("seed", 1, "compressed suite: generator seed")
 	clients := fs.Int("clients", 64, "compressed suite: concurrent clients")
+	chunk := fs.Int("chunk", compressed.DefaultChunkAccounts, "compressed suite: token accounts per chunk, one insert per table (dasch ingest's default batch is 50,000 rows)")
 	withPG := fs.Bool("postgres", true, "compressed suite: load and query the PostgreSQL 15 reference")
 	pgBin := fs.String("pg-bin", "", "compressed suite: directory of initdb and postgres (default: "+pgref.DefaultBinDir+")")
 	defAssets, err := assets.AssetsFromEnv(assets.DefaultAssets)
@@ -47,15 +48,16 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		}
 		return benchInsert(ctx, e, *url, *rows, *batch)
 	case "compressed":
-		if *accounts <= 0 || *mints <= 0 || *clients <= 0 {
-			return usagef("--accounts, --mints and --clients must be positive")
+		if *accounts <= 0 || *mints <= 0 || *clients <= 0 || *chunk <= 0 {
+			return usagef("--accounts, --mints, --clients and --chunk must be positive")
 		}
 		return benchCompressed(ctx, e, *url, compressed.Config{
-			Gen:      compressed.GenConfig{Accounts: *accounts, Mints: *mints, Seed: *seed},
-			Clients:  *clients,
-			Postgres: *withPG,
-			PGBinDir: *pgBin,
-			Progress: e.stderr,
+			Gen:           compressed.GenConfig{Accounts: *accounts, Mints: *mints, Seed: *seed},
+			ChunkAccounts: *chunk,
+			Clients:       *clients,
+			Postgres:      *withPG,
+			PGBinDir:      *pgBin,
+			Progress:      e.stderr,
 		})
 	case "assets":
 		if *nAssets <= 0 {
