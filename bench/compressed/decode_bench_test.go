@@ -1,0 +1,64 @@
+package compressed
+
+import (
+	"context"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dasch-labs/dasch/ingest/arrowbatch"
+	cingest "github.com/dasch-labs/dasch/ingest/compressed"
+	"github.com/dasch-labs/dasch/internal/storetest"
+)
+
+// BenchmarkDecodeChunk measures the ingest's Go side alone: one chunk of
+// generated events through the compressed decoder into Arrow records, as
+// loadDasch builds them (the events are built once, outside the timing).
+//
+//	go test ./bench/compressed -run '^$' -bench DecodeChunk -benchmem
+func BenchmarkDecodeChunk(b *testing.B) {
+	const n = 50_000
+	ctx := context.Background()
+	s := storetest.Open(b)
+	p, err := NewPlan(GenConfig{Accounts: n, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := seedTrees(ctx, s, p); err != nil {
+		b.Fatal(err)
+	}
+	dec, err := cingest.NewDecoder(ctx, s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var chunks []*Chunk
+	if _, err := p.Stream(ctx, n, func(ch *Chunk) error {
+		c := *ch
+		c.Accounts = append([]Account(nil), ch.Accounts...)
+		chunks = append(chunks, &c)
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	evs := events(p, chunks[0])
+	builders := map[string]arrowbatch.Builder{}
+	var names []string
+	for _, t := range dec.Tables() {
+		builders[t.Name] = t.New(memory.NewGoAllocator())
+		names = append(names, t.Name)
+	}
+	defer func() {
+		for _, bl := range builders {
+			bl.Release()
+		}
+	}()
+	b.ResetTimer()
+	for b.Loop() {
+		jobs, err := decodeChunk(dec, builders, names, evs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		releaseJobs(jobs)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(chunks[0].Accounts)), "ns/account")
+}
