@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
@@ -140,4 +141,63 @@ func TestForceSlot(t *testing.T) {
 			t.Fatalf("run: %v", err)
 		}
 	})
+}
+
+// waitingStep holds its first range until every transaction of the run is
+// stored: only a pipeline that goes on inserting while a step runs lets it
+// finish.
+type waitingStep struct {
+	recordingStep
+	want uint64
+}
+
+func (w *waitingStep) Apply(ctx context.Context, s store.Store, from, to uint64) error {
+	if len(w.calls) == 0 {
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			res, err := s.Query(ctx, `SELECT count() FROM transactions FINAL`, nil)
+			if err != nil {
+				return err
+			}
+			if n := res.Rows[0][0].(uint64); n >= w.want {
+				break
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("range %d..%d: the other transactions were not inserted while it ran", from, to)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	return w.recordingStep.Apply(ctx, s, from, to)
+}
+
+func TestStepsRunBesideInserts(t *testing.T) {
+	s := storetest.Open(t)
+	step := &waitingStep{want: 4}
+	st, err := Run(context.Background(), Config{
+		Store: s, Source: source.NewFileList(photonFiles(40, 41, 42, 43)),
+		Steps: []StateStep{step}, BatchRows: 1, Workers: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Slot != 43 || indexedSlot(t, s) != 43 {
+		t.Errorf("checkpoint %d, stats %d", indexedSlot(t, s), st.Slot)
+	}
+	// The first range is the first slot alone; what was committed while it
+	// ran is covered by fewer, longer ranges, contiguous up to 43.
+	if len(step.calls) == 0 || !strings.HasPrefix(step.calls[0], "40..40@") || len(step.calls) > 3 {
+		t.Fatalf("calls %v", step.calls)
+	}
+	next := uint64(40)
+	for _, call := range step.calls {
+		var from, to uint64
+		if _, err := fmt.Sscanf(call, "%d..%d@", &from, &to); err != nil || from != next {
+			t.Fatalf("calls %v", step.calls)
+		}
+		next = to + 1
+	}
+	if next != 44 {
+		t.Errorf("calls %v do not reach 43", step.calls)
+	}
 }
