@@ -79,24 +79,30 @@ func TestStepsRunBeforeCheckpoint(t *testing.T) {
 			if c.failAt == 0 && got != 43 || c.failAt != 0 && got >= c.failAt || st.Slot != got {
 				t.Errorf("checkpoint %d (stats %d), failing at %d", got, st.Slot, c.failAt)
 			}
-			// Ranges are contiguous from the first slot, and each is
-			// derived while the checkpoint is still below it.
-			next := uint64(40)
-			for _, call := range step.calls {
-				var from, to, n, at uint64
-				if _, err := fmt.Sscanf(call, "%d..%d@%d/%d", &from, &to, &n, &at); err != nil {
-					t.Fatal(err)
-				}
-				if from != next || to < from || n > 0 && at >= from {
-					t.Errorf("calls %v: bad call %s", step.calls, call)
-				}
-				next = to + 1
-			}
-			if c.err == "" && next != 44 {
+			if next := checkRanges(t, step.calls, 40); c.err == "" && next != 44 {
 				t.Errorf("calls %v do not reach 43", step.calls)
 			}
 		})
 	}
+}
+
+// checkRanges checks recorded calls: ranges contiguous from first, each
+// derived while the checkpoint was still below it. It returns the slot
+// after the last range.
+func checkRanges(t *testing.T, calls []string, first uint64) uint64 {
+	t.Helper()
+	next := first
+	for _, call := range calls {
+		var from, to, n, at uint64
+		if _, err := fmt.Sscanf(call, "%d..%d@%d/%d", &from, &to, &n, &at); err != nil {
+			t.Fatal(err)
+		}
+		if from != next || to < from || n > 0 && at >= from {
+			t.Errorf("calls %v: bad call %s", calls, call)
+		}
+		next = to + 1
+	}
+	return next
 }
 
 func TestForceSlot(t *testing.T) {
@@ -189,15 +195,7 @@ func TestStepsRunBesideInserts(t *testing.T) {
 	if len(step.calls) == 0 || !strings.HasPrefix(step.calls[0], "40..40@") || len(step.calls) > 3 {
 		t.Fatalf("calls %v", step.calls)
 	}
-	next := uint64(40)
-	for _, call := range step.calls {
-		var from, to uint64
-		if _, err := fmt.Sscanf(call, "%d..%d@", &from, &to); err != nil || from != next {
-			t.Fatalf("calls %v", step.calls)
-		}
-		next = to + 1
-	}
-	if next != 44 {
+	if next := checkRanges(t, step.calls, 40); next != 44 {
 		t.Errorf("calls %v do not reach 43", step.calls)
 	}
 }
