@@ -186,9 +186,7 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 	}()
 	// The state step runs beside the inserts, as the pipeline's Stepper
 	// runs it: each step covers every chunk committed since the last one.
-	sctx, scancel := context.WithCancel(gctx)
-	defer scancel()
-	stepper := ingest.StartStepper(sctx, s, []ingest.StateStep{countedStep{step, &fig.Steps}}, nil, cancel)
+	stepper := ingest.StartStepper(gctx, s, []ingest.StateStep{countedStep{step, &fig.Steps}}, nil, cancel)
 	first, last := Slot(0), Slot(0)
 	err = func() error {
 		for pr := range ready {
@@ -224,10 +222,8 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 		}
 		return fig, fmt.Errorf("dasch load: %w", err)
 	}
+	// The stepper has stopped: the loop above ended with it.
 	if err := <-genErr; err != nil {
-		if serr := stepper.Stop(); serr != nil {
-			err = errors.Join(err, serr)
-		}
 		return fig, fmt.Errorf("dasch load: %w", err)
 	}
 	fig.Load = time.Since(start)
