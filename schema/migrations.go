@@ -144,6 +144,7 @@ func Migrations() []Migration {
 		{Version: 5, Name: "compressed_ingest", Statements: compressedIngest()},
 		{Version: 6, Name: "compressed_ledger", Statements: compressedLedger()},
 		{Version: 7, Name: "token_rows_not_by_owner", Statements: ownerTokens()},
+		{Version: 8, Name: "spent_resolved_once", Statements: spentOnce()},
 	}
 }
 

@@ -78,6 +78,12 @@ func TestLedgerCarryOver(t *testing.T) {
 	}
 }
 
+// accountColumns are the columns compressed_accounts shares with the
+// derived account tables.
+const accountColumns = `hash, tree, queue, tree_type, leaf_index, seq, in_output_queue, slot_created, signature,
+	owner, lamports, address, discriminator, data, data_hash,
+	is_token, mint, token_owner, amount, delegate, token_state, tlv`
+
 // TestOwnerTokensCarryOver applies migration 7 over a store indexed
 // before it (token rows in compressed_by_owner, the view copying them),
 // twice: the token rows leave the table, the view stops copying them, and

@@ -95,10 +95,13 @@ func accountWrites() []statement {
 	}
 }
 
-// spentWrites lists the range's spent accounts once and, if there are
-// any, rewrites their read-path rows. It tells whether there were any.
+// spentWrites lists the range's spent accounts once, resolves them once
+// and, if any resolved, rewrites their read-path rows. It tells whether
+// any resolved.
 func (st *StateStep) spentWrites(ctx context.Context, s store.Store, params store.Params) (bool, error) {
-	for _, w := range []statement{{"clear spent", sqlClearSpent}, {"spent accounts", sqlSpentTouched}} {
+	for _, w := range []statement{
+		{"clear spent", sqlClearSpent}, {"clear spent accounts", sqlClearSpentAccounts}, {"spent accounts", sqlSpentTouched},
+	} {
 		if err := st.exec(ctx, s, w, params); err != nil {
 			return false, err
 		}
@@ -106,6 +109,15 @@ func (st *StateStep) spentWrites(ctx context.Context, s store.Store, params stor
 	res, err := s.Query(ctx, sqlSpentCount, nil)
 	if err != nil {
 		return false, fmt.Errorf("count spent accounts: %w", err)
+	}
+	if n, _ := res.Rows[0][0].(uint64); n == 0 {
+		return false, nil
+	}
+	if err := st.exec(ctx, s, statement{"resolve spent accounts", sqlSpentResolve}, params); err != nil {
+		return false, err
+	}
+	if res, err = s.Query(ctx, sqlResolvedCount, nil); err != nil {
+		return false, fmt.Errorf("count resolved spent accounts: %w", err)
 	}
 	if n, _ := res.Rows[0][0].(uint64); n == 0 {
 		return false, nil

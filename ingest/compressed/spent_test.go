@@ -1,0 +1,92 @@
+package compressed
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/dasch-labs/dasch/internal/storetest"
+)
+
+// TestSpentRows spends a program-owned account, a delegated token account
+// and a token account whose spend is indexed before its output, and
+// checks every read table the step rewrites: the spent rows carry their
+// keys, token fields, lamports and slots, drop out of every unspent
+// listing, and the spends' signatures reach both owners.
+func TestSpentRows(t *testing.T) {
+	s := storetest.Open(t)
+	ctx := context.Background()
+	key := func(name string) string { return `toFixedString('` + name + `', 32)` }
+	sig := func(name string) string { return `toFixedString('` + name + `', 64)` }
+	account := func(hash, owner string, slot int, token bool, tokenOwner, delegate string, amount int) string {
+		del := `NULL`
+		if delegate != "" {
+			del = key(delegate)
+		}
+		return `INSERT INTO compressed_accounts (hash, tree, queue, tree_type, leaf_index, in_output_queue, slot_created, signature,
+			owner, lamports, data, is_token, mint, token_owner, amount, delegate) VALUES (` +
+			key(hash) + `, ` + key("tree") + `, ` + key("queue") + `, 3, 1, true, ` + strconv.Itoa(slot) + `, ` + sig("sig-"+hash) + `, ` +
+			key(owner) + `, 5, 'data', ` + strconv.FormatBool(token) + `, ` + key("mint") + `, ` + key(tokenOwner) + `, ` + strconv.Itoa(amount) + `, ` + del + `)`
+	}
+	spend := func(hash string, slot int) string {
+		return `INSERT INTO compressed_spent (hash, slot, signature, block_time) VALUES (` +
+			key(hash) + `, ` + strconv.Itoa(slot) + `, ` + sig("spend-"+hash) + `, 9)`
+	}
+	steps := []struct {
+		sql      []string
+		from, to uint64
+	}{
+		{[]string{
+			account("plain", "program", 40, false, "", "", 0),
+			account("delegated", "ctoken", 40, true, "alice", "dan", 300),
+			account("kept", "ctoken", 40, true, "alice", "", 200),
+		}, 40, 40},
+		{[]string{spend("plain", 50), spend("delegated", 50), spend("late", 60)}, 50, 60},
+		// The output the spend at 60 spent is indexed after it.
+		{[]string{account("late", "ctoken", 55, true, "bob", "", 70)}, 55, 55},
+	}
+	step := NewStateStep()
+	for _, st := range steps {
+		execAll(t, s, st.sql...)
+		if err := step.Apply(ctx, s, st.from, st.to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	name := func(col string) string { return `replaceAll(toString(` + col + `), char(0), '')` }
+	checks := []struct{ name, sql string }{
+		{"by owner", `SELECT ` + name("hash") + `, ` + name("owner") + `, lamports, slot_created, spent, spent_slot
+			FROM compressed_by_owner FINAL ORDER BY hash`},
+		{"token accounts", `SELECT ` + name("hash") + `, ` + name("token_owner") + `, ` + name("mint") + `, amount, spent, spent_slot
+			FROM token_accounts FINAL ORDER BY hash`},
+		{"by delegate", `SELECT ` + name("hash") + `, ` + name("delegate_key") + `, ` + name("token_owner") + `, amount, spent, spent_slot
+			FROM token_accounts_by_delegate FINAL`},
+		{"owner signatures", `SELECT ` + name("owner") + `, slot, ` + name("signature") + `, block_time
+			FROM owner_signatures FINAL WHERE slot >= 50 ORDER BY owner, slot`},
+		{"token owner signatures", `SELECT ` + name("owner") + `, slot, ` + name("signature") + `
+			FROM token_owner_signatures FINAL WHERE slot >= 50 ORDER BY owner, slot`},
+		{"balances", `SELECT ` + name("owner") + `, balance FROM token_balances FINAL ORDER BY owner`},
+	}
+	want := map[string][]string{
+		"by owner":       {"plain program 5 40 true 50"},
+		"token accounts": {"delegated alice mint 300 true 50", "kept alice mint 200 false 0", "late bob mint 70 true 60"},
+		"by delegate":    {"delegated dan alice 300 true 50"},
+		"owner signatures": {
+			"program 50 spend-plain 9",
+			"ctoken 50 spend-delegated 9",
+			"ctoken 60 spend-late 9",
+		},
+		"token owner signatures": {"alice 50 spend-delegated", "bob 60 spend-late"},
+		"balances":               {"alice 200", "bob 0"},
+	}
+	for _, c := range checks {
+		got := rows(t, s, c.sql)
+		if c.name == "owner signatures" {
+			slices.Sort(got)
+			slices.Sort(want[c.name])
+		}
+		if !slices.Equal(got, want[c.name]) {
+			t.Errorf("%s: %q, want %q", c.name, got, want[c.name])
+		}
+	}
+}
