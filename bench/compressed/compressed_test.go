@@ -32,13 +32,15 @@ func TestSmallRun(t *testing.T) {
 		Gen: compressed.GenConfig{Accounts: 20_000, Seed: 3},
 		// Not a multiple of the accounts per slot: chunks split slots.
 		ChunkAccounts: 3_900,
-		Postgres:      pgErr == nil,
-		Depths:        []int{0, 1_000, 1_000_000},
-		Clients:       8,
-		Pages:         compressed.Budget{Warmup: 1, Requests: 5, Time: time.Second, MinRequests: 1},
-		Concurrent:    compressed.Budget{Warmup: 1, Requests: 200, Time: 2 * time.Second},
-		NarrowRows:    200_000,
-		SettleLimit:   30 * time.Second,
+		// Three chunks of 1,300 (a third of ChunkAccounts), checked by Run.
+		Transfers:   3_000,
+		Postgres:    pgErr == nil,
+		Depths:      []int{0, 1_000, 1_000_000},
+		Clients:     8,
+		Pages:       compressed.Budget{Warmup: 1, Requests: 5, Time: time.Second, MinRequests: 1},
+		Concurrent:  compressed.Budget{Warmup: 1, Requests: 200, Time: 2 * time.Second},
+		NarrowRows:  200_000,
+		SettleLimit: 30 * time.Second,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +67,10 @@ func TestSmallRun(t *testing.T) {
 	}
 	if rep.Dasch.Accounts != 20_000 || rep.Dasch.Load <= 0 || rep.NarrowRowsPerSec <= 0 {
 		t.Errorf("ingest figures %+v", rep.Dasch)
+	}
+	if tr := rep.Transfers; tr.Transfers != 3_000 || tr.Chunks != 3 || tr.Steps < 1 || tr.SupplyAfter == 0 || tr.SupplyAfter != tr.SupplyBefore {
+		t.Errorf("transfer figures: %d transfers, %d steps over %d chunks, supply %d -> %d",
+			tr.Transfers, tr.Steps, tr.Chunks, tr.SupplyBefore, tr.SupplyAfter)
 	}
 	var out strings.Builder
 	rep.WriteTable(&out)

@@ -55,6 +55,7 @@ const (
 	domQueue
 	domPerm
 	domWhaleHolds
+	domTransfer
 )
 
 const (

@@ -97,6 +97,9 @@ type Phases map[string]time.Duration
 
 func (ph Phases) add(what string, d time.Duration) { ph[what] += d }
 
+// phaseFunc adds a duration to a phase; safe from any goroutine.
+type phaseFunc func(what string, d time.Duration)
+
 // Sorted lists the phases longest first.
 func (ph Phases) Sorted() []string {
 	names := make([]string, 0, len(ph))
@@ -107,30 +110,74 @@ func (ph Phases) Sorted() []string {
 	return names
 }
 
-// loadDasch ingests the generated state end to end from parsed events,
-// shaped as the ingest pipeline runs: the compressed decoder turns a
-// chunk's events into rows and its record builders into Arrow batches
-// while the previous chunk's batches are inserted par at a time, and the
-// state step derives every read table beside them in the pipeline's
-// Stepper. Load is the wall time of the whole run, event generation
-// included (it overlaps the inserts and takes CPU from them; its own time
-// is the phase "generate").
+// loadDasch ingests the generated state end to end from parsed events
+// (see runPipeline). Load is the wall time of the whole run, event
+// generation included (it overlaps the inserts and takes CPU from them;
+// its own time is the phase "generate").
 func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (IngestFigures, error) {
 	fig := IngestFigures{Phases: Phases{}}
 	if err := seedTrees(ctx, s, p); err != nil {
 		return fig, err
 	}
-	dec, err := cingest.NewDecoder(ctx, s)
+	var st Stats
+	start := time.Now()
+	err := runPipeline(ctx, s, par, &fig, Slot(0), func(ctx context.Context, emit emitFunc, phase phaseFunc) error {
+		var err error
+		st, err = p.Stream(ctx, chunk, func(ch *Chunk) error {
+			t0 := time.Now()
+			evs := events(p, ch)
+			phase("generate", time.Since(t0))
+			return emit(evs, Slot(ch.Accounts[len(ch.Accounts)-1].Seq))
+		})
+		return err
+	})
 	if err != nil {
+		return fig, fmt.Errorf("dasch load: %w", err)
+	}
+	fig.Load = time.Since(start)
+	fig.Stats, fig.Accounts, fig.Holdings = st, st.Accounts, st.Holdings
+	if fig.Rows, err = storedRows(ctx, s); err != nil {
 		return fig, err
 	}
-	step := cingest.NewStateStep()
+	// The API stamps answers with the indexed slot.
+	if err := checkpoint(ctx, s, st.MaxSlot); err != nil {
+		return fig, err
+	}
+	return fig, nil
+}
+
+// checkpoint records slot as indexed, as the pipeline does.
+func checkpoint(ctx context.Context, s store.Store, slot uint64) error {
+	if err := s.Exec(ctx, "INSERT INTO "+schema.TableCheckpoints+" (name, slot) VALUES ({n:String}, {s:UInt64})",
+		store.Params{"n": schema.CheckpointMain, "s": strconv.FormatUint(slot, 10)}); err != nil {
+		return fmt.Errorf("dasch checkpoint: %w", err)
+	}
+	return nil
+}
+
+// emitFunc hands the pipeline a chunk's events and the chunk's last slot;
+// chunks come in slot order, and the next may go on with that slot.
+type emitFunc func(evs []light.Events, last uint64) error
+
+// runPipeline ingests what gen emits end to end, shaped as the ingest
+// pipeline runs: the compressed decoder turns a chunk's events into rows
+// and its record builders into Arrow batches while the previous chunk's
+// batches are inserted par at a time, and the state step derives every
+// read table beside them in the pipeline's Stepper, from slot first on.
+// Phases and counts go to fig; gen times its own work through phase.
+func runPipeline(ctx context.Context, s store.Store, par int, fig *IngestFigures, first uint64,
+	gen func(context.Context, emitFunc, phaseFunc) error) error {
+	dec, err := cingest.NewDecoder(ctx, s)
+	if err != nil {
+		return err
+	}
 	var mu sync.Mutex
 	phase := func(what string, d time.Duration) {
 		mu.Lock()
 		fig.Phases.add(what, d)
 		mu.Unlock()
 	}
+	step := cingest.NewStateStep()
 	step.Observe(func(what string, d time.Duration) { phase("step: "+what, d) })
 	mem := memory.NewGoAllocator()
 	builders := map[string]arrowbatch.Builder{}
@@ -152,17 +199,11 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 	ready := make(chan prepared, 1)
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var st Stats
 	genErr := make(chan error, 1)
-	start := time.Now()
 	go func() {
 		defer close(ready)
-		var err error
-		st, err = p.Stream(gctx, chunk, func(ch *Chunk) error {
-			t0 := time.Now()
-			evs := events(p, ch)
+		genErr <- gen(gctx, func(evs []light.Events, last uint64) error {
 			t1 := time.Now()
-			phase("generate", t1.Sub(t0))
 			jobs, err := decodeChunk(dec, builders, names, evs)
 			if err != nil {
 				return err
@@ -175,24 +216,23 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 			// Largest first: the long inserts start early on the streams.
 			sort.Slice(jobs, func(a, b int) bool { return recordBytes(jobs[a].rec) > recordBytes(jobs[b].rec) })
 			select {
-			case ready <- prepared{jobs, size, Slot(ch.Accounts[len(ch.Accounts)-1].Seq)}:
+			case ready <- prepared{jobs, size, last}:
 				return nil
 			case <-gctx.Done():
 				releaseJobs(jobs)
 				return gctx.Err()
 			}
-		})
-		genErr <- err
+		}, phase)
 	}()
 	// The state step runs beside the inserts, as the pipeline's Stepper
 	// runs it: each step covers every chunk committed since the last one.
 	stepper := ingest.StartStepper(gctx, s, []ingest.StateStep{countedStep{step, &fig.Steps}}, nil, cancel)
-	first, last := Slot(0), Slot(0)
+	last := first
 	err = func() error {
 		for pr := range ready {
 			fig.Bytes += pr.bytes
 			fig.Chunks++
-			err := timedInserts(ctx, s, pr.jobs, par, &mu, fig.Phases)
+			err := timedInserts(ctx, s, pr.jobs, par, phase)
 			releaseJobs(pr.jobs)
 			if err != nil {
 				return err
@@ -220,23 +260,10 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 		if serr := stepper.Stop(); serr != nil && !errors.Is(err, serr) {
 			err = errors.Join(err, serr)
 		}
-		return fig, fmt.Errorf("dasch load: %w", err)
+		return err
 	}
 	// The stepper has stopped: the loop above ended with it.
-	if err := <-genErr; err != nil {
-		return fig, fmt.Errorf("dasch load: %w", err)
-	}
-	fig.Load = time.Since(start)
-	fig.Stats, fig.Accounts, fig.Holdings = st, st.Accounts, st.Holdings
-	if fig.Rows, err = storedRows(ctx, s); err != nil {
-		return fig, err
-	}
-	// The API stamps answers with the indexed slot.
-	if err := s.Exec(ctx, "INSERT INTO "+schema.TableCheckpoints+" (name, slot) VALUES ({n:String}, {s:UInt64})",
-		store.Params{"n": schema.CheckpointMain, "s": strconv.FormatUint(st.MaxSlot, 10)}); err != nil {
-		return fig, fmt.Errorf("dasch checkpoint: %w", err)
-	}
-	return fig, nil
+	return <-genErr
 }
 
 // countedStep counts the ranges it is applied to, from the one goroutine
@@ -259,15 +286,13 @@ func releaseJobs(jobs []insertJob) {
 
 // timedInserts runs the inserts par at a time, adding each one's time to
 // its table's phase.
-func timedInserts(ctx context.Context, s store.Store, jobs []insertJob, par int, mu *sync.Mutex, ph Phases) error {
+func timedInserts(ctx context.Context, s store.Store, jobs []insertJob, par int, phase phaseFunc) error {
 	return parallel.Run(jobs, par, func(_ int, j insertJob) error {
 		start := time.Now()
 		if err := s.Insert(ctx, j.table, j.rec); err != nil {
 			return fmt.Errorf("insert into %s: %w", j.table, err)
 		}
-		mu.Lock()
-		ph.add("insert "+j.table, time.Since(start))
-		mu.Unlock()
+		phase("insert "+j.table, time.Since(start))
 		return nil
 	})
 }

@@ -64,6 +64,13 @@ func (r *Report) WriteTable(w io.Writer) {
 		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.2f", float64(p.DiskBytes)/1e9) }),
 		pgOr(r.Postgres, func() string { return ratio(float64(d.DiskBytes), float64(p.DiskBytes)) }), "")
 
+	if tr := r.Transfers; tr.Transfers > 0 {
+		t.Row("transfers after the pages, tx/s", measure.Count(int(float64(tr.Transfers)/tr.Load.Seconds())), "", "",
+			fmt.Sprintf("%s tx: %s spent + %s created accounts/s", measure.Count(tr.Transfers), measure.Count(int(float64(tr.Transfers)/tr.Load.Seconds())),
+				measure.Count(int(float64(2*tr.Transfers)/tr.Load.Seconds()))))
+		t.Row("  state steps over chunks inserted", fmt.Sprintf("%d over %d of %s tx", tr.Steps, tr.Chunks, measure.Count(r.Cfg.ChunkAccounts/3)), "", "", "")
+	}
+
 	// Pages, one client.
 	for _, h := range r.Holders {
 		r.pageRows(t, h, TargetHoldersP99, true)
@@ -93,6 +100,14 @@ func (r *Report) WriteTable(w io.Writer) {
 			ph = append(ph, fmt.Sprintf("%s %.1f", k, d.Phases[k].Seconds()))
 		}
 		fmt.Fprintf(w, "dasch ingest time by phase, s (inserts summed over %d streams; the step runs beside them): %s\n", c.Parallel, strings.Join(ph, ", "))
+	}
+	if tr := r.Transfers; len(tr.Phases) > 0 {
+		var ph []string
+		for _, k := range tr.Phases.Sorted() {
+			ph = append(ph, fmt.Sprintf("%s %.1f", k, tr.Phases[k].Seconds()))
+		}
+		fmt.Fprintf(w, "dasch transfers time by phase, s: %s\n", strings.Join(ph, ", "))
+		fmt.Fprintf(w, "transfers checked: every spent account marked spent, every balance equal to its unspent accounts, supply %d unchanged\n", tr.SupplyAfter)
 	}
 	if len(d.Parts) > 0 {
 		names := make([]string, 0, len(d.Parts))

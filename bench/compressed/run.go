@@ -60,6 +60,10 @@ type Config struct {
 	// NarrowRows is the size of the raw insert limit measurement. Default
 	// half the accounts, between 1M and 10M.
 	NarrowRows int
+	// Transfers is the number of transfer transactions ingested after the
+	// pages are measured, each spending one stored account (see
+	// TransferFigures). Default 1% of the accounts; negative: none.
+	Transfers int
 	// SettleLimit bounds the wait for dasch's merges after the load.
 	// Default 5 minutes.
 	SettleLimit time.Duration
@@ -75,6 +79,9 @@ func (c *Config) applyDefaults() {
 	c.Gen.applyDefaults()
 	if c.ChunkAccounts <= 0 {
 		c.ChunkAccounts = DefaultChunkAccounts
+	}
+	if c.Transfers == 0 {
+		c.Transfers = c.Gen.Accounts / 100
 	}
 	if c.Parallel <= 0 {
 		c.Parallel = 2
@@ -130,6 +137,8 @@ type Report struct {
 	NarrowRowsPerSec float64
 	// SameRows is the raw insert of the rows Dasch stores, pre-built.
 	Dasch, SameRows, PG IngestFigures
+	// Transfers is the transfer phase, after the pages.
+	Transfers TransferFigures
 
 	Holders      []PageRow
 	Balances     PageRow
@@ -183,6 +192,14 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 	}
 	if err := r.concurrentPages(ctx, mint, cursors, owners); err != nil {
 		return nil, err
+	}
+	if cfg.Transfers > 0 {
+		// After the pages: the transfers change the state they read.
+		r.say("dasch: %d transfers, each spending a stored account and creating two", cfg.Transfers)
+		if r.rep.Transfers, err = runTransfers(ctx, s, plan, r.rep.Dasch.Stats, cfg.Transfers, cfg.ChunkAccounts/3, cfg.Parallel); err != nil {
+			return nil, err
+		}
+		r.say("dasch: transfers ingested in %.1fs", r.rep.Transfers.Load.Seconds())
 	}
 	r.rep.Elapsed = time.Since(r.began)
 	r.say("done")
