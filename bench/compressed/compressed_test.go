@@ -81,6 +81,9 @@ func TestSmallRun(t *testing.T) {
 	if rep.PG.Accounts != 20_000 || rep.PG.Index <= 0 {
 		t.Errorf("postgres figures %+v", rep.PG)
 	}
+	if rep.Transfers.PG <= 0 {
+		t.Error("postgres transfers not measured")
+	}
 }
 
 // BenchmarkCompressed is the full comparison, printed as one table:

@@ -65,9 +65,13 @@ func (r *Report) WriteTable(w io.Writer) {
 		pgOr(r.Postgres, func() string { return ratio(float64(d.DiskBytes), float64(p.DiskBytes)) }), "")
 
 	if tr := r.Transfers; tr.Transfers > 0 {
-		t.Row("transfers after the pages, tx/s", measure.Count(int(float64(tr.Transfers)/tr.Load.Seconds())), "", "",
-			fmt.Sprintf("%s tx: %s spent + %s created accounts/s", measure.Count(tr.Transfers), measure.Count(int(float64(tr.Transfers)/tr.Load.Seconds())),
-				measure.Count(int(float64(2*tr.Transfers)/tr.Load.Seconds()))))
+		label := fmt.Sprintf("transfers (1 spent + 2 created), tx/s")
+		pgRate, rat := "-", "-"
+		if tr.PG > 0 {
+			pgRate, rat = measure.Count(int(tr.PGRate()))+" (1 conn)", ratio(tr.Rate(), tr.PGRate())
+		}
+		t.Row(label, measure.Count(int(tr.Rate())), pgRate, rat,
+			fmt.Sprintf("%s tx over the state, after the pages", measure.Count(tr.Transfers)))
 		t.Row("  state steps over chunks inserted", fmt.Sprintf("%d over %d of %s tx", tr.Steps, tr.Chunks, measure.Count(r.Cfg.ChunkAccounts/3)), "", "", "")
 	}
 

@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
 	"github.com/dasch-labs/dasch/ingest/light"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -25,11 +28,17 @@ type TransferFigures struct {
 	// Supply is the sum of all balances, before and after: transfers move
 	// tokens, so it must not change.
 	SupplyBefore, SupplyAfter uint64
+	// PG is PostgreSQL's time for the same transfers (zero without it).
+	PG time.Duration
 }
 
 // AccountsPerSec counts the accounts the transfers touched (spent and
 // created) per second.
 func (f TransferFigures) AccountsPerSec() float64 { return float64(3*f.Transfers) / f.Load.Seconds() }
+
+// Rate and PGRate are transfers per second.
+func (f TransferFigures) Rate() float64   { return float64(f.Transfers) / f.Load.Seconds() }
+func (f TransferFigures) PGRate() float64 { return float64(f.Transfers) / f.PG.Seconds() }
 
 // spendable is a stored token account a transfer spends.
 type spendable struct {
@@ -39,11 +48,13 @@ type spendable struct {
 	leaf              uint32
 }
 
-// runTransfers picks n token accounts spread over the state, then ingests
-// one transfer of each through the pipeline (chunks of chunk transfers)
-// and checks the state it leaves: every picked account spent, every
-// balance equal to its unspent accounts, the supply unchanged.
-func runTransfers(ctx context.Context, s store.Store, p *Plan, st Stats, n, chunk, par int) (TransferFigures, error) {
+// runTransfers picks n token accounts spread over the state, then
+// applies one transfer of each, in chunks of chunk transfers: to
+// PostgreSQL first when pg is set (see pgTransfers), then to dasch through
+// the pipeline. It checks the state each leaves: every picked account
+// spent, the supply unchanged and, in dasch, every balance equal to its
+// unspent accounts.
+func runTransfers(ctx context.Context, s store.Store, pg *pgx.Conn, p *Plan, st Stats, n, chunk, par int) (TransferFigures, error) {
 	fig := TransferFigures{IngestFigures: IngestFigures{Phases: Phases{}}}
 	picked, err := pickSpendable(ctx, s, p, st.Accounts, n)
 	if err != nil {
@@ -57,6 +68,11 @@ func runTransfers(ctx context.Context, s store.Store, p *Plan, st Stats, n, chun
 	// each transfer's two outputs share Plan.Signature's transaction).
 	base := uint64(st.Accounts+1) &^ 1
 	first := Slot(base)
+	if pg != nil {
+		if fig.PG, err = pgTransfers(ctx, pg, p, picked, base, chunk); err != nil {
+			return fig, err
+		}
+	}
 	start := time.Now()
 	err = runPipeline(ctx, s, par, &fig.IngestFigures, first, func(ctx context.Context, emit emitFunc, phase phaseFunc) error {
 		for lo := 0; lo < len(picked); lo += chunk {
@@ -131,8 +147,7 @@ func transferEvents(p *Plan, picked []spendable, seq, slot uint64) []light.Event
 	for i := range picked {
 		a := &picked[i]
 		q := seq + 2*uint64(i)
-		to := p.OwnerKey(OwnerID(mix(p.Cfg.Seed^mix(domTransfer<<56|q)) % p.Pool))
-		pay := a.amount / 2
+		to, pay := payee(p, a, q)
 		outs := make([]light.OutputAccount, 0, 2)
 		for j, o := range []struct {
 			owner  [32]byte
@@ -196,4 +211,97 @@ func checkTransfers(ctx context.Context, s store.Store, fig TransferFigures) err
 		return fmt.Errorf("check transfers: %d balances differ from their unspent accounts", off)
 	}
 	return nil
+}
+
+// payee is who transfer q of a pays, and how much: half of a, rounded
+// down, to an ordinary owner drawn from the plan; the rest is change.
+func payee(p *Plan, a *spendable, q uint64) (to [32]byte, pay uint64) {
+	return p.OwnerKey(OwnerID(mix(p.Cfg.Seed^mix(domTransfer<<56|q)) % p.Pool)), a.amount / 2
+}
+
+// pgTransfers applies the transfers to PostgreSQL as Photon persists a
+// batch: per chunk, one transaction marks the spent accounts, inserts
+// the outputs (COPY) and adds each (owner, mint) pair's net change to
+// its balance (an upsert), over one connection. It returns the time the
+// transactions took and checks the state they leave as checkTransfers
+// does.
+func pgTransfers(ctx context.Context, c *pgx.Conn, p *Plan, picked []spendable, seq uint64, chunk int) (time.Duration, error) {
+	var before, after pgtype.Numeric
+	if err := c.QueryRow(ctx, `SELECT sum(amount) FROM token_owner_balances`).Scan(&before); err != nil {
+		return 0, fmt.Errorf("postgres supply: %w", err)
+	}
+	var took time.Duration
+	for lo := 0; lo < len(picked); lo += chunk {
+		hi := min(lo+chunk, len(picked))
+		spent := make([][]byte, 0, hi-lo)
+		outs := make([][]any, 0, 2*(hi-lo))
+		type pair struct{ owner, mint [32]byte }
+		delta := map[pair]int64{}
+		for i := lo; i < hi; i++ {
+			a := &picked[i]
+			q := seq + 2*uint64(i)
+			to, pay := payee(p, a, q)
+			h0, h1 := p.AccountHash(q), p.AccountHash(q+1)
+			spent = append(spent, a.hash[:])
+			outs = append(outs,
+				[]any{h0[:], to[:], a.mint[:], nil, int32(0), false, nil, pay, nil},
+				[]any{h1[:], a.owner[:], a.mint[:], nil, int32(0), false, nil, a.amount - pay, nil})
+			delta[pair{to, a.mint}] += int64(pay)
+			delta[pair{a.owner, a.mint}] -= int64(pay)
+		}
+		var owners, mints [][]byte
+		var amounts []int64
+		for k, d := range delta {
+			if d != 0 {
+				owners, mints, amounts = append(owners, k.owner[:]), append(mints, k.mint[:]), append(amounts, d)
+			}
+		}
+		start := time.Now()
+		err := pgx.BeginFunc(ctx, c, func(tx pgx.Tx) error {
+			tag, err := tx.Exec(ctx, `UPDATE token_accounts SET spent = true, prev_spent = false WHERE hash = ANY($1) AND NOT spent`, spent)
+			if err != nil {
+				return fmt.Errorf("mark spent: %w", err)
+			}
+			if tag.RowsAffected() != int64(len(spent)) {
+				return fmt.Errorf("marked %d spent of %d", tag.RowsAffected(), len(spent))
+			}
+			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"token_accounts"},
+				[]string{"hash", "owner", "mint", "delegate", "state", "spent", "prev_spent", "amount", "tlv"}, pgx.CopyFromRows(outs)); err != nil {
+				return fmt.Errorf("insert outputs: %w", err)
+			}
+			_, err = tx.Exec(ctx, `INSERT INTO token_owner_balances (owner, mint, amount)
+				SELECT * FROM unnest($1::bytea[], $2::bytea[], $3::numeric[])
+				ON CONFLICT (owner, mint) DO UPDATE SET amount = token_owner_balances.amount + EXCLUDED.amount`,
+				owners, mints, amounts)
+			if err != nil {
+				return fmt.Errorf("balances: %w", err)
+			}
+			return nil
+		})
+		took += time.Since(start)
+		if err != nil {
+			return took, fmt.Errorf("postgres transfers: %w", err)
+		}
+	}
+	var spent int64
+	if err := c.QueryRow(ctx, `SELECT (SELECT sum(amount) FROM token_owner_balances), (SELECT count(*) FROM token_accounts WHERE spent)`).
+		Scan(&after, &spent); err != nil {
+		return took, fmt.Errorf("postgres supply: %w", err)
+	}
+	if b, a := numString(before), numString(after); b != a {
+		return took, fmt.Errorf("postgres transfers changed the supply: %s before, %s after", b, a)
+	}
+	if spent != int64(len(picked)) {
+		return took, fmt.Errorf("postgres transfers: %d accounts spent, want %d", spent, len(picked))
+	}
+	return took, nil
+}
+
+// numString renders a numeric for comparison.
+func numString(n pgtype.Numeric) string {
+	v, err := n.Value()
+	if err != nil {
+		return "invalid: " + err.Error()
+	}
+	return fmt.Sprint(v)
 }

@@ -31,7 +31,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "compressed suite: generator seed")
 	clients := fs.Int("clients", 64, "compressed suite: concurrent clients")
 	chunk := fs.Int("chunk", compressed.DefaultChunkAccounts, "compressed suite: token accounts per chunk, one insert per table (dasch ingest's default batch is 50,000 rows)")
-	transfers := fs.Int("transfers", 0, "compressed suite: transfers ingested after the pages, each spending a stored account and creating two (0: 1% of --accounts; negative: none)")
+	transfers := fs.Int("transfers", 0, "compressed suite: transfers ingested after the pages, each spending a stored account and creating two (0: 1% of --accounts, at most 50,000; negative: none)")
 	withPG := fs.Bool("postgres", true, "compressed suite: load and query the PostgreSQL 15 reference")
 	pgBin := fs.String("pg-bin", "", "compressed suite: directory of initdb and postgres (default: "+pgref.DefaultBinDir+")")
 	defAssets, err := assets.AssetsFromEnv(assets.DefaultAssets)
