@@ -51,7 +51,7 @@ func TestSmallRun(t *testing.T) {
 	if len(rep.Holders) != 3 || rep.Holders[2].Skip == "" {
 		t.Fatalf("holders rows %+v: want depth 1,000,000 skipped", rep.Holders)
 	}
-	for _, r := range []compressed.PageRow{rep.Holders[0], rep.Holders[1], rep.Balances} {
+	for _, r := range []compressed.PageRow{rep.Holders[0], rep.Holders[1], rep.Balances, rep.TokensFew, rep.TokensWhale} {
 		if !r.Verified || !r.HTTP.Measured() || !r.Query.Measured() {
 			t.Errorf("%s: verified %v, http %+v, query layer %+v", r.Label, r.Verified, r.HTTP, r.Query)
 		}

@@ -280,6 +280,19 @@ func daschHolders(ctx context.Context, s store.Store, mint [32]byte, cur *Holder
 }
 
 // daschBalances is the first balances page of owner from the query layer.
+// daschTokens is owner's first page of token accounts as (hash, amount).
+func daschTokens(ctx context.Context, s store.Store, owner [32]byte) ([]Holder, error) {
+	items, err := qc.TokenAccountsByOwner(ctx, s, qc.Key(owner), qc.TokenPage{Limit: pageLimit})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Holder, len(items))
+	for i, it := range items {
+		out[i] = Holder{Key: it.Hash, Balance: it.Amount}
+	}
+	return out, nil
+}
+
 func daschBalances(ctx context.Context, s store.Store, owner [32]byte) ([]Holder, error) {
 	items, err := qc.TokenBalancesByOwner(ctx, s, qc.Key(owner), qc.BalancePage{Limit: pageLimit})
 	if err != nil {

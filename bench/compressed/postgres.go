@@ -195,7 +195,11 @@ const (
 	pgHoldersRow = `SELECT owner, amount FROM token_owner_balances
 		WHERE mint = $1 AND (amount, owner) < ($2, $3)
 		ORDER BY amount DESC, owner DESC LIMIT 1000`
-	pgBalances    = `SELECT mint, amount FROM token_owner_balances WHERE owner = $1 ORDER BY mint LIMIT 1000`
+	pgBalances = `SELECT mint, amount FROM token_owner_balances WHERE owner = $1 ORDER BY mint LIMIT 1000`
+	// pgTokens reads Photon's token accounts page from token_accounts
+	// alone: Photon joins accounts for the rest of each item, which the
+	// reference does not load, so this is its best case.
+	pgTokens      = `SELECT hash, amount FROM token_accounts WHERE owner = $1 AND spent = false ORDER BY mint, hash LIMIT 1000`
 	pgHolderAtSQL = `SELECT amount, owner FROM token_owner_balances WHERE mint = $1
 		ORDER BY amount DESC, owner DESC LIMIT 1 OFFSET $2`
 )
@@ -245,6 +249,10 @@ func pgHolderAt(ctx context.Context, c *pgx.Conn, mint [32]byte, pos int) (Holde
 }
 
 // pgOwnerBalances is the first balances page of owner.
+func pgOwnerTokens(ctx context.Context, c *pgx.Conn, owner [32]byte) ([]Holder, error) {
+	return pgPage(ctx, c, pgTokens, owner[:])
+}
+
 func pgOwnerBalances(ctx context.Context, c *pgx.Conn, owner [32]byte) ([]Holder, error) {
 	return pgPage(ctx, c, pgBalances, owner[:])
 }

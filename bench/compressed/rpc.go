@@ -17,6 +17,7 @@ import (
 const (
 	methodHolders  = "getCompressedMintTokenHolders"
 	methodBalances = "getCompressedTokenBalancesByOwnerV2"
+	methodTokens   = "getCompressedTokenAccountsByOwner"
 )
 
 // pageLimit is Photon's default and maximum page size.
@@ -46,6 +47,65 @@ func holdersBody(mint [32]byte, cur *HolderCursor) []byte {
 func balancesBody(owner [32]byte) []byte {
 	return []byte(`{"jsonrpc":"2.0","id":1,"method":"` + methodBalances + `","params":{"owner":"` +
 		base58.Encode(owner[:]) + `","limit":` + strconv.Itoa(pageLimit) + `}}`)
+}
+
+func tokensBody(owner [32]byte) []byte {
+	return []byte(`{"jsonrpc":"2.0","id":1,"method":"` + methodTokens + `","params":{"owner":"` +
+		base58.Encode(owner[:]) + `","limit":` + strconv.Itoa(pageLimit) + `}}`)
+}
+
+// tokensPage is the value of a token accounts answer, as far as the
+// benchmark compares it.
+type tokensPage struct {
+	Result *struct {
+		Value struct {
+			Items []struct {
+				Account struct {
+					Hash string `json:"hash"`
+				} `json:"account"`
+				TokenData struct {
+					Amount uint64 `json:"amount"`
+				} `json:"tokenData"`
+			} `json:"items"`
+		} `json:"value"`
+	} `json:"result"`
+	Error *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// tokens is owner's first page of token accounts as (hash, amount).
+func (c *rpcClient) tokens(ctx context.Context, owner [32]byte) ([]Holder, error) {
+	body, err := c.Post(ctx, tokensBody(owner))
+	if err != nil {
+		return nil, err
+	}
+	var p tokensPage
+	if err := json.Unmarshal(body, &p); err != nil {
+		return nil, fmt.Errorf("decode answer: %w", err)
+	}
+	if p.Error != nil {
+		return nil, fmt.Errorf("JSON-RPC error %d: %s", p.Error.Code, p.Error.Message)
+	}
+	if p.Result == nil {
+		return nil, errors.New("answer without result")
+	}
+	out := make([]Holder, len(p.Result.Value.Items))
+	for i, it := range p.Result.Value.Items {
+		raw, err := base58.Decode(it.Account.Hash)
+		if err != nil || len(raw) != 32 {
+			return nil, fmt.Errorf("item %d: bad hash %q", i, it.Account.Hash)
+		}
+		copy(out[i].Key[:], raw)
+		out[i].Balance = it.TokenData.Amount
+	}
+	return out, nil
+}
+
+func (c *rpcClient) postTokens(ctx context.Context, owner [32]byte) error {
+	_, err := c.Post(ctx, tokensBody(owner))
+	return err
 }
 
 // rpcPage is the value of a holders or balances answer.

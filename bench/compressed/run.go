@@ -141,10 +141,12 @@ type Report struct {
 	// Transfers is the transfer phase, after the pages.
 	Transfers TransferFigures
 
-	Holders      []PageRow
-	Balances     PageRow
-	HoldersConc  PageRow
-	BalancesConc PageRow
+	Holders  []PageRow
+	Balances PageRow
+	// TokensFew and TokensWhale are token accounts by owner (no target).
+	TokensFew, TokensWhale PageRow
+	HoldersConc            PageRow
+	BalancesConc           PageRow
 
 	// LoadBefore is the machine's 1-minute load average when the run
 	// started: other work on the machine skews both systems.
@@ -189,6 +191,9 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	if err := r.balancePages(ctx, owners); err != nil {
+		return nil, err
+	}
+	if err := r.tokenPages(ctx, mint, owners); err != nil {
 		return nil, err
 	}
 	if err := r.concurrentPages(ctx, mint, cursors, owners); err != nil {
@@ -383,6 +388,42 @@ func (r *runner) balancePages(ctx context.Context, owners [][32]byte) error {
 		paths = append(paths, path{"postgres", &row.PG, func(ctx context.Context, i int) ([]Holder, error) { return pgOwnerBalances(ctx, r.pc, owner(i)) }, nil})
 	}
 	return r.measure(ctx, row, paths, len(owners))
+}
+
+// tokenPages measures the first page of token accounts by owner for
+// owners with a few accounts (holders from the largest mint's first
+// page) and for the whales, which fill a page.
+func (r *runner) tokenPages(ctx context.Context, mint [32]byte, whales [][32]byte) error {
+	top, err := r.rpc.holders(ctx, mint, nil)
+	if err != nil {
+		return fmt.Errorf("token pages: owners: %w", err)
+	}
+	var few [][32]byte
+	for i := 0; i < len(top) && len(few) < 16; i += max(1, len(top)/16) {
+		few = append(few, top[i].Key)
+	}
+	for _, set := range []struct {
+		row    *PageRow
+		label  string
+		owners [][32]byte
+	}{{&r.rep.TokensFew, "token accounts by owner, few", few}, {&r.rep.TokensWhale, "token accounts by owner, whale", whales}} {
+		r.say("%s: measuring", set.label)
+		owners := set.owners
+		owner := func(i int) [32]byte { return owners[i%len(owners)] }
+		set.row.Label = set.label
+		paths := []path{
+			{"query layer", &set.row.Query, func(ctx context.Context, i int) ([]Holder, error) { return daschTokens(ctx, r.s, owner(i)) }, nil},
+			{"http", &set.row.HTTP, func(ctx context.Context, i int) ([]Holder, error) { return r.rpc.tokens(ctx, owner(i)) },
+				func(ctx context.Context, i int) error { return r.rpc.postTokens(ctx, owner(i)) }},
+		}
+		if r.pc != nil {
+			paths = append(paths, path{"postgres", &set.row.PG, func(ctx context.Context, i int) ([]Holder, error) { return pgOwnerTokens(ctx, r.pc, owner(i)) }, nil})
+		}
+		if err := r.measure(ctx, set.row, paths, len(owners)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // concurrentPages runs the holder pages (cycling over the depths) and the
