@@ -48,9 +48,6 @@ func seedTrees(ctx context.Context, s store.Store, p *Plan) error {
 // transaction the chunk boundary splits comes out as two events of one
 // signature, which is what re-ingesting half of it looks like.
 func events(p *Plan, ch *Chunk) []light.Events {
-	program := light.CompressedTokenProgram()
-	var disc [8]byte
-	binary.LittleEndian.PutUint64(disc[:], light.TokenDiscriminatorV1)
 	evs := make([]light.Events, 0, len(ch.Accounts)/2+2)
 	// One backing array for the chunk's outputs, token data and account
 	// data: the input is built once, outside the timing.
@@ -66,19 +63,7 @@ func events(p *Plan, ch *Chunk) []light.Events {
 			d := p.DelegateKey(a.Delegate)
 			del = &d
 		}
-		start := len(buf)
-		buf = tokenData(buf, &m, &o, a.Amount, del)
-		datas[i] = light.AccountData{Discriminator: disc, Data: buf[start:len(buf):len(buf)], DataHash: p.DataHash(a.Seq)}
-		toks[i] = light.TokenData{Mint: m, Owner: o, Amount: a.Amount, State: light.TokenInitialized}
-		if del != nil {
-			k := solana.Pubkey(*del)
-			toks[i].Delegate = &k
-		}
-		outs[i] = light.OutputAccount{
-			Hash: p.AccountHash(a.Seq), Tree: p.Tree(a.Seq), Queue: p.Queue(a.Seq), TreeType: light.TreeStateV2,
-			LeafIndex: uint32(LeafIndex(a.Seq)), InOutputQueue: true, SlotCreated: Slot(a.Seq),
-			Owner: program, Data: &datas[i], Token: &toks[i],
-		}
+		buf = tokenOutput(p, &outs[i], &datas[i], &toks[i], buf, a.Seq, Slot(a.Seq), m, o, a.Amount, del)
 		sig := p.Signature(a.Seq)
 		if n := len(evs); n > 0 && evs[n-1].Signature == sig {
 			evs[n-1].Outputs = outs[i-1 : i+1 : i+1]
@@ -87,6 +72,31 @@ func events(p *Plan, ch *Chunk) []light.Events {
 		evs = append(evs, light.Events{Signature: sig, Slot: Slot(a.Seq), Compression: true, Outputs: outs[i : i+1 : i+1]})
 	}
 	return evs
+}
+
+// tokenOutput fills out as the parsed event carries the token account at
+// stream position seq, created at slot: a V1 token account of the
+// compressed-token program in seq's V2 tree, with data and tok as its
+// account and token data. The token data's bytes are appended to buf,
+// which is returned.
+func tokenOutput(p *Plan, out *light.OutputAccount, data *light.AccountData, tok *light.TokenData, buf []byte,
+	seq, slot uint64, mint, owner [32]byte, amount uint64, del *[32]byte) []byte {
+	var disc [8]byte
+	binary.LittleEndian.PutUint64(disc[:], light.TokenDiscriminatorV1)
+	start := len(buf)
+	buf = tokenData(buf, &mint, &owner, amount, del)
+	*data = light.AccountData{Discriminator: disc, Data: buf[start:len(buf):len(buf)], DataHash: p.DataHash(seq)}
+	*tok = light.TokenData{Mint: mint, Owner: owner, Amount: amount, State: light.TokenInitialized}
+	if del != nil {
+		k := solana.Pubkey(*del)
+		tok.Delegate = &k
+	}
+	*out = light.OutputAccount{
+		Hash: p.AccountHash(seq), Tree: p.Tree(seq), Queue: p.Queue(seq), TreeType: light.TreeStateV2,
+		LeafIndex: uint32(LeafIndex(seq)), InOutputQueue: true, SlotCreated: slot,
+		Owner: light.CompressedTokenProgram(), Data: data, Token: tok,
+	}
+	return buf
 }
 
 // Phases are where the end-to-end ingest spent its time, by name: the

@@ -65,14 +65,14 @@ func (r *Report) WriteTable(w io.Writer) {
 		pgOr(r.Postgres, func() string { return ratio(float64(d.DiskBytes), float64(p.DiskBytes)) }), "")
 
 	if tr := r.Transfers; tr.Transfers > 0 {
-		label := fmt.Sprintf("transfers (1 spent + 2 created), tx/s")
+		label := "transfers (1 spent + 2 created), tx/s"
 		pgRate, rat := "-", "-"
 		if tr.PG > 0 {
 			pgRate, rat = measure.Count(int(tr.PGRate()))+" (1 conn)", ratio(tr.Rate(), tr.PGRate())
 		}
 		t.Row(label, measure.Count(int(tr.Rate())), pgRate, rat,
 			fmt.Sprintf("%s tx over the state, after the pages", measure.Count(tr.Transfers)))
-		t.Row("  state steps over chunks inserted", fmt.Sprintf("%d over %d of %s tx", tr.Steps, tr.Chunks, measure.Count(r.Cfg.ChunkAccounts/3)), "", "", "")
+		t.Row("  state steps over chunks inserted", fmt.Sprintf("%d over %d of %s tx", tr.Steps, tr.Chunks, measure.Count(r.Cfg.transferChunk())), "", "", "")
 	}
 
 	// Pages, one client.

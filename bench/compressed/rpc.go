@@ -54,53 +54,13 @@ func tokensBody(owner [32]byte) []byte {
 		base58.Encode(owner[:]) + `","limit":` + strconv.Itoa(pageLimit) + `}}`)
 }
 
-// tokensPage is the value of a token accounts answer, as far as the
-// benchmark compares it.
-type tokensPage struct {
-	Result *struct {
-		Value struct {
-			Items []struct {
-				Account struct {
-					Hash string `json:"hash"`
-				} `json:"account"`
-				TokenData struct {
-					Amount uint64 `json:"amount"`
-				} `json:"tokenData"`
-			} `json:"items"`
-		} `json:"value"`
-	} `json:"result"`
-	Error *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
 // tokens is owner's first page of token accounts as (hash, amount).
 func (c *rpcClient) tokens(ctx context.Context, owner [32]byte) ([]Holder, error) {
 	body, err := c.Post(ctx, tokensBody(owner))
 	if err != nil {
 		return nil, err
 	}
-	var p tokensPage
-	if err := json.Unmarshal(body, &p); err != nil {
-		return nil, fmt.Errorf("decode answer: %w", err)
-	}
-	if p.Error != nil {
-		return nil, fmt.Errorf("JSON-RPC error %d: %s", p.Error.Code, p.Error.Message)
-	}
-	if p.Result == nil {
-		return nil, errors.New("answer without result")
-	}
-	out := make([]Holder, len(p.Result.Value.Items))
-	for i, it := range p.Result.Value.Items {
-		raw, err := base58.Decode(it.Account.Hash)
-		if err != nil || len(raw) != 32 {
-			return nil, fmt.Errorf("item %d: bad hash %q", i, it.Account.Hash)
-		}
-		copy(out[i].Key[:], raw)
-		out[i].Balance = it.TokenData.Amount
-	}
-	return out, nil
+	return decodePage(body, func(it *pageItem) (string, uint64) { return it.Account.Hash, it.TokenData.Amount })
 }
 
 func (c *rpcClient) postTokens(ctx context.Context, owner [32]byte) error {
@@ -108,16 +68,26 @@ func (c *rpcClient) postTokens(ctx context.Context, owner [32]byte) error {
 	return err
 }
 
-// rpcPage is the value of a holders or balances answer.
+// pageItem is one item of a holders, balances or token accounts answer,
+// as far as the benchmark compares it.
+type pageItem struct {
+	Owner   string `json:"owner"`
+	Mint    string `json:"mint"`
+	Balance uint64 `json:"balance"`
+	Account struct {
+		Hash string `json:"hash"`
+	} `json:"account"`
+	TokenData struct {
+		Amount uint64 `json:"amount"`
+	} `json:"tokenData"`
+}
+
+// rpcPage is the value of a page answer.
 type rpcPage struct {
 	Result *struct {
 		Value struct {
-			Items []struct {
-				Owner   string `json:"owner"`
-				Mint    string `json:"mint"`
-				Balance uint64 `json:"balance"`
-			} `json:"items"`
-			Cursor *string `json:"cursor"`
+			Items  []pageItem `json:"items"`
+			Cursor *string    `json:"cursor"`
 		} `json:"value"`
 	} `json:"result"`
 	Error *struct {
@@ -126,9 +96,13 @@ type rpcPage struct {
 	} `json:"error"`
 }
 
-// decodePage reads a page answer into holders (Key = owner, or mint for
-// balances).
-func decodePage(body []byte, byMint bool) ([]Holder, error) {
+// The keys pages are compared by: holders by owner, balances by mint.
+func byOwner(it *pageItem) (string, uint64) { return it.Owner, it.Balance }
+func byMint(it *pageItem) (string, uint64)  { return it.Mint, it.Balance }
+
+// decodePage reads a page answer into (key, amount) pairs, which pick
+// takes from each item.
+func decodePage(body []byte, pick func(*pageItem) (string, uint64)) ([]Holder, error) {
 	var p rpcPage
 	if err := json.Unmarshal(body, &p); err != nil {
 		return nil, fmt.Errorf("decode answer: %w", err)
@@ -140,17 +114,14 @@ func decodePage(body []byte, byMint bool) ([]Holder, error) {
 		return nil, errors.New("answer without result")
 	}
 	out := make([]Holder, len(p.Result.Value.Items))
-	for i, it := range p.Result.Value.Items {
-		k := it.Owner
-		if byMint {
-			k = it.Mint
-		}
+	for i := range p.Result.Value.Items {
+		k, amount := pick(&p.Result.Value.Items[i])
 		raw, err := base58.Decode(k)
 		if err != nil || len(raw) != 32 {
 			return nil, fmt.Errorf("item %d: bad key %q", i, k)
 		}
 		copy(out[i].Key[:], raw)
-		out[i].Balance = it.Balance
+		out[i].Balance = amount
 	}
 	return out, nil
 }
@@ -160,7 +131,7 @@ func (c *rpcClient) holders(ctx context.Context, mint [32]byte, cur *HolderCurso
 	if err != nil {
 		return nil, err
 	}
-	return decodePage(body, false)
+	return decodePage(body, byOwner)
 }
 
 func (c *rpcClient) balances(ctx context.Context, owner [32]byte) ([]Holder, error) {
@@ -168,7 +139,7 @@ func (c *rpcClient) balances(ctx context.Context, owner [32]byte) ([]Holder, err
 	if err != nil {
 		return nil, err
 	}
-	return decodePage(body, true)
+	return decodePage(body, byMint)
 }
 
 // postHolders and postBalances send a page request and receive the whole

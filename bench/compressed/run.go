@@ -202,7 +202,7 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 	if cfg.Transfers > 0 {
 		// After the pages: the transfers change the state they read.
 		r.say("dasch: %d transfers, each spending a stored account and creating two", cfg.Transfers)
-		if r.rep.Transfers, err = runTransfers(ctx, s, r.pc, plan, r.rep.Dasch.Stats, cfg.Transfers, cfg.ChunkAccounts/3, cfg.Parallel); err != nil {
+		if r.rep.Transfers, err = runTransfers(ctx, s, r.pc, plan, r.rep.Dasch.Stats, cfg.Transfers, cfg.transferChunk(), cfg.Parallel); err != nil {
 			return nil, err
 		}
 		r.say("dasch: transfers ingested in %.1fs (postgres %.1fs)", r.rep.Transfers.Load.Seconds(), r.rep.Transfers.PG.Seconds())

@@ -2,7 +2,6 @@ package compressed
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"strconv"
 	"time"
@@ -16,6 +15,10 @@ import (
 
 // transfersPerSlot places the transfers on the slots after the state.
 const transfersPerSlot = 100
+
+// transferChunk is the transfers per chunk: each touches three accounts,
+// so a chunk touches as many accounts as a chunk of the load stores.
+func (c *Config) transferChunk() int { return max(1, c.ChunkAccounts/3) }
 
 // TransferFigures measure the transfer phase: transactions that each
 // spend one token account picked at random through the whole state (so
@@ -31,10 +34,6 @@ type TransferFigures struct {
 	// PG is PostgreSQL's time for the same transfers (zero without it).
 	PG time.Duration
 }
-
-// AccountsPerSec counts the accounts the transfers touched (spent and
-// created) per second.
-func (f TransferFigures) AccountsPerSec() float64 { return float64(3*f.Transfers) / f.Load.Seconds() }
 
 // Rate and PGRate are transfers per second.
 func (f TransferFigures) Rate() float64   { return float64(f.Transfers) / f.Load.Seconds() }
@@ -139,38 +138,25 @@ func pickSpendable(ctx context.Context, s store.Store, p *Plan, accounts, n int)
 // an ordinary owner drawn from the plan and returns the rest as change.
 // Their outputs take stream positions from seq on, two per transaction.
 func transferEvents(p *Plan, picked []spendable, seq, slot uint64) []light.Events {
-	program := light.CompressedTokenProgram()
-	var disc [8]byte
-	binary.LittleEndian.PutUint64(disc[:], light.TokenDiscriminatorV1)
 	evs := make([]light.Events, len(picked))
+	outs := make([]light.OutputAccount, 2*len(picked))
+	toks := make([]light.TokenData, len(outs))
+	datas := make([]light.AccountData, len(outs))
 	var buf []byte
 	for i := range picked {
 		a := &picked[i]
 		q := seq + 2*uint64(i)
 		to, pay := payee(p, a, q)
-		outs := make([]light.OutputAccount, 0, 2)
-		for j, o := range []struct {
-			owner  [32]byte
-			amount uint64
-		}{{to, pay}, {a.owner, a.amount - pay}} {
-			oq := q + uint64(j)
-			start := len(buf)
-			buf = tokenData(buf, &a.mint, &o.owner, o.amount, nil)
-			data := &light.AccountData{Discriminator: disc, Data: buf[start:len(buf):len(buf)], DataHash: p.DataHash(oq)}
-			outs = append(outs, light.OutputAccount{
-				Hash: p.AccountHash(oq), Tree: p.Tree(oq), Queue: p.Queue(oq), TreeType: light.TreeStateV2,
-				LeafIndex: uint32(LeafIndex(oq)), InOutputQueue: true, SlotCreated: slot + uint64(i/transfersPerSlot),
-				Owner: program, Data: data,
-				Token: &light.TokenData{Mint: a.mint, Owner: o.owner, Amount: o.amount, State: light.TokenInitialized},
-			})
-		}
+		at := slot + uint64(i/transfersPerSlot)
+		buf = tokenOutput(p, &outs[2*i], &datas[2*i], &toks[2*i], buf, q, at, a.mint, to, pay, nil)
+		buf = tokenOutput(p, &outs[2*i+1], &datas[2*i+1], &toks[2*i+1], buf, q+1, at, a.mint, a.owner, a.amount-pay, nil)
 		nullifier := key32(p.Cfg.Seed, domTransfer, q)
 		evs[i] = light.Events{
-			Signature: p.Signature(q), Slot: slot + uint64(i/transfersPerSlot), Compression: true,
+			Signature: p.Signature(q), Slot: at, Compression: true,
 			Inputs: []light.InputAccount{{Hash: a.hash, V2: &light.BatchedInput{
 				Tree: a.tree, LeafIndex: a.leaf, Nullifier: nullifier, QueueIndex: q / 2,
 			}}},
-			Outputs: outs,
+			Outputs: outs[2*i : 2*i+2 : 2*i+2],
 		}
 	}
 	return evs
