@@ -14,7 +14,6 @@ import (
 
 	"github.com/dasch-labs/dasch/bench/internal/scratch"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
-	"github.com/dasch-labs/dasch/ingest/light"
 	"github.com/dasch-labs/dasch/internal/parallel"
 	qc "github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/schema"
@@ -35,22 +34,6 @@ func daschTables() []string {
 type insertJob struct {
 	table string
 	rec   arrow.RecordBatch
-}
-
-// tokenData is the account data of a compressed token account as the
-// compressed-token program serialises it: mint, owner, amount (u64 LE),
-// Option<delegate>, state, Option<tlv>.
-func tokenData(dst []byte, mint, owner *[32]byte, amount uint64, delegate *[32]byte) []byte {
-	dst = append(dst, mint[:]...)
-	dst = append(dst, owner[:]...)
-	dst = binary.LittleEndian.AppendUint64(dst, amount)
-	if delegate != nil {
-		dst = append(dst, 1)
-		dst = append(dst, delegate[:]...)
-	} else {
-		dst = append(dst, 0)
-	}
-	return append(dst, uint8(light.TokenInitialized), 0)
 }
 
 // recordBytes is the size of a record's buffers: what an insert carries.

@@ -84,7 +84,7 @@ func tokenOutput(p *Plan, out *light.OutputAccount, data *light.AccountData, tok
 	var disc [8]byte
 	binary.LittleEndian.PutUint64(disc[:], light.TokenDiscriminatorV1)
 	start := len(buf)
-	buf = tokenData(buf, &mint, &owner, amount, del)
+	buf = light.AppendTokenData(buf, &mint, &owner, amount, del, uint8(light.TokenInitialized), nil)
 	*data = light.AccountData{Discriminator: disc, Data: buf[start:len(buf):len(buf)], DataHash: p.DataHash(seq)}
 	*tok = light.TokenData{Mint: mint, Owner: owner, Amount: amount, State: light.TokenInitialized}
 	if del != nil {

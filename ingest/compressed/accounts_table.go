@@ -111,9 +111,16 @@ func (b *accountsBuilder) Append(r arrowbatch.Row) error {
 	if d := o.Data; d != nil {
 		// The API serves the discriminator as a little-endian u64.
 		b.disc.Append(binary.LittleEndian.Uint64(d.Discriminator[:]))
-		b.data.Append(d.Data)
+		// Token data that its token columns encode back exactly is not
+		// stored twice: readers rebuild it (light.AppendTokenData).
+		if o.Token != nil && light.IsCanonicalTokenData(o.Token, d.Data) {
+			b.data.AppendNull()
+		} else {
+			b.data.Append(d.Data)
+			size += len(d.Data)
+		}
 		b.dataHash.Append(d.DataHash[:])
-		size += 8 + len(d.Data) + 32
+		size += 8 + 32
 	} else {
 		b.disc.AppendNull()
 		b.data.AppendNull()

@@ -1,6 +1,7 @@
 package light
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/dasch-labs/dasch/ingest/solana"
@@ -89,4 +90,53 @@ func DecodeTokenData(disc [8]byte, data []byte) (td *TokenData, ok bool, err err
 		td.TLV = append([]byte{}, rest[1:]...)
 	}
 	return td, true, nil
+}
+
+// AppendTokenData appends the canonical borsh encoding of token data to
+// dst: mint, owner, amount (u64 LE), the delegate option, the state and
+// the TLV option (tag 0 when there is none). DecodeTokenData also accepts
+// encodings that differ from it (no TLV tag, a Some tag with nothing
+// after it, trailing bytes); the store keeps those whole.
+func AppendTokenData(dst []byte, mint, owner *[32]byte, amount uint64, delegate *[32]byte, state uint8, tlv []byte) []byte {
+	dst = append(dst, mint[:]...)
+	dst = append(dst, owner[:]...)
+	dst = binary.LittleEndian.AppendUint64(dst, amount)
+	if delegate != nil {
+		dst = append(dst, 1)
+		dst = append(dst, delegate[:]...)
+	} else {
+		dst = append(dst, 0)
+	}
+	dst = append(dst, state)
+	if tlv == nil {
+		return append(dst, 0)
+	}
+	dst = append(dst, 1)
+	return append(dst, tlv...)
+}
+
+// IsCanonicalTokenData reports whether data is exactly the canonical
+// encoding of td (AppendTokenData), so that td alone gives it back.
+func IsCanonicalTokenData(td *TokenData, data []byte) bool {
+	var del *[32]byte
+	if td.Delegate != nil {
+		del = (*[32]byte)(td.Delegate)
+	}
+	want := 32 + 32 + 8 + 1 + 1 + 1
+	if del != nil {
+		want += 32
+	}
+	if td.TLV != nil {
+		want += len(td.TLV)
+	}
+	if len(data) != want {
+		return false
+	}
+	var buf [160]byte
+	enc := buf[:0]
+	if want > len(buf) {
+		enc = make([]byte, 0, want)
+	}
+	enc = AppendTokenData(enc, (*[32]byte)(&td.Mint), (*[32]byte)(&td.Owner), td.Amount, del, uint8(td.State), td.TLV)
+	return string(enc) == string(data)
 }

@@ -94,3 +94,47 @@ func TestTokenDiscriminators(t *testing.T) {
 		t.Error("V2/V3 discriminator values differ from Photon's")
 	}
 }
+
+// TestCanonicalTokenData: exactly the encodings AppendTokenData gives back
+// from the decoded fields count as canonical, so storing only the fields
+// of those loses nothing.
+func TestCanonicalTokenData(t *testing.T) {
+	v3 := [8]byte{7: 4}
+	delegate := [32]byte{9, 9, 9}
+	tests := []struct {
+		name      string
+		data      []byte
+		canonical bool
+	}{
+		{name: "tlv none", data: tokenBytes(nil, 0, []byte{0}), canonical: true},
+		{name: "delegated and frozen", data: tokenBytes(&delegate, 1, []byte{0}), canonical: true},
+		{name: "with tlv", data: tokenBytes(nil, 0, []byte{1, 1, 0, 0, 0, 31, 5}), canonical: true},
+		{name: "no tlv tag", data: tokenBytes(nil, 0, nil)},
+		{name: "some tag without bytes", data: tokenBytes(nil, 0, []byte{1})},
+		{name: "unknown tlv tag", data: tokenBytes(nil, 0, []byte{7, 1, 2})},
+		{name: "trailing byte after none", data: tokenBytes(&delegate, 0, []byte{0, 0})},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			td, ok, err := DecodeTokenData(v3, tc.data)
+			if !ok || err != nil {
+				t.Fatalf("decode: ok=%v err=%v", ok, err)
+			}
+			if got := IsCanonicalTokenData(td, tc.data); got != tc.canonical {
+				t.Fatalf("canonical = %v, want %v", got, tc.canonical)
+			}
+			var del *[32]byte
+			if td.Delegate != nil {
+				del = (*[32]byte)(td.Delegate)
+			}
+			enc := AppendTokenData(nil, (*[32]byte)(&td.Mint), (*[32]byte)(&td.Owner), td.Amount, del, uint8(td.State), td.TLV)
+			if tc.canonical != bytes.Equal(enc, tc.data) {
+				t.Fatalf("encoded %x, data %x, canonical %v", enc, tc.data, tc.canonical)
+			}
+			again, _, err := DecodeTokenData(v3, enc)
+			if err != nil || !IsCanonicalTokenData(again, enc) {
+				t.Fatalf("re-encoding is not canonical: %v", err)
+			}
+		})
+	}
+}

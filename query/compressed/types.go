@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/dasch-labs/dasch/ingest/light"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -102,6 +103,12 @@ func scanAccount(r []any) (Account, error) {
 	a.TokenState, _ = r[19].(uint8)
 	if s, ok := r[20].(string); ok {
 		a.TLV = []byte(s)
+	}
+	// A token account's data is stored only when its token columns do not
+	// encode back to it; otherwise it is rebuilt from them.
+	if a.IsToken && a.Data != nil && r[12] == nil {
+		a.Data.Data = light.AppendTokenData(make([]byte, 0, 106+len(a.TLV)), (*[32]byte)(&a.Mint), (*[32]byte)(&a.TokenOwner),
+			a.Amount, (*[32]byte)(a.Delegate), a.TokenState, a.TLV)
 	}
 	return a, nil
 }
