@@ -22,8 +22,6 @@ type StateStep struct {
 	checked bool
 	// observe, when set, receives the time each write took (benchmarks).
 	observe func(what string, took time.Duration)
-	// pairs follows the engine's index of stored balances by pair.
-	pairs pairIndex
 }
 
 var _ ingest.StateStep = (*StateStep)(nil)
@@ -67,10 +65,7 @@ func (st *StateStep) finishEarlier(ctx context.Context, s store.Store) (err erro
 	}
 	if v, _ := res.Rows[0][0].(uint64); v != 0 {
 		params := store.Params{"version": strconv.FormatUint(v, 10)}
-		// The redo reads the balances stored before v by a scan: the index
-		// may hold some of v's.
-		st.pairs.loaded = false
-		for _, w := range balanceWrites(sqlRedoneDeltas, sqlChanges) {
+		for _, w := range balanceWrites(sqlRedoneDeltas) {
 			if err := st.exec(ctx, s, w, params); err != nil {
 				return fmt.Errorf("redo step %d: %w", v, err)
 			}
@@ -149,12 +144,12 @@ func eventWrites(spends bool) []statement {
 // balanceWrites turn the counted events into balance changes, move
 // holders before balances (see sqlHolders) and record the version as
 // finished.
-func balanceWrites(deltas, changes string) []statement {
+func balanceWrites(deltas string) []statement {
 	return []statement{
 		{"clear deltas", sqlClearDeltas},
 		{"deltas", deltas},
 		{"clear balance changes", sqlClearChanges},
-		{"balance changes", changes},
+		{"balance changes", sqlChanges},
 		{"mint_holders", sqlHolders},
 		{"token_balances", sqlBalances},
 		{"finished", sqlFinished},
@@ -166,7 +161,6 @@ func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) 
 	defer func() {
 		if err != nil {
 			st.checked = false
-			st.pairs.loaded = false
 		}
 	}()
 	if from > to {
@@ -206,17 +200,10 @@ func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) 
 			return err
 		}
 	}
-	changes, indexed := sqlChanges, st.pairsReady(ctx, s)
-	if indexed {
-		changes = sqlChangesIndexed
-	}
-	for _, w := range balanceWrites(sqlDeltas, changes) {
+	for _, w := range balanceWrites(sqlDeltas) {
 		if err := st.exec(ctx, s, w, params); err != nil {
 			return err
 		}
-	}
-	if indexed {
-		st.pairsAdd(ctx, s)
 	}
 	return nil
 }

@@ -161,33 +161,6 @@ SELECT owner, mint, toUInt64(toInt128(old_balance) + delta), old_balance, had
 FROM compressed_step_deltas AS d LEFT JOIN stored AS o USING (pair)
 WHERE NOT had OR delta != 0` + joinSettings
 
-// sqlChangesIndexed is sqlChanges with the old balances found in the
-// engine's in-memory index of stored balances (compressed_step_balances,
-// a Join table keyed by the pair digest): a hash lookup per changed pair
-// instead of a scan of token_balances.pair, whose cost grows with the
-// whole state. On a 4M-account bench store (3.6M balances) 450k pairs took
-// 0.02-0.03 s against 0.25-0.30 s. Unmatched pairs read as balance 0,
-// had false (join_use_nulls = 0), as in sqlChanges. The step uses it only
-// while the index holds every stored balance (balancePairs).
-const sqlChangesIndexed = `INSERT INTO compressed_step_changes (owner, mint, new_balance, old_balance, had)
-SELECT owner, mint, toUInt64(toInt128(o.balance) + delta), o.balance, o.had
-FROM compressed_step_deltas AS d LEFT ANY JOIN compressed_step_balances AS o USING (pair)
-WHERE NOT o.had OR delta != 0` + joinSettings
-
-// The in-memory index of stored balances: emptied and filled from
-// token_balances; a step's new balances added once they are stored (the
-// newest row of a pair wins); its keys and the step's changes counted.
-const (
-	sqlPairsClear = `TRUNCATE TABLE compressed_step_balances`
-	sqlPairsLoad  = `INSERT INTO compressed_step_balances (pair, balance, had)
-SELECT pair, argMax(balance, version), true FROM token_balances GROUP BY pair`
-	sqlPairsAdd = `INSERT INTO compressed_step_balances (pair, balance, had)
-SELECT sipHash128Reference(concat(owner, mint)), new_balance, true FROM compressed_step_changes`
-	sqlPairsCount = `SELECT
-	(SELECT total_rows FROM system.tables WHERE database = currentDatabase() AND name = 'compressed_step_balances'),
-	(SELECT count() FROM compressed_step_changes)`
-)
-
 // The scratch tables are emptied before a step fills them.
 const (
 	sqlClearChanges = `TRUNCATE TABLE compressed_step_changes`
