@@ -17,22 +17,7 @@ import (
 func TestSpentRows(t *testing.T) {
 	s := storetest.Open(t)
 	ctx := context.Background()
-	key := func(name string) string { return `toFixedString('` + name + `', 32)` }
-	sig := func(name string) string { return `toFixedString('` + name + `', 64)` }
-	account := func(hash, owner string, slot int, token bool, tokenOwner, delegate string, amount int) string {
-		del := `NULL`
-		if delegate != "" {
-			del = key(delegate)
-		}
-		return `INSERT INTO compressed_accounts (hash, tree, queue, tree_type, leaf_index, in_output_queue, slot_created, signature,
-			owner, lamports, data, is_token, mint, token_owner, amount, delegate) VALUES (` +
-			key(hash) + `, ` + key("tree") + `, ` + key("queue") + `, 3, 1, true, ` + strconv.Itoa(slot) + `, ` + sig("sig-"+hash) + `, ` +
-			key(owner) + `, 5, 'data', ` + strconv.FormatBool(token) + `, ` + key("mint") + `, ` + key(tokenOwner) + `, ` + strconv.Itoa(amount) + `, ` + del + `)`
-	}
-	spend := func(hash string, slot int) string {
-		return `INSERT INTO compressed_spent (hash, slot, signature, block_time) VALUES (` +
-			key(hash) + `, ` + strconv.Itoa(slot) + `, ` + sig("spend-"+hash) + `, 9)`
-	}
+	account, spend := fixtureAccount, fixtureSpend
 	steps := []struct {
 		sql      []string
 		from, to uint64
@@ -53,7 +38,7 @@ func TestSpentRows(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	name := func(col string) string { return `replaceAll(toString(` + col + `), char(0), '')` }
+	name := fixtureName
 	checks := []struct{ name, sql string }{
 		{"by owner", `SELECT ` + name("hash") + `, ` + name("owner") + `, lamports, slot_created, spent, spent_slot
 			FROM compressed_by_owner FINAL ORDER BY hash`},
@@ -89,4 +74,29 @@ func TestSpentRows(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.name, got, want[c.name])
 		}
 	}
+}
+
+// Fixture rows written straight to the decoded tables, named by short
+// strings padded with zero bytes (fixtureName reads them back).
+func fixtureKey(name string) string { return `toFixedString('` + name + `', 32)` }
+func fixtureSig(name string) string { return `toFixedString('` + name + `', 64)` }
+func fixtureName(col string) string { return `replaceAll(toString(` + col + `), char(0), '')` }
+
+// fixtureAccount is the INSERT of one output account of mint "mint".
+func fixtureAccount(hash, owner string, slot int, token bool, tokenOwner, delegate string, amount int) string {
+	del := `NULL`
+	if delegate != "" {
+		del = fixtureKey(delegate)
+	}
+	return `INSERT INTO compressed_accounts (hash, tree, queue, tree_type, leaf_index, in_output_queue, slot_created, signature,
+		owner, lamports, data, is_token, mint, token_owner, amount, delegate) VALUES (` +
+		fixtureKey(hash) + `, ` + fixtureKey("tree") + `, ` + fixtureKey("queue") + `, 3, 1, true, ` + strconv.Itoa(slot) + `, ` +
+		fixtureSig("sig-"+hash) + `, ` + fixtureKey(owner) + `, 5, 'data', ` + strconv.FormatBool(token) + `, ` + fixtureKey("mint") + `, ` +
+		fixtureKey(tokenOwner) + `, ` + strconv.Itoa(amount) + `, ` + del + `)`
+}
+
+// fixtureSpend is the INSERT of the spend of hash at slot.
+func fixtureSpend(hash string, slot int) string {
+	return `INSERT INTO compressed_spent (hash, slot, signature, block_time) VALUES (` +
+		fixtureKey(hash) + `, ` + strconv.Itoa(slot) + `, ` + fixtureSig("spend-"+hash) + `, 9)`
 }
