@@ -92,6 +92,10 @@ func DecodeTokenData(disc [8]byte, data []byte) (td *TokenData, ok bool, err err
 	return td, true, nil
 }
 
+// TokenDataMaxLen is the longest canonical token data without TLV: mint,
+// owner, amount, a present delegate, the state and the TLV tag.
+const TokenDataMaxLen = 32 + 32 + 8 + 1 + 32 + 1 + 1
+
 // AppendTokenData appends the canonical borsh encoding of token data to
 // dst: mint, owner, amount (u64 LE), the delegate option, the state and
 // the TLV option (tag 0 when there is none). DecodeTokenData also accepts
@@ -116,27 +120,11 @@ func AppendTokenData(dst []byte, mint, owner *[32]byte, amount uint64, delegate 
 }
 
 // IsCanonicalTokenData reports whether data is exactly the canonical
-// encoding of td (AppendTokenData), so that td alone gives it back.
+// encoding of td (AppendTokenData), so that td alone gives it back. The
+// encoding goes to a stack buffer unless td carries TLV bytes.
 func IsCanonicalTokenData(td *TokenData, data []byte) bool {
-	var del *[32]byte
-	if td.Delegate != nil {
-		del = (*[32]byte)(td.Delegate)
-	}
-	want := 32 + 32 + 8 + 1 + 1 + 1
-	if del != nil {
-		want += 32
-	}
-	if td.TLV != nil {
-		want += len(td.TLV)
-	}
-	if len(data) != want {
-		return false
-	}
-	var buf [160]byte
-	enc := buf[:0]
-	if want > len(buf) {
-		enc = make([]byte, 0, want)
-	}
-	enc = AppendTokenData(enc, (*[32]byte)(&td.Mint), (*[32]byte)(&td.Owner), td.Amount, del, uint8(td.State), td.TLV)
+	var buf [TokenDataMaxLen]byte
+	enc := AppendTokenData(buf[:0], (*[32]byte)(&td.Mint), (*[32]byte)(&td.Owner), td.Amount, (*[32]byte)(td.Delegate),
+		uint8(td.State), td.TLV)
 	return string(enc) == string(data)
 }

@@ -107,7 +107,7 @@ func scanAccount(r []any) (Account, error) {
 	// A token account's data is stored only when its token columns do not
 	// encode back to it; otherwise it is rebuilt from them.
 	if a.IsToken && a.Data != nil && r[12] == nil {
-		a.Data.Data = light.AppendTokenData(make([]byte, 0, 106+len(a.TLV)), (*[32]byte)(&a.Mint), (*[32]byte)(&a.TokenOwner),
+		a.Data.Data = light.AppendTokenData(make([]byte, 0, light.TokenDataMaxLen+len(a.TLV)), (*[32]byte)(&a.Mint), (*[32]byte)(&a.TokenOwner),
 			a.Amount, (*[32]byte)(a.Delegate), a.TokenState, a.TLV)
 	}
 	return a, nil
