@@ -1,6 +1,6 @@
 package schema
 
-// tokenGranules is migration 9: token_accounts is rebuilt with granules of
+// tokenGranules is migration 10: token_accounts is rebuilt with granules of
 // 1,024 rows instead of 8,192.
 //
 // A page of one owner's token accounts reads, in every active part, the
