@@ -146,6 +146,7 @@ func Migrations() []Migration {
 		{Version: 7, Name: "token_rows_not_by_owner", Statements: ownerTokens()},
 		{Version: 8, Name: "spent_resolved_once", Statements: spentOnce()},
 		{Version: 10, Name: "token_granules", Statements: tokenGranules()},
+		{Version: 11, Name: "token_sync", Statements: tokenSync()},
 	}
 }
 

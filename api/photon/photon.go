@@ -29,6 +29,9 @@ type Deps struct {
 	// Hot serves holders and token balances from memory when set; nil
 	// reads them from the store.
 	Hot HotIndex
+	// HotTokens serves token accounts by owner and by delegate from memory
+	// when set; nil, or a key it does not hold, reads the store.
+	HotTokens HotTokens
 	// Logger receives the details of internal errors, which clients only
 	// see as "Internal server error". Default slog.Default().
 	Logger *slog.Logger

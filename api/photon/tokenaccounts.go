@@ -21,6 +21,15 @@ type tokenAccountsParams struct {
 	Limit    *Limit  `json:"limit"`
 }
 
+// HotTokens serves token account pages from memory (serving.Tokens) with
+// the semantics of the query layer and the slot its data reflects; ok is
+// false when it does not hold the key, and the store answers. It returns
+// qc.ErrNotIndexed while no slot has been indexed.
+type HotTokens interface {
+	ByOwner(owner qc.Key, p qc.TokenPage) (items []qc.Account, slot uint64, ok bool, err error)
+	ByDelegate(delegate qc.Key, p qc.TokenPage) (items []qc.Account, slot uint64, ok bool, err error)
+}
+
 // tokenLister reads one page for one authority.
 type tokenLister func(ctx context.Context, s store.Store, who qc.Key, p qc.TokenPage) ([]qc.Account, error)
 
@@ -52,9 +61,27 @@ func tokenAccounts(d Deps, authority string, list tokenLister, v2 bool) server.H
 			}
 			page.After = &after
 		}
-		items, err := list(ctx, d.Store, qc.Key(*who), page)
-		if err != nil {
-			return nil, err
+		var items []qc.Account
+		served := false
+		if d.HotTokens != nil {
+			hot := d.HotTokens.ByOwner
+			if authority == "delegate" {
+				hot = d.HotTokens.ByDelegate
+			}
+			// The answer carries the slot the index reflects.
+			var hotSlotNo uint64
+			items, hotSlotNo, served, err = hot(qc.Key(*who), page)
+			if served && err != nil {
+				return nil, hotSlot(err)
+			}
+			if served {
+				slot = hotSlotNo
+			}
+		}
+		if !served {
+			if items, err = list(ctx, d.Store, qc.Key(*who), page); err != nil {
+				return nil, err
+			}
 		}
 		return encodeTokenAccounts(slot, items, page.Limit, v2), nil
 	}

@@ -560,6 +560,15 @@ func startServer(ctx context.Context, s store.Store, hot bool, say func(string, 
 		say("dasch: hot index: %d balances (%d owners, %d mints, ~%d MiB, %.1f B/balance) loaded in %.1fs",
 			st.Entries, st.Owners, st.Mints, st.Bytes>>20, float64(st.Bytes)/float64(max(1, st.Entries)), took.Seconds())
 		pd.Hot = x
+		tx, took, err := serving.OpenTokens(sctx, s, serving.DefaultTokenBudget, serving.DefaultSyncInterval, func(err error) { log.Warn("token index sync failed", "err", err) })
+		if err != nil {
+			cancel()
+			return "", "", nil, err
+		}
+		ts := tx.Stats()
+		say("dasch: token index: %d accounts (%d owners, ~%d MiB, %.1f B/account, complete %v) loaded in %.1fs",
+			ts.Accounts, ts.Owners, ts.Bytes>>20, float64(ts.Bytes)/float64(max(1, ts.Accounts)), ts.Complete, took.Seconds())
+		pd.HotTokens = tx
 	}
 	reg := server.NewRegistry()
 	photon.Register(reg, pd)

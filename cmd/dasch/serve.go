@@ -23,6 +23,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request deadline")
 	rate := fs.Float64("rate-limit", 0, "requests per second per API key (0 = unlimited)")
 	hot := fs.Bool("hot-index", true, "serve mint holders and token balances from an in-memory index kept in sync with the store")
+	tokenIndex := fs.Bool("token-index", true, "serve compressed token accounts by owner and by delegate from an in-memory index kept in sync with the store")
+	tokenMB := fs.Int64("token-index-mb", serving.DefaultTokenBudget>>20, "memory budget of the token account index in MiB; owners past it are read from the store")
 	assetIndex := fs.Bool("asset-index", true, "serve getAsset and getAssetBatch from an in-memory index of asset state kept in sync with the store")
 	assetMB := fs.Int64("asset-index-mb", serving.DefaultAssetBudget>>20, "memory budget of the asset index in MiB; assets past it are read from the store")
 	if err := parseFlags(fs, args); err != nil {
@@ -54,6 +56,18 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "hot index: %d balances (%d owners, %d mints, ~%d MiB) loaded in %s\n",
 			st.Entries, st.Owners, st.Mints, st.Bytes>>20, took.Round(time.Millisecond))
 		pd.Hot = x
+	}
+	if *tokenIndex {
+		x, took, err := serving.OpenTokens(ctx, s, *tokenMB<<20, serving.DefaultSyncInterval, func(err error) {
+			e.log.Warn("token index sync failed", "err", err)
+		})
+		if err != nil {
+			return err
+		}
+		st := x.Stats()
+		fmt.Fprintf(e.stdout, "token index: %d accounts (%d owners, ~%d MiB, complete %v) loaded in %s\n",
+			st.Accounts, st.Owners, st.Bytes>>20, st.Complete, took.Round(time.Millisecond))
+		pd.HotTokens = x
 	}
 	dd := dasapi.Deps{Store: s, Slots: query.NewSlotCache(s, 200*time.Millisecond), Logger: e.log}
 	if *assetIndex {

@@ -54,11 +54,25 @@ const accountColumns = `hash, tree, queue, tree_type, leaf_index, seq, in_output
 	is_token, mint, token_owner, amount, delegate, token_state, tlv`
 
 func scanAccount(r []any) (Account, error) {
-	if len(r) != 21 {
-		return Account{}, fmt.Errorf("account row has %d columns, want 21", len(r))
+	a, stored, err := scanStored(r)
+	if err != nil {
+		return Account{}, err
 	}
-	var a Account
-	var err error
+	// A token account's data is stored only when its token columns do not
+	// encode back to it; otherwise it is rebuilt from them.
+	if a.IsToken && a.Data != nil && !stored {
+		a.Data.Data = light.AppendTokenData(make([]byte, 0, light.TokenDataMaxLen+len(a.TLV)), (*[32]byte)(&a.Mint), (*[32]byte)(&a.TokenOwner),
+			a.Amount, (*[32]byte)(a.Delegate), a.TokenState, a.TLV)
+	}
+	return a, nil
+}
+
+// scanStored reads an account row as stored: a token account's data stays
+// nil unless stored (stored reports whether the data column was set).
+func scanStored(r []any) (a Account, stored bool, err error) {
+	if len(r) < 21 {
+		return Account{}, false, fmt.Errorf("account row has %d columns, want 21", len(r))
+	}
 	set := func(dst *Key, v any) {
 		if err == nil {
 			err = copyKey(dst, v)
@@ -71,7 +85,7 @@ func scanAccount(r []any) (Account, error) {
 	set(&a.Mint, r[15])
 	set(&a.TokenOwner, r[16])
 	if err != nil {
-		return Account{}, err
+		return Account{}, false, err
 	}
 	a.TreeType, _ = r[3].(uint8)
 	a.LeafIndex, _ = r[4].(uint64)
@@ -82,7 +96,7 @@ func scanAccount(r []any) (Account, error) {
 	a.SlotCreated, _ = r[7].(uint64)
 	a.Lamports, _ = r[9].(uint64)
 	if a.Address, err = optKey(r[10]); err != nil {
-		return Account{}, err
+		return Account{}, false, err
 	}
 	if d, ok := r[11].(uint64); ok {
 		a.Data = &AccountData{Discriminator: d}
@@ -91,26 +105,20 @@ func scanAccount(r []any) (Account, error) {
 		}
 		if r[13] != nil {
 			if err := copyKey(&a.Data.DataHash, r[13]); err != nil {
-				return Account{}, err
+				return Account{}, false, err
 			}
 		}
 	}
 	a.IsToken, _ = r[14].(bool)
 	a.Amount, _ = r[17].(uint64)
 	if a.Delegate, err = optKey(r[18]); err != nil {
-		return Account{}, err
+		return Account{}, false, err
 	}
 	a.TokenState, _ = r[19].(uint8)
 	if s, ok := r[20].(string); ok {
 		a.TLV = []byte(s)
 	}
-	// A token account's data is stored only when its token columns do not
-	// encode back to it; otherwise it is rebuilt from them.
-	if a.IsToken && a.Data != nil && r[12] == nil {
-		a.Data.Data = light.AppendTokenData(make([]byte, 0, light.TokenDataMaxLen+len(a.TLV)), (*[32]byte)(&a.Mint), (*[32]byte)(&a.TokenOwner),
-			a.Amount, (*[32]byte)(a.Delegate), a.TokenState, a.TLV)
-	}
-	return a, nil
+	return a, r[12] != nil, nil
 }
 
 func scanAccounts(res *store.Result) ([]Account, error) {

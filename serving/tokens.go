@@ -1,0 +1,272 @@
+package serving
+
+import (
+	"bytes"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/dasch-labs/dasch/ingest/light"
+	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// Tokens is the in-memory read model of unspent compressed token accounts:
+// each owner's (and, when the whole owner key space fits, each
+// delegate's) accounts in page order, mint key then hash, so a page of
+// getCompressedTokenAccountsByOwner is a binary search and a copy instead
+// of a query with the embedded engine's per-query floor of milliseconds.
+// ClickHouse (token_accounts) stays the source of truth; the index is
+// loaded from it and follows it by polling the rows of newly indexed
+// slots.
+//
+// The index covers a prefix of the owner key space, [0, covered) or all
+// of it, bounded by the memory budget: owners past it are read from the
+// store, and delegates are served only when every owner is covered.
+type Tokens struct {
+	s      store.Store
+	budget int64
+
+	mu       sync.RWMutex
+	byOwner  map[qc.Key][]tokAcc
+	byDeleg  map[qc.Key][]delegRef
+	extra    map[qc.Key]*tokExtra // by account hash
+	keys     []qc.Key             // interned mints, trees, queues, programs, delegates
+	keyIDs   map[qc.Key]uint32
+	accounts int
+	bytes    int64
+	covered  qc.Key // owners below it are covered, unless all
+	all      bool
+	ready    bool // loaded: pages are answered
+	indexed  bool // a checkpoint exists: slot is meaningful
+	slot     uint64
+
+	// Writer state, touched by Load and Sync only (syncMu).
+	syncMu sync.Mutex
+	next   uint64 // the first slot whose rows are not applied
+}
+
+// tokAcc is one account without pointers, so the garbage collector does
+// not scan the lists: keys that repeat are interned ids, and the rare
+// address, TLV or non-canonical data live in Tokens.extra.
+type tokAcc struct {
+	hash, dataHash                               qc.Key
+	leafIndex, seq, slot, lamports, amount, disc uint64
+	mint, tree, queue, program, delegate         uint32
+	treeType, state, flags                       uint8
+}
+
+const (
+	fSeq uint8 = 1 << iota
+	fOutQueue
+	fData // discriminator set
+	fDelegate
+	fExtra
+)
+
+// delegRef is one delegated account in a delegate's list: where to find
+// it in its owner's list.
+type delegRef struct {
+	owner, hash qc.Key
+	mint        uint32
+}
+
+// tokExtra is what few token accounts carry.
+type tokExtra struct {
+	address *qc.Key
+	tlv     []byte
+	data    *string // stored data bytes that the token columns do not rebuild
+}
+
+// Per-account and per-list overheads of the memory estimate: the struct,
+// a map slot (key, slice header, table overhead) per list.
+const (
+	tokAccBytes   = 136
+	tokListBytes  = 32 + 24 + 16
+	delegRefBytes = 68
+)
+
+// NewTokens returns an empty index over s holding at most budget bytes
+// (estimated); call Load before serving from it.
+func NewTokens(s store.Store, budget int64) *Tokens {
+	return &Tokens{s: s, budget: budget, byOwner: map[qc.Key][]tokAcc{}, byDeleg: map[qc.Key][]delegRef{},
+		extra: map[qc.Key]*tokExtra{}, keyIDs: map[qc.Key]uint32{}}
+}
+
+// TokenStats describes the loaded index.
+type TokenStats struct {
+	Accounts, Owners int
+	// Bytes estimates the memory the index holds.
+	Bytes int64
+	// Complete is false when the budget left part of the owner key space
+	// (and with it every delegate) to the store.
+	Complete bool
+	Slot     uint64
+}
+
+// Stats reports the current size of the index.
+func (x *Tokens) Stats() TokenStats {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return TokenStats{Accounts: x.accounts, Owners: len(x.byOwner), Bytes: x.bytes, Complete: x.all, Slot: x.slot}
+}
+
+// ByOwner returns a page of owner's unspent token accounts with the order
+// and cursor semantics of qc.TokenAccountsByOwner, and the slot the index
+// reflects (p.AsOf is not needed: the index holds exactly that slot's
+// state). ok is false when owner is past the covered prefix: read the
+// store instead. It returns qc.ErrNotIndexed while no slot is indexed.
+func (x *Tokens) ByOwner(owner qc.Key, p qc.TokenPage) (items []qc.Account, slot uint64, ok bool, err error) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if !x.ready || !(x.all || bytes.Compare(owner[:], x.covered[:]) < 0) {
+		return nil, 0, false, nil
+	}
+	if !x.indexed {
+		return nil, 0, true, qc.ErrNotIndexed
+	}
+	l := x.byOwner[owner]
+	return x.page(len(l), func(k int) (uint32, *qc.Key) { return l[k].mint, &l[k].hash },
+		func(k int) qc.Account { return x.account(&l[k], owner) }, p), x.slot, true, nil
+}
+
+// ByDelegate is ByOwner for the accounts delegated to delegate, served
+// only when every owner is covered.
+func (x *Tokens) ByDelegate(delegate qc.Key, p qc.TokenPage) (items []qc.Account, slot uint64, ok bool, err error) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if !x.ready || !x.all {
+		return nil, 0, false, nil
+	}
+	if !x.indexed {
+		return nil, 0, true, qc.ErrNotIndexed
+	}
+	l := x.byDeleg[delegate]
+	return x.page(len(l), func(k int) (uint32, *qc.Key) { return l[k].mint, &l[k].hash },
+		func(k int) qc.Account {
+			r := &l[k]
+			o := x.byOwner[r.owner]
+			i, _ := slices.BinarySearchFunc(o, r, func(a tokAcc, r *delegRef) int { return x.cmpTo(&a, &x.keys[r.mint], &r.hash) })
+			return x.account(&o[i], r.owner)
+		}, p), x.slot, true, nil
+}
+
+// page cuts one page from a list of n entries in page order: key gives
+// an entry's mint id and hash, render its account. Caller holds mu.
+func (x *Tokens) page(n int, key func(int) (uint32, *qc.Key), render func(int) qc.Account, p qc.TokenPage) []qc.Account {
+	if p.Limit == 0 || n == 0 {
+		return nil
+	}
+	cmp := func(k int, mint, hash *qc.Key) int {
+		m, h := key(k)
+		if c := bytes.Compare(x.keys[m][:], mint[:]); c != 0 {
+			return c
+		}
+		return bytes.Compare(h[:], hash[:])
+	}
+	i := 0
+	if a := p.After; a != nil {
+		i = sort.Search(n, func(k int) bool { return cmp(k, &a.Mint, &a.Hash) > 0 })
+	}
+	if p.Mint != nil {
+		var zero qc.Key
+		i = max(i, sort.Search(n, func(k int) bool { return cmp(k, p.Mint, &zero) >= 0 }))
+	}
+	out := make([]qc.Account, 0, min(p.Limit, uint64(n-i)))
+	for ; i < n && uint64(len(out)) < p.Limit; i++ {
+		if m, _ := key(i); p.Mint != nil && x.keys[m] != *p.Mint {
+			break
+		}
+		out = append(out, render(i))
+	}
+	return out
+}
+
+// cmpTo orders e against (mint, hash) as pages do: mint key, then hash.
+func (x *Tokens) cmpTo(e *tokAcc, mint, hash *qc.Key) int {
+	if c := bytes.Compare(x.keys[e.mint][:], mint[:]); c != 0 {
+		return c
+	}
+	return bytes.Compare(e.hash[:], hash[:])
+}
+
+// account renders e as the query layer's scanAccount does.
+func (x *Tokens) account(e *tokAcc, owner qc.Key) qc.Account {
+	a := qc.Account{
+		Hash: e.hash, Tree: x.keys[e.tree], Queue: x.keys[e.queue], TreeType: e.treeType,
+		LeafIndex: e.leafIndex, InOutputQueue: e.flags&fOutQueue != 0, SlotCreated: e.slot,
+		Owner: x.keys[e.program], Lamports: e.lamports,
+		IsToken: true, Mint: x.keys[e.mint], TokenOwner: owner, Amount: e.amount, TokenState: e.state,
+	}
+	if e.flags&fSeq != 0 {
+		v := e.seq
+		a.Seq = &v
+	}
+	if e.flags&fDelegate != 0 {
+		d := x.keys[e.delegate]
+		a.Delegate = &d
+	}
+	var ex *tokExtra
+	if e.flags&fExtra != 0 {
+		ex = x.extra[e.hash]
+	}
+	if ex != nil {
+		a.Address = ex.address
+		a.TLV = ex.tlv
+	}
+	if e.flags&fData != 0 {
+		a.Data = &qc.AccountData{Discriminator: e.disc, DataHash: e.dataHash}
+		if ex != nil && ex.data != nil {
+			a.Data.Data = []byte(*ex.data)
+		} else {
+			a.Data.Data = light.AppendTokenData(make([]byte, 0, light.TokenDataMaxLen+len(a.TLV)), (*[32]byte)(&a.Mint),
+				(*[32]byte)(&a.TokenOwner), a.Amount, (*[32]byte)(a.Delegate), a.TokenState, a.TLV)
+		}
+	}
+	return a
+}
+
+// intern returns k's id. Caller holds mu for writing.
+func (x *Tokens) intern(k qc.Key) uint32 {
+	id, ok := x.keyIDs[k]
+	if !ok {
+		id = uint32(len(x.keys))
+		x.keyIDs[k] = id
+		x.keys = append(x.keys, k)
+	}
+	return id
+}
+
+// less orders two entries of one list. Caller holds mu.
+func (x *Tokens) less(a, b *tokAcc) int {
+	return x.cmpTo(a, &x.keys[b.mint], &b.hash)
+}
+
+// insert puts e into l in order, replacing an entry of the same hash; it
+// returns the list and whether it grew. l is never modified in place:
+// readers may hold it.
+func (x *Tokens) insert(l []tokAcc, e tokAcc) ([]tokAcc, bool) {
+	i, found := slices.BinarySearchFunc(l, &e, func(a tokAcc, b *tokAcc) int { return x.less(&a, b) })
+	out := make([]tokAcc, 0, len(l)+1)
+	out = append(out, l[:i]...)
+	out = append(out, e)
+	if found {
+		return append(out, l[i+1:]...), false
+	}
+	return append(out, l[i:]...), true
+}
+
+// remove returns l without the entry of mint and hash, and whether it
+// was there.
+func (x *Tokens) remove(l []tokAcc, mint uint32, hash qc.Key) ([]tokAcc, bool) {
+	probe := tokAcc{mint: mint, hash: hash}
+	i, found := slices.BinarySearchFunc(l, &probe, func(a tokAcc, b *tokAcc) int { return x.less(&a, b) })
+	if !found {
+		return l, false
+	}
+	if len(l) == 1 {
+		return nil, true
+	}
+	out := make([]tokAcc, 0, len(l)-1)
+	return append(append(out, l[:i]...), l[i+1:]...), true
+}

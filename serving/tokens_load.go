@@ -1,0 +1,373 @@
+package serving
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// tokenChunks splits the owner key space by its first byte for the load:
+// each chunk is one primary-key range read, and the unit the budget
+// covers.
+const tokenChunks = 256
+
+// DefaultTokenBudget bounds the token account index: about 40M accounts
+// at some 150 bytes each (the struct, its share of the owner map).
+const DefaultTokenBudget int64 = 6 << 30
+
+// OpenTokens loads a token account index over s within budget bytes and
+// keeps it in sync every interval until ctx ends; sync errors go to onErr
+// (nil ignores them) and are retried.
+func OpenTokens(ctx context.Context, s store.Store, budget int64, interval time.Duration, onErr func(error)) (*Tokens, time.Duration, error) {
+	start := time.Now()
+	x := NewTokens(s, budget)
+	if err := x.Load(ctx); err != nil {
+		return nil, 0, err
+	}
+	took := time.Since(start)
+	go x.Run(ctx, interval, onErr)
+	return x, took, nil
+}
+
+// Load fills the index chunk by chunk in owner key order with the state
+// as of the indexed slot, read first, until the budget is reached.
+func (x *Tokens) Load(ctx context.Context) error {
+	x.syncMu.Lock()
+	defer x.syncMu.Unlock()
+	slot, err := qc.ContextSlot(ctx, x.s)
+	indexed := err == nil
+	if err != nil && !errors.Is(err, qc.ErrNotIndexed) {
+		return fmt.Errorf("token index: %w", err)
+	}
+	full := true
+	if indexed {
+		for c := 0; c < tokenChunks && full; c++ {
+			var lo, hi qc.Key
+			lo[0] = byte(c)
+			var hip *qc.Key
+			if c < tokenChunks-1 {
+				hi[0] = byte(c + 1)
+				hip = &hi
+			}
+			rows, err := qc.UnspentTokenRows(ctx, x.s, lo, hip, slot)
+			if err != nil {
+				return fmt.Errorf("token index: %w", err)
+			}
+			if x.bytes+chunkBytes(rows) > x.budget {
+				full = false // covered stays at lo
+				break
+			}
+			x.mu.Lock()
+			x.covered, x.all = hi, hip == nil
+			x.mu.Unlock()
+			x.apply(rows, nil)
+		}
+	}
+	x.mu.Lock()
+	x.all = full
+	if !full {
+		x.byDeleg = nil // a delegate's accounts are spread over every owner
+	}
+	x.slot, x.indexed, x.ready = slot, indexed, true
+	x.mu.Unlock()
+	// Without a checkpoint nothing was loaded: the first sync reads from
+	// slot 0.
+	if indexed {
+		x.next = slot + 1
+	}
+	return nil
+}
+
+// chunkBytes estimates what rows add to the index.
+func chunkBytes(rows []qc.TokenRow) int64 {
+	return int64(len(rows)) * (tokAccBytes + tokListBytes)
+}
+
+// Sync applies the rows of the slots indexed since the last Load or Sync
+// and moves the index to the slot read before them. It reads nothing when
+// the slot has not moved: the ingest writes the checkpoint after the
+// state step.
+func (x *Tokens) Sync(ctx context.Context) error {
+	x.syncMu.Lock()
+	defer x.syncMu.Unlock()
+	slot, err := qc.ContextSlot(ctx, x.s)
+	if errors.Is(err, qc.ErrNotIndexed) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("token index: %w", err)
+	}
+	if slot+1 <= x.next {
+		return nil
+	}
+	rows, err := qc.TokenRowsChanged(ctx, x.s, x.next, slot)
+	if err != nil {
+		return fmt.Errorf("token index: %w", err)
+	}
+	spent := map[qc.Key]bool{}
+	var live []qc.TokenRow
+	for i := range rows {
+		if rows[i].Spent {
+			spent[rows[i].Hash] = true
+		}
+	}
+	var gone []qc.TokenRow
+	for i := range rows {
+		switch {
+		case rows[i].Spent:
+			gone = append(gone, rows[i])
+		case !spent[rows[i].Hash]:
+			live = append(live, rows[i])
+		}
+	}
+	x.apply(live, gone)
+	x.mu.Lock()
+	x.slot, x.indexed = slot, true
+	x.mu.Unlock()
+	x.next = slot + 1
+	return nil
+}
+
+// Run syncs every interval until ctx ends; errors go to onErr (which may
+// be nil) and the next tick retries.
+func (x *Tokens) Run(ctx context.Context, interval time.Duration, onErr func(error)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := x.Sync(ctx); err != nil && onErr != nil && ctx.Err() == nil {
+				onErr(err)
+			}
+		}
+	}
+}
+
+// ownerChange is what one apply does to one owner's list.
+type ownerChange struct {
+	add  []tokAcc
+	drop map[qc.Key]bool // hashes
+}
+
+// apply adds the accounts of live (replacing any of the same hash) and
+// removes those of gone, for covered owners. Caller holds syncMu.
+func (x *Tokens) apply(live, gone []qc.TokenRow) {
+	if len(live) == 0 && len(gone) == 0 {
+		return
+	}
+	// Intern first: the lists built below sort by mint key.
+	x.mu.Lock()
+	changes := map[qc.Key]*ownerChange{}
+	change := func(owner qc.Key) *ownerChange {
+		c := changes[owner]
+		if c == nil {
+			c = &ownerChange{}
+			changes[owner] = c
+		}
+		return c
+	}
+	extras := map[qc.Key]*tokExtra{}
+	for i := range live {
+		r := &live[i]
+		if !x.covers(r.TokenOwner) {
+			continue
+		}
+		e, ex := x.entry(r)
+		if ex != nil {
+			extras[e.hash] = ex
+		}
+		c := change(r.TokenOwner)
+		c.add = append(c.add, e)
+	}
+	for i := range gone {
+		r := &gone[i]
+		if !x.covers(r.TokenOwner) {
+			continue
+		}
+		c := change(r.TokenOwner)
+		if c.drop == nil {
+			c.drop = map[qc.Key]bool{}
+		}
+		c.drop[r.Hash] = true
+	}
+	x.mu.Unlock()
+
+	// Only this goroutine writes, so reading the current lists unlocked is
+	// safe; readers keep seeing the old lists until the swap.
+	lists := make(map[qc.Key][]tokAcc, len(changes))
+	var delta int64
+	var accounts int
+	delegAdd, delegDrop := map[qc.Key][]delegRef{}, map[qc.Key]map[qc.Key]bool{}
+	for owner, c := range changes {
+		cur := x.byOwner[owner]
+		// The new accounts replace listed ones of the same hash (an
+		// account indexed again), and dropped ones go.
+		replaced := make(map[qc.Key]bool, len(c.add))
+		for _, e := range c.add {
+			replaced[e.hash] = true
+		}
+		out := make([]tokAcc, 0, len(cur)+len(c.add))
+		for _, e := range cur {
+			if replaced[e.hash] || c.drop[e.hash] {
+				if e.flags&fDelegate != 0 {
+					d := x.keys[e.delegate]
+					if delegDrop[d] == nil {
+						delegDrop[d] = map[qc.Key]bool{}
+					}
+					delegDrop[d][e.hash] = true
+				}
+				continue
+			}
+			out = append(out, e)
+		}
+		for _, e := range c.add {
+			if c.drop[e.hash] {
+				continue
+			}
+			out = append(out, e)
+			if e.flags&fDelegate != 0 {
+				d := x.keys[e.delegate]
+				delegAdd[d] = append(delegAdd[d], delegRef{owner: owner, hash: e.hash, mint: e.mint})
+			}
+		}
+		slices.SortFunc(out, func(a, b tokAcc) int { return x.less(&a, &b) })
+		out = slices.CompactFunc(out, func(a, b tokAcc) bool { return a.hash == b.hash })
+		lists[owner] = slices.Clip(out)
+		accounts += len(out) - len(cur)
+		delta += int64(len(out)-len(cur)) * tokAccBytes
+		switch {
+		case len(cur) == 0 && len(out) > 0:
+			delta += tokListBytes
+		case len(cur) > 0 && len(out) == 0:
+			delta -= tokListBytes
+		}
+	}
+	var delegs map[qc.Key][]delegRef
+	if x.byDeleg != nil {
+		delegs = map[qc.Key][]delegRef{}
+		for _, d := range keysOf(delegAdd, delegDrop) {
+			cur := x.byDeleg[d]
+			out := make([]delegRef, 0, len(cur)+len(delegAdd[d]))
+			for _, r := range cur {
+				if !delegDrop[d][r.hash] {
+					out = append(out, r)
+				}
+			}
+			out = append(out, delegAdd[d]...)
+			slices.SortFunc(out, func(a, b delegRef) int {
+				if c := bytes.Compare(x.keys[a.mint][:], x.keys[b.mint][:]); c != 0 {
+					return c
+				}
+				return bytes.Compare(a.hash[:], b.hash[:])
+			})
+			out = slices.CompactFunc(out, func(a, b delegRef) bool { return a.hash == b.hash })
+			delegs[d] = slices.Clip(out)
+			delta += int64(len(out)-len(cur)) * delegRefBytes
+		}
+	}
+
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for owner, l := range lists {
+		if len(l) == 0 {
+			delete(x.byOwner, owner)
+		} else {
+			x.byOwner[owner] = l
+		}
+	}
+	for d, l := range delegs {
+		if len(l) == 0 {
+			delete(x.byDeleg, d)
+		} else {
+			x.byDeleg[d] = l
+		}
+	}
+	for _, c := range changes {
+		for h := range c.drop {
+			if ex, ok := x.extra[h]; ok {
+				delta -= ex.size()
+				delete(x.extra, h)
+			}
+		}
+	}
+	for h, ex := range extras {
+		if old, ok := x.extra[h]; ok {
+			delta -= old.size()
+		}
+		x.extra[h] = ex
+		delta += ex.size()
+	}
+	x.accounts += accounts
+	x.bytes += delta
+}
+
+func keysOf(a map[qc.Key][]delegRef, b map[qc.Key]map[qc.Key]bool) []qc.Key {
+	out := make([]qc.Key, 0, len(a)+len(b))
+	for k := range a {
+		out = append(out, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// covers reports whether owner is in the covered prefix. Caller holds mu.
+func (x *Tokens) covers(owner qc.Key) bool {
+	return x.all || bytes.Compare(owner[:], x.covered[:]) < 0
+}
+
+// entry packs r, interning its keys. Caller holds mu for writing.
+func (x *Tokens) entry(r *qc.TokenRow) (tokAcc, *tokExtra) {
+	a := &r.Account
+	e := tokAcc{
+		hash: a.Hash, leafIndex: a.LeafIndex, slot: a.SlotCreated, lamports: a.Lamports, amount: a.Amount,
+		mint: x.intern(a.Mint), tree: x.intern(a.Tree), queue: x.intern(a.Queue), program: x.intern(a.Owner),
+		treeType: a.TreeType, state: a.TokenState,
+	}
+	if a.Seq != nil {
+		e.seq, e.flags = *a.Seq, e.flags|fSeq
+	}
+	if a.InOutputQueue {
+		e.flags |= fOutQueue
+	}
+	if a.Delegate != nil {
+		e.delegate, e.flags = x.intern(*a.Delegate), e.flags|fDelegate
+	}
+	var ex *tokExtra
+	if a.Data != nil {
+		e.disc, e.dataHash, e.flags = a.Data.Discriminator, a.Data.DataHash, e.flags|fData
+		if r.DataStored {
+			d := string(a.Data.Data)
+			ex = &tokExtra{data: &d}
+		}
+	}
+	if a.Address != nil || a.TLV != nil {
+		if ex == nil {
+			ex = &tokExtra{}
+		}
+		ex.address, ex.tlv = a.Address, a.TLV
+	}
+	if ex != nil {
+		e.flags |= fExtra
+	}
+	return e, ex
+}
+
+func (ex *tokExtra) size() int64 {
+	n := int64(96 + len(ex.tlv))
+	if ex.data != nil {
+		n += int64(len(*ex.data))
+	}
+	return n
+}
