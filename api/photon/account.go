@@ -64,7 +64,7 @@ func singleAccount(d Deps, v2 bool) server.Handler {
 		if r.account == nil {
 			b = append(b, "null"...)
 		} else {
-			b = appendAccount(b, r.account, v2)
+			b = appendAccount(b, r.account, v2, nil)
 		}
 		return closeContext(b), nil
 	}

@@ -48,6 +48,7 @@ func accountsByOwner(d Deps, v2 bool) server.Handler {
 		}
 		b := openContext(make([]byte, 0, 128+len(items)*700), slot)
 		b = append(b, `{"items":[`...)
+		var m keyMemo
 		for i := range items {
 			if i > 0 {
 				b = append(b, ',')
@@ -56,7 +57,7 @@ func accountsByOwner(d Deps, v2 bool) server.Handler {
 			if p.DataSlice != nil && a.Data != nil {
 				a.Data.Data = p.DataSlice.apply(a.Data.Data)
 			}
-			b = appendAccount(b, a, v2)
+			b = appendAccount(b, a, v2, &m)
 		}
 		b = append(b, "],"...)
 		b = appendCursor(b, len(items), page.Limit, func() []byte {

@@ -19,6 +19,45 @@ func appendKey(b []byte, k qc.Key) []byte {
 	return append(b, '"')
 }
 
+// keyMemo remembers the base58 of the keys a list of accounts repeats
+// (trees, queues, the owning program, the token owner, delegates), so a
+// page of a thousand accounts encodes them once, not a thousand times:
+// base58 was most of a page's encoding time. nil encodes every key.
+type keyMemo struct {
+	keys [keyMemoSize]qc.Key
+	enc  [keyMemoSize][]byte // quoted
+	n    int
+	next int
+}
+
+const keyMemoSize = 8
+
+// key appends the quoted base58 of k.
+func (m *keyMemo) key(b []byte, k *qc.Key) []byte {
+	if m == nil {
+		return appendKey(b, *k)
+	}
+	for i := 0; i < m.n; i++ {
+		if m.keys[i] == *k {
+			return append(b, m.enc[i]...)
+		}
+	}
+	start := len(b)
+	b = appendKey(b, *k)
+	i := m.next
+	m.next = (m.next + 1) % keyMemoSize
+	m.n = max(m.n, i+1)
+	m.keys[i], m.enc[i] = *k, append(m.enc[i][:0], b[start:]...)
+	return b
+}
+
+func (m *keyMemo) optKey(b []byte, k *qc.Key) []byte {
+	if k == nil {
+		return append(b, "null"...)
+	}
+	return m.key(b, k)
+}
+
 func appendOptKey(b []byte, k *qc.Key) []byte {
 	if k == nil {
 		return append(b, "null"...)
@@ -71,7 +110,7 @@ func appendData(b []byte, d *qc.AccountData) []byte {
 }
 
 // appendAccountHead writes the members both account shapes start with.
-func appendAccountHead(b []byte, a *qc.Account) []byte {
+func appendAccountHead(b []byte, a *qc.Account, m *keyMemo) []byte {
 	b = append(b, `{"hash":`...)
 	b = appendKey(b, a.Hash)
 	b = append(b, `,"address":`...)
@@ -79,16 +118,16 @@ func appendAccountHead(b []byte, a *qc.Account) []byte {
 	b = append(b, `,"data":`...)
 	b = appendData(b, a.Data)
 	b = append(b, `,"owner":`...)
-	b = appendKey(b, a.Owner)
+	b = m.key(b, &a.Owner)
 	b = append(b, `,"lamports":`...)
 	return appendU64(b, a.Lamports)
 }
 
 // appendAccountV1 writes Photon's Account: the tree at top level.
-func appendAccountV1(b []byte, a *qc.Account) []byte {
-	b = appendAccountHead(b, a)
+func appendAccountV1(b []byte, a *qc.Account, m *keyMemo) []byte {
+	b = appendAccountHead(b, a, m)
 	b = append(b, `,"tree":`...)
-	b = appendKey(b, a.Tree)
+	b = m.key(b, &a.Tree)
 	b = append(b, `,"leafIndex":`...)
 	b = appendU64(b, a.LeafIndex)
 	b = append(b, `,"seq":`...)
@@ -100,8 +139,8 @@ func appendAccountV1(b []byte, a *qc.Account) []byte {
 
 // appendAccountV2 writes Photon's AccountV2: proveByIndex and a merkle
 // context with the tree, its queue and type.
-func appendAccountV2(b []byte, a *qc.Account) []byte {
-	b = appendAccountHead(b, a)
+func appendAccountV2(b []byte, a *qc.Account, m *keyMemo) []byte {
+	b = appendAccountHead(b, a, m)
 	b = append(b, `,"leafIndex":`...)
 	b = appendU64(b, a.LeafIndex)
 	b = append(b, `,"seq":`...)
@@ -113,17 +152,17 @@ func appendAccountV2(b []byte, a *qc.Account) []byte {
 	b = append(b, `,"merkleContext":{"treeType":`...)
 	b = appendU64(b, uint64(a.TreeType))
 	b = append(b, `,"tree":`...)
-	b = appendKey(b, a.Tree)
+	b = m.key(b, &a.Tree)
 	b = append(b, `,"queue":`...)
-	b = appendKey(b, a.Queue)
+	b = m.key(b, &a.Queue)
 	return append(b, `,"cpiContext":null,"nextTreeContext":null}}`...)
 }
 
-func appendAccount(b []byte, a *qc.Account, v2 bool) []byte {
+func appendAccount(b []byte, a *qc.Account, v2 bool, m *keyMemo) []byte {
 	if v2 {
-		return appendAccountV2(b, a)
+		return appendAccountV2(b, a, m)
 	}
-	return appendAccountV1(b, a)
+	return appendAccountV1(b, a, m)
 }
 
 // tokenState names a token account state as Photon's AccountState does.
@@ -134,15 +173,15 @@ func tokenState(code uint8) string {
 	return "initialized"
 }
 
-func appendTokenData(b []byte, a *qc.Account) []byte {
+func appendTokenData(b []byte, a *qc.Account, m *keyMemo) []byte {
 	b = append(b, `{"mint":`...)
 	b = appendKey(b, a.Mint)
 	b = append(b, `,"owner":`...)
-	b = appendKey(b, a.TokenOwner)
+	b = m.key(b, &a.TokenOwner)
 	b = append(b, `,"amount":`...)
 	b = appendU64(b, a.Amount)
 	b = append(b, `,"delegate":`...)
-	b = appendOptKey(b, a.Delegate)
+	b = m.optKey(b, a.Delegate)
 	b = append(b, `,"state":"`...)
 	b = append(b, tokenState(a.TokenState)...)
 	b = append(b, `","tlv":`...)
@@ -155,11 +194,11 @@ func appendTokenData(b []byte, a *qc.Account) []byte {
 }
 
 // appendTokenAccount writes {"account":…,"tokenData":…}.
-func appendTokenAccount(b []byte, a *qc.Account, v2 bool) []byte {
+func appendTokenAccount(b []byte, a *qc.Account, v2 bool, m *keyMemo) []byte {
 	b = append(b, `{"account":`...)
-	b = appendAccount(b, a, v2)
+	b = appendAccount(b, a, v2, m)
 	b = append(b, `,"tokenData":`...)
-	b = appendTokenData(b, a)
+	b = appendTokenData(b, a, m)
 	return append(b, '}')
 }
 

@@ -57,12 +57,13 @@ func multipleAccounts(d Deps, v2 bool) server.Handler {
 		}
 		b := openContext(make([]byte, 0, 128+len(keys)*700), slot)
 		b = append(b, `{"items":[`...)
+		var m keyMemo
 		for i, k := range keys {
 			if i > 0 {
 				b = append(b, ',')
 			}
 			if a := index[k]; a != nil {
-				b = appendAccount(b, a, v2)
+				b = appendAccount(b, a, v2, &m)
 			} else {
 				b = append(b, "null"...)
 			}

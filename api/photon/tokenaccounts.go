@@ -91,11 +91,12 @@ func encodeTokenAccounts(slot uint64, items []qc.Account, limit uint64, v2 bool)
 	b := make([]byte, 0, 128+len(items)*900)
 	b = openContext(b, slot)
 	b = append(b, `{"items":[`...)
+	var m keyMemo
 	for i := range items {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendTokenAccount(b, &items[i], v2)
+		b = appendTokenAccount(b, &items[i], v2, &m)
 	}
 	b = append(b, "],"...)
 	b = appendCursor(b, len(items), limit, func() []byte {

@@ -93,14 +93,14 @@ func encodeTransactionInfo(tx *qc.Transaction, txSlot uint64, v2 bool) json.RawM
 		b = append(b, `{"account":`...)
 		if v2 {
 			b = append(b, `{"account":`...)
-			b = appendAccountV2(b, &c.Account)
+			b = appendAccountV2(b, &c.Account, nil)
 			b = append(b, `,"nullifier":`...)
 			b = appendKey(b, c.Nullifier)
 			b = append(b, `,"txHash":`...)
 			b = appendKey(b, c.TxHash)
 			b = append(b, '}')
 		} else {
-			b = appendAccountV1(b, &c.Account)
+			b = appendAccountV1(b, &c.Account, nil)
 		}
 		b = appendOptionalTokenData(b, &c.Account)
 	}
@@ -112,7 +112,7 @@ func encodeTransactionInfo(tx *qc.Transaction, txSlot uint64, v2 bool) json.RawM
 		a := tx.Opened[i]
 		a.SlotCreated = txSlot
 		b = append(b, `{"account":`...)
-		b = appendAccount(b, &a, v2)
+		b = appendAccount(b, &a, v2, nil)
 		b = appendOptionalTokenData(b, &a)
 	}
 	return append(b, `]}}`...)
@@ -123,7 +123,7 @@ func encodeTransactionInfo(tx *qc.Transaction, txSlot uint64, v2 bool) json.RawM
 func appendOptionalTokenData(b []byte, a *qc.Account) []byte {
 	b = append(b, `,"optionalTokenData":`...)
 	if a.IsToken {
-		b = appendTokenData(b, a)
+		b = appendTokenData(b, a, nil)
 	} else {
 		b = append(b, "null"...)
 	}
