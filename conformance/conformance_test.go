@@ -17,7 +17,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestPhotonCorpus replays the shipped corpus: every case must pass, be
-// skipped (method not served yet) or be a documented deviation.
+// skipped (method not served yet) or be a documented deviation, through
+// the store and through the in-memory indexes.
 func TestPhotonCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes every case's fixtures")
@@ -31,38 +32,48 @@ func TestPhotonCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	sum, err := Run(context.Background(), Options{
-		Dir:        "../testdata/photon",
-		Store:      storetest.Open(t),
-		Indexer:    IngestIndexer{},
-		Deviations: deviations,
-		Out:        &out,
-		SplitRuns:  true,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("\n%s", out.String())
-	if sum.Failed != 0 {
-		t.Errorf("%d cases failed:\n%s", sum.Failed, failures(out.String()))
-	}
-	if sum.Passed == 0 {
-		t.Error("no case passed")
-	}
-	last := strings.TrimSpace(out.String())
-	if i := strings.LastIndexByte(last, '\n'); i >= 0 {
-		last = last[i+1:]
-	}
-	if last != sum.String() {
-		t.Errorf("last line %q, want the summary %q", last, sum.String())
-	}
-	// Every listed deviation is a case of the corpus, so none goes stale
-	// unnoticed.
-	for name := range deviations {
-		if !strings.Contains(out.String(), "DEVIATION "+name+":") {
-			t.Errorf("compat.md lists %s, which did not run as a deviation", name)
-		}
+	// The store path in every batching, then the in-memory indexes dasch
+	// serve answers holders, balances and token accounts from.
+	for _, mode := range []struct {
+		name       string
+		split, hot bool
+	}{{"store", true, false}, {"in-memory indexes", false, true}} {
+		t.Run(mode.name, func(t *testing.T) {
+			var out bytes.Buffer
+			sum, err := Run(context.Background(), Options{
+				Dir:        "../testdata/photon",
+				Store:      storetest.Open(t),
+				Indexer:    IngestIndexer{},
+				Deviations: deviations,
+				Out:        &out,
+				SplitRuns:  mode.split,
+				Hot:        mode.hot,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("\n%s", out.String())
+			if sum.Failed != 0 {
+				t.Errorf("%d cases failed:\n%s", sum.Failed, failures(out.String()))
+			}
+			if sum.Passed == 0 {
+				t.Error("no case passed")
+			}
+			last := strings.TrimSpace(out.String())
+			if i := strings.LastIndexByte(last, '\n'); i >= 0 {
+				last = last[i+1:]
+			}
+			if last != sum.String() {
+				t.Errorf("last line %q, want the summary %q", last, sum.String())
+			}
+			// Every listed deviation is a case of the corpus, so none goes
+			// stale unnoticed.
+			for name := range deviations {
+				if !strings.Contains(out.String(), "DEVIATION "+name+":") {
+					t.Errorf("compat.md lists %s, which did not run as a deviation", name)
+				}
+			}
+		})
 	}
 }
 

@@ -47,6 +47,10 @@ type Options struct {
 	// as upstream does, which checks that re-indexing and state derivation
 	// are independent of batching (and takes several times longer).
 	SplitRuns bool
+	// Hot serves holders, balances and token accounts from the in-memory
+	// indexes `dasch serve` uses by default, loaded after each variant is
+	// indexed, instead of from the store.
+	Hot bool
 }
 
 // Summary counts the outcomes of a run.
@@ -76,16 +80,24 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if err != nil {
 		return sum, fmt.Errorf("read trees: %w", err)
 	}
+	var hot *hotIndexes
+	if o.Hot {
+		hot = &hotIndexes{}
+	}
 	h, err := startHarness(ctx, o.Store, o.Logger, func(reg *server.Registry) {
 		api.Register(reg, api.Deps{Slots: query.NewSlotCache(o.Store, 0)})
-		photon.Register(reg, photon.Deps{Store: o.Store, Slots: qc.NewSlotCache(o.Store, 0), Logger: o.Logger})
+		pd := photon.Deps{Store: o.Store, Slots: qc.NewSlotCache(o.Store, 0), Logger: o.Logger}
+		if hot != nil {
+			pd.Hot, pd.HotTokens = hot, hot
+		}
+		photon.Register(reg, pd)
 	})
 	if err != nil {
 		return sum, err
 	}
 	defer h.stop()
 
-	r := &runner{o: o, trees: trees, reg: h.reg, cl: h.cl}
+	r := &runner{o: o, trees: trees, reg: h.reg, cl: h.cl, hot: hot}
 	for _, c := range cases {
 		if err := ctx.Err(); err != nil {
 			return sum, err
@@ -115,6 +127,7 @@ type runner struct {
 	trees []byte
 	reg   *server.Registry
 	cl    *client
+	hot   *hotIndexes // nil: pages come from the store
 }
 
 // run plays one case: every index order must give the expected answer.
@@ -211,6 +224,11 @@ func (r *runner) variant(ctx context.Context, c *Case, order []string, split boo
 		}
 		if err := r.o.Indexer.Index(ctx, s, run, force); err != nil {
 			return "", fmt.Errorf("index: %w", err)
+		}
+	}
+	if r.hot != nil {
+		if err := r.hot.load(ctx, s); err != nil {
+			return "", err
 		}
 	}
 	return r.check(ctx, c)

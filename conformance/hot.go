@@ -1,0 +1,49 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+
+	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/serving"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// hotIndexes serves the methods `dasch serve` answers from memory by
+// default (holders, balances, token accounts) from indexes loaded after
+// each variant's fixtures are indexed, so a case checks the serving path
+// as well as the store path. Cases run one at a time: no locking.
+type hotIndexes struct {
+	bal *serving.Index
+	tok *serving.Tokens
+}
+
+// load replaces the indexes with ones loaded from s.
+func (h *hotIndexes) load(ctx context.Context, s store.Store) error {
+	bal := serving.New(s)
+	if err := bal.Load(ctx); err != nil {
+		return fmt.Errorf("hot index: %w", err)
+	}
+	tok := serving.NewTokens(s, serving.DefaultTokenBudget)
+	if err := tok.Load(ctx); err != nil {
+		return fmt.Errorf("token index: %w", err)
+	}
+	h.bal, h.tok = bal, tok
+	return nil
+}
+
+func (h *hotIndexes) Holders(mint qc.Key, p qc.HolderPage) ([]qc.Holder, uint64, error) {
+	return h.bal.Holders(mint, p)
+}
+
+func (h *hotIndexes) Balances(owner qc.Key, p qc.BalancePage) ([]qc.TokenBalance, uint64, error) {
+	return h.bal.Balances(owner, p)
+}
+
+func (h *hotIndexes) ByOwner(owner qc.Key, p qc.TokenPage) ([]qc.Account, uint64, bool, error) {
+	return h.tok.ByOwner(owner, p)
+}
+
+func (h *hotIndexes) ByDelegate(delegate qc.Key, p qc.TokenPage) ([]qc.Account, uint64, bool, error) {
+	return h.tok.ByDelegate(delegate, p)
+}
