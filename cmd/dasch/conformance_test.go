@@ -21,10 +21,15 @@ func TestConformanceCommand(t *testing.T) {
 	if last := lastLine(out); !strings.Contains(last, " passed, 0 failed, ") {
 		t.Errorf("summary %q", last)
 	}
+	// Both passes ran: the store's, then the in-memory indexes'.
+	store, hot := strings.Index(out, "# served from the store\n"), strings.Index(out, "# served from the in-memory indexes\n")
+	if store < 0 || hot < store || strings.Count(out, "PASS derived-holders-all\n") != 2 {
+		t.Errorf("want a store pass then an in-memory pass:\n%s", out)
+	}
 
 	// Without the compat document the deviation is a failure, and the exit
 	// status says so.
-	out, _, err := dasch(t, "conformance", "photon", "--compat", "no-such-file.md", "--split=false", "../../testdata/photon")
+	out, _, err := dasch(t, "conformance", "photon", "--compat", "no-such-file.md", "--split=false", "--hot=false", "../../testdata/photon")
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
 		t.Fatalf("exit %v, want status 1", err)
