@@ -170,16 +170,5 @@ func (x *Assets) changes(ctx context.Context) ([]change, error) {
 // Run syncs every interval until ctx ends; errors go to onErr (which may be
 // nil) and the next tick retries.
 func (x *Assets) Run(ctx context.Context, interval time.Duration, onErr func(error)) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := x.Sync(ctx); err != nil && onErr != nil && ctx.Err() == nil {
-				onErr(err)
-			}
-		}
-	}
+	syncEvery(ctx, interval, x.Sync, onErr)
 }

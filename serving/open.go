@@ -24,3 +24,20 @@ func Open(ctx context.Context, s store.Store, interval time.Duration, onErr func
 	go x.Run(ctx, interval, onErr)
 	return x, took, nil
 }
+
+// syncEvery calls sync every interval until ctx ends; errors go to onErr
+// (which may be nil) and the next tick retries. Every index runs so.
+func syncEvery(ctx context.Context, interval time.Duration, sync func(context.Context) error, onErr func(error)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := sync(ctx); err != nil && onErr != nil && ctx.Err() == nil {
+				onErr(err)
+			}
+		}
+	}
+}

@@ -127,7 +127,7 @@ func (x *Tokens) ByOwner(owner qc.Key, p qc.TokenPage) (items []qc.Account, slot
 	}
 	l := x.byOwner[owner]
 	return x.page(len(l), func(k int) (uint32, *qc.Key) { return l[k].mint, &l[k].hash },
-		func(k int) qc.Account { return x.account(&l[k], owner) }, p), x.slot, true, nil
+		func(k int) (qc.Account, bool) { return x.account(&l[k], owner), true }, p), x.slot, true, nil
 }
 
 // ByDelegate is ByOwner for the accounts delegated to delegate, served
@@ -143,17 +143,22 @@ func (x *Tokens) ByDelegate(delegate qc.Key, p qc.TokenPage) (items []qc.Account
 	}
 	l := x.byDeleg[delegate]
 	return x.page(len(l), func(k int) (uint32, *qc.Key) { return l[k].mint, &l[k].hash },
-		func(k int) qc.Account {
+		func(k int) (qc.Account, bool) {
+			// The owner's list and the delegate's are swapped together;
+			// a missing account would be a bug, skipped rather than a panic.
 			r := &l[k]
 			o := x.byOwner[r.owner]
-			i, _ := slices.BinarySearchFunc(o, r, func(a tokAcc, r *delegRef) int { return x.cmpTo(&a, &x.keys[r.mint], &r.hash) })
-			return x.account(&o[i], r.owner)
+			i, found := slices.BinarySearchFunc(o, r, func(a tokAcc, r *delegRef) int { return x.cmpTo(&a, &x.keys[r.mint], &r.hash) })
+			if !found {
+				return qc.Account{}, false
+			}
+			return x.account(&o[i], r.owner), true
 		}, p), x.slot, true, nil
 }
 
 // page cuts one page from a list of n entries in page order: key gives
 // an entry's mint id and hash, render its account. Caller holds mu.
-func (x *Tokens) page(n int, key func(int) (uint32, *qc.Key), render func(int) qc.Account, p qc.TokenPage) []qc.Account {
+func (x *Tokens) page(n int, key func(int) (uint32, *qc.Key), render func(int) (qc.Account, bool), p qc.TokenPage) []qc.Account {
 	if p.Limit == 0 || n == 0 {
 		return nil
 	}
@@ -177,7 +182,9 @@ func (x *Tokens) page(n int, key func(int) (uint32, *qc.Key), render func(int) q
 		if m, _ := key(i); p.Mint != nil && x.keys[m] != *p.Mint {
 			break
 		}
-		out = append(out, render(i))
+		if a, ok := render(i); ok {
+			out = append(out, a)
+		}
 	}
 	return out
 }

@@ -175,18 +175,7 @@ func (x *Tokens) Sync(ctx context.Context) error {
 // Run syncs every interval until ctx ends; errors go to onErr (which may
 // be nil) and the next tick retries.
 func (x *Tokens) Run(ctx context.Context, interval time.Duration, onErr func(error)) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := x.Sync(ctx); err != nil && onErr != nil && ctx.Err() == nil {
-				onErr(err)
-			}
-		}
-	}
+	syncEvery(ctx, interval, x.Sync, onErr)
 }
 
 // ownerChange is what one apply does to one owner's list.

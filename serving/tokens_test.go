@@ -204,6 +204,15 @@ func TestTokensMatchQueryLayer(t *testing.T) {
 	}
 	w.commit(ctx, first, nil, 1, 10)
 
+	// Loaded before any checkpoint: the first sync reads from slot 0.
+	if err := x.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st := x.Stats(); st.Accounts != 40 || st.Slot != 10 {
+		t.Fatalf("synced from nothing: %+v, want 40 accounts at slot 10", st)
+	}
+	comparePages(t, ctx, s, x, owners, delegates, mints)
+
 	// Loaded over existing state (the first sync starts from the slot
 	// after the load's).
 	x = serving.NewTokens(s, serving.DefaultTokenBudget)
