@@ -66,58 +66,29 @@ func (x *Tokens) Load(ctx context.Context) error {
 	return nil
 }
 
-// tokenChunk is one owner key range read for the load.
-type tokenChunk struct {
-	hi   qc.Key
-	last bool
-	rows []qc.TokenRow
-	err  error
-}
-
 // loadChunks adds the chunks in key order while they fit the budget and
-// reports whether all did. The next chunk is read while one is added: the
-// engine's query and the index's build overlap on two cores.
+// reports whether all did. (Reading the next chunk while building one was
+// tried: 10.6 against 11.4 s for 4M accounts, within the machine's noise.)
 func (x *Tokens) loadChunks(ctx context.Context, slot uint64) (bool, error) {
-	fctx, stop := context.WithCancel(ctx)
-	chunks := make(chan tokenChunk, 1)
-	go func() {
-		defer close(chunks)
-		for c := 0; c < tokenChunks; c++ {
-			var lo, hi qc.Key
-			lo[0] = byte(c)
-			ch := tokenChunk{last: c == tokenChunks-1}
-			var hip *qc.Key
-			if !ch.last {
-				hi[0] = byte(c + 1)
-				ch.hi, hip = hi, &hi
-			}
-			ch.rows, ch.err = qc.UnspentTokenRows(fctx, x.s, lo, hip, slot)
-			select {
-			case chunks <- ch:
-			case <-fctx.Done():
-				return
-			}
-			if ch.err != nil {
-				return
-			}
+	for c := 0; c < tokenChunks; c++ {
+		var lo, hi qc.Key
+		lo[0] = byte(c)
+		var hip *qc.Key
+		if c < tokenChunks-1 {
+			hi[0] = byte(c + 1)
+			hip = &hi
 		}
-	}()
-	defer func() {
-		stop()
-		for range chunks { // wait for the reader to stop
+		rows, err := qc.UnspentTokenRows(ctx, x.s, lo, hip, slot)
+		if err != nil {
+			return false, fmt.Errorf("token index: %w", err)
 		}
-	}()
-	for ch := range chunks {
-		if ch.err != nil {
-			return false, fmt.Errorf("token index: %w", ch.err)
-		}
-		if x.bytes+chunkBytes(ch.rows) > x.budget {
-			return false, nil // covered stays at this chunk's start
+		if x.bytes+chunkBytes(rows) > x.budget {
+			return false, nil // covered stays at lo
 		}
 		x.mu.Lock()
-		x.covered, x.all = ch.hi, ch.last
+		x.covered, x.all = hi, hip == nil
 		x.mu.Unlock()
-		x.apply(ch.rows, nil)
+		x.apply(rows, nil)
 	}
 	return true, nil
 }
