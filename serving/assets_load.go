@@ -30,18 +30,16 @@ func (x *Assets) Load(ctx context.Context) error {
 	}
 	full := true
 	for c := 0; c < assetChunks && full; c++ {
-		var lo, hi solana.Pubkey
-		lo[0] = byte(c)
-		var hip *solana.Pubkey
-		if c < assetChunks-1 {
-			hi[0] = byte(c + 1)
-			hip = &hi
-		}
-		states, err := qd.LoadRange(ctx, x.s, lo, hip)
+		lo, hi := keyChunk[solana.Pubkey](c, assetChunks)
+		states, err := qd.LoadRange(ctx, x.s, lo, hi)
 		if err != nil {
 			return fmt.Errorf("asset index: %w", err)
 		}
-		full = x.addChunk(states, hi)
+		var end solana.Pubkey // the last chunk's: unused, it ends the key space
+		if hi != nil {
+			end = *hi
+		}
+		full = x.addChunk(states, end)
 	}
 	x.mu.Lock()
 	x.all = full

@@ -120,14 +120,11 @@ func (x *Index) Load(ctx context.Context) error {
 	if len(res.Rows) > 0 {
 		floor, _ = res.Rows[0][0].(uint64)
 	}
-	per := 256 / loadChunks
 	for c := 0; c < loadChunks; c++ {
-		var lo, hi qc.Key
-		lo[0] = byte(c * per)
+		lo, hi := keyChunk[qc.Key](c, loadChunks)
 		cond := `owner >= {lo:FixedString(32)}`
 		params := store.Params{"lo": string(lo[:])}
-		if c < loadChunks-1 {
-			hi[0] = byte((c + 1) * per)
+		if hi != nil {
 			cond += ` AND owner < {hi:FixedString(32)}`
 			params["hi"] = string(hi[:])
 		}

@@ -41,3 +41,16 @@ func syncEvery(ctx context.Context, interval time.Duration, sync func(context.Co
 		}
 	}
 }
+
+// keyChunk returns chunk c of n equal ranges of the key space, split by
+// the first byte: [lo, hi), hi nil for the last. The indexes load so, one
+// primary-key range read per chunk, no read returning a whole table.
+func keyChunk[K ~[32]byte](c, n int) (lo K, hi *K) {
+	lo[0] = byte(c * 256 / n)
+	if c < n-1 {
+		var h K
+		h[0] = byte((c + 1) * 256 / n)
+		hi = &h
+	}
+	return lo, hi
+}

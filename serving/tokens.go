@@ -6,7 +6,6 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/dasch-labs/dasch/ingest/light"
 	qc "github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -119,7 +118,7 @@ func (x *Tokens) Stats() TokenStats {
 func (x *Tokens) ByOwner(owner qc.Key, p qc.TokenPage) (items []qc.Account, slot uint64, ok bool, err error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	if !x.ready || !(x.all || bytes.Compare(owner[:], x.covered[:]) < 0) {
+	if !x.ready || !x.covers(owner) {
 		return nil, 0, false, nil
 	}
 	if !x.indexed {
@@ -148,7 +147,7 @@ func (x *Tokens) ByDelegate(delegate qc.Key, p qc.TokenPage) (items []qc.Account
 			// a missing account would be a bug, skipped rather than a panic.
 			r := &l[k]
 			o := x.byOwner[r.owner]
-			i, found := slices.BinarySearchFunc(o, r, func(a tokAcc, r *delegRef) int { return x.cmpTo(&a, &x.keys[r.mint], &r.hash) })
+			i, found := slices.BinarySearchFunc(o, r, func(a tokAcc, r *delegRef) int { return x.cmp(a.mint, &a.hash, &x.keys[r.mint], &r.hash) })
 			if !found {
 				return qc.Account{}, false
 			}
@@ -164,10 +163,7 @@ func (x *Tokens) page(n int, key func(int) (uint32, *qc.Key), render func(int) (
 	}
 	cmp := func(k int, mint, hash *qc.Key) int {
 		m, h := key(k)
-		if c := bytes.Compare(x.keys[m][:], mint[:]); c != 0 {
-			return c
-		}
-		return bytes.Compare(h[:], hash[:])
+		return x.cmp(m, h, mint, hash)
 	}
 	i := 0
 	if a := p.After; a != nil {
@@ -189,12 +185,13 @@ func (x *Tokens) page(n int, key func(int) (uint32, *qc.Key), render func(int) (
 	return out
 }
 
-// cmpTo orders e against (mint, hash) as pages do: mint key, then hash.
-func (x *Tokens) cmpTo(e *tokAcc, mint, hash *qc.Key) int {
-	if c := bytes.Compare(x.keys[e.mint][:], mint[:]); c != 0 {
+// cmp orders the entry of mint id m and hash h against (mint, hash) as
+// pages do: mint key, then hash. Caller holds mu (or is the writer).
+func (x *Tokens) cmp(m uint32, h, mint, hash *qc.Key) int {
+	if c := bytes.Compare(x.keys[m][:], mint[:]); c != 0 {
 		return c
 	}
-	return bytes.Compare(e.hash[:], hash[:])
+	return bytes.Compare(h[:], hash[:])
 }
 
 // account renders e as the query layer's scanAccount does.
@@ -226,8 +223,7 @@ func (x *Tokens) account(e *tokAcc, owner qc.Key) qc.Account {
 		if ex != nil && ex.data != nil {
 			a.Data.Data = []byte(*ex.data)
 		} else {
-			a.Data.Data = light.AppendTokenData(make([]byte, 0, light.TokenDataMaxLen+len(a.TLV)), (*[32]byte)(&a.Mint),
-				(*[32]byte)(&a.TokenOwner), a.Amount, (*[32]byte)(a.Delegate), a.TokenState, a.TLV)
+			a.RebuildTokenData()
 		}
 	}
 	return a
@@ -246,34 +242,5 @@ func (x *Tokens) intern(k qc.Key) uint32 {
 
 // less orders two entries of one list. Caller holds mu.
 func (x *Tokens) less(a, b *tokAcc) int {
-	return x.cmpTo(a, &x.keys[b.mint], &b.hash)
-}
-
-// insert puts e into l in order, replacing an entry of the same hash; it
-// returns the list and whether it grew. l is never modified in place:
-// readers may hold it.
-func (x *Tokens) insert(l []tokAcc, e tokAcc) ([]tokAcc, bool) {
-	i, found := slices.BinarySearchFunc(l, &e, func(a tokAcc, b *tokAcc) int { return x.less(&a, b) })
-	out := make([]tokAcc, 0, len(l)+1)
-	out = append(out, l[:i]...)
-	out = append(out, e)
-	if found {
-		return append(out, l[i+1:]...), false
-	}
-	return append(out, l[i:]...), true
-}
-
-// remove returns l without the entry of mint and hash, and whether it
-// was there.
-func (x *Tokens) remove(l []tokAcc, mint uint32, hash qc.Key) ([]tokAcc, bool) {
-	probe := tokAcc{mint: mint, hash: hash}
-	i, found := slices.BinarySearchFunc(l, &probe, func(a tokAcc, b *tokAcc) int { return x.less(&a, b) })
-	if !found {
-		return l, false
-	}
-	if len(l) == 1 {
-		return nil, true
-	}
-	out := make([]tokAcc, 0, len(l)-1)
-	return append(append(out, l[:i]...), l[i+1:]...), true
+	return x.cmp(a.mint, &a.hash, &x.keys[b.mint], &b.hash)
 }

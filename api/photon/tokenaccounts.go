@@ -61,27 +61,22 @@ func tokenAccounts(d Deps, authority string, list tokenLister, v2 bool) server.H
 			}
 			page.After = &after
 		}
-		var items []qc.Account
-		served := false
 		if d.HotTokens != nil {
 			hot := d.HotTokens.ByOwner
 			if authority == "delegate" {
 				hot = d.HotTokens.ByDelegate
 			}
 			// The answer carries the slot the index reflects.
-			var hotSlotNo uint64
-			items, hotSlotNo, served, err = hot(qc.Key(*who), page)
-			if served && err != nil {
-				return nil, hotSlot(err)
-			}
-			if served {
-				slot = hotSlotNo
+			if items, hotSlotNo, ok, err := hot(qc.Key(*who), page); ok {
+				if err != nil {
+					return nil, hotSlot(err)
+				}
+				return encodeTokenAccounts(hotSlotNo, items, page.Limit, v2), nil
 			}
 		}
-		if !served {
-			if items, err = list(ctx, d.Store, qc.Key(*who), page); err != nil {
-				return nil, err
-			}
+		items, err := list(ctx, d.Store, qc.Key(*who), page)
+		if err != nil {
+			return nil, err
 		}
 		return encodeTokenAccounts(slot, items, page.Limit, v2), nil
 	}

@@ -45,14 +45,17 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeStore()
-	passes := []bool{false}
-	if *hot {
-		passes = append(passes, true)
+	passes := []struct {
+		name string
+		hot  bool
+	}{{"store", false}, {"in-memory indexes", true}}
+	if !*hot {
+		passes = passes[:1]
 	}
-	failed := 0
-	for _, h := range passes {
+	failed, total := 0, 0
+	for _, pass := range passes {
 		if *hot {
-			fmt.Fprintf(e.stdout, "# served from the %s\n", map[bool]string{false: "store", true: "in-memory indexes"}[h])
+			fmt.Fprintf(e.stdout, "# served from the %s\n", pass.name)
 		}
 		sum, err := conformance.Run(ctx, conformance.Options{
 			Dir:        dir,
@@ -60,19 +63,17 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 			Indexer:    conformance.IngestIndexer{},
 			Deviations: deviations,
 			Out:        e.stdout,
-			SplitRuns:  *split && !h, // batching is the store path's concern
-			Hot:        h,
+			SplitRuns:  *split && !pass.hot, // batching is the store path's concern
+			Hot:        pass.hot,
 		})
 		if err != nil {
 			return err
 		}
-		if sum.Failed > 0 {
-			e.log.Error("conformance cases failed", "failed", sum.Failed, "of", sum.Passed+sum.Failed+sum.Skipped+sum.Deviations, "hot", h)
-			failed += sum.Failed
-		}
+		failed += sum.Failed
+		total += sum.Passed + sum.Failed + sum.Skipped + sum.Deviations
 	}
 	if failed > 0 {
-		return fmt.Errorf("%d cases failed", failed)
+		return fmt.Errorf("%d of %d cases failed", failed, total)
 	}
 	return nil
 }

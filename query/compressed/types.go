@@ -61,10 +61,17 @@ func scanAccount(r []any) (Account, error) {
 	// A token account's data is stored only when its token columns do not
 	// encode back to it; otherwise it is rebuilt from them.
 	if a.IsToken && a.Data != nil && !stored {
-		a.Data.Data = light.AppendTokenData(make([]byte, 0, light.TokenDataMaxLen+len(a.TLV)), (*[32]byte)(&a.Mint), (*[32]byte)(&a.TokenOwner),
-			a.Amount, (*[32]byte)(a.Delegate), a.TokenState, a.TLV)
+		a.RebuildTokenData()
 	}
 	return a, nil
+}
+
+// RebuildTokenData sets a token account's data bytes from its token
+// columns, for the accounts stored without them (see scanAccount). a.Data
+// must be set.
+func (a *Account) RebuildTokenData() {
+	a.Data.Data = light.AppendTokenData(make([]byte, 0, light.TokenDataMaxLen+len(a.TLV)), (*[32]byte)(&a.Mint), (*[32]byte)(&a.TokenOwner),
+		a.Amount, (*[32]byte)(a.Delegate), a.TokenState, a.TLV)
 }
 
 // scanStored reads an account row as stored: a token account's data stays
