@@ -78,8 +78,13 @@ func TestSmallRun(t *testing.T) {
 	if pgErr != nil {
 		t.Skip("dasch side checked; PostgreSQL comparison skipped: ", pgErr)
 	}
-	if rep.PG.Accounts != 20_000 || rep.PG.Index <= 0 {
+	if rep.PG.Accounts != 20_000 || rep.PG.Index <= 0 || rep.PG.AccountsTable <= 0 || rep.PG.AccountsTable >= rep.PG.Load+rep.PG.Index {
 		t.Errorf("postgres figures %+v", rep.PG)
+	}
+	for _, r := range []compressed.PageRow{rep.TokensFew, rep.TokensWhale} {
+		if !r.PGLean.Measured() {
+			t.Errorf("%s: postgres token_accounts alone not measured", r.Label)
+		}
 	}
 	if rep.Transfers.PG <= 0 {
 		t.Error("postgres transfers not measured")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/dasch-labs/dasch/ingest/light"
 	"github.com/dasch-labs/dasch/internal/parallel"
 )
 
@@ -35,13 +36,37 @@ func pgSettings() map[string]string {
 }
 
 // Photon's PostgreSQL schema for the tables the measured methods read
-// (helius-labs/photon migrations): u64 columns are numeric (Photon's
-// bigint2 domain is numeric(20,0); the balances aggregate is
-// numeric(22,0)), keys are bytea. token_accounts references accounts in
-// Photon; that table and the foreign key are not loaded, which only makes
-// the reference's load faster.
+// (helius-labs/photon migrations, accounts as of its migration 7,
+// m20250206): u64 columns are numeric (Photon's bigint2 domain is
+// numeric(20,0); the balances aggregate is numeric(22,0)), keys are bytea.
+// accounts holds every compressed account whole, as dasch's
+// compressed_accounts does; token_accounts holds the token fields and
+// references it. The columns Photon adds for nullifier queues (nullifier,
+// tx_hash, nullifier_queue_index, nullified_in_tree) keep their defaults.
 func pgSchema() []string {
 	return []string{
+		`CREATE TABLE accounts (
+			hash bytea NOT NULL,
+			data bytea,
+			data_hash bytea,
+			address bytea,
+			owner bytea NOT NULL,
+			tree bytea NOT NULL,
+			leaf_index bigint NOT NULL,
+			seq bigint,
+			slot_created bigint NOT NULL,
+			spent boolean NOT NULL,
+			prev_spent boolean,
+			lamports numeric(20, 0) NOT NULL,
+			discriminator numeric(20, 0),
+			tree_type integer,
+			nullified_in_tree boolean NOT NULL DEFAULT false,
+			nullifier_queue_index bigint,
+			in_output_queue boolean NOT NULL DEFAULT true,
+			queue bytea NOT NULL,
+			nullifier bytea,
+			tx_hash bytea
+		)`,
 		`CREATE TABLE token_accounts (
 			hash bytea NOT NULL,
 			owner bytea NOT NULL,
@@ -61,18 +86,46 @@ func pgSchema() []string {
 	}
 }
 
+// pgIndex is one statement run after COPY; accounts marks those of the
+// accounts table (and the key that references it), timed apart so the
+// report can also give the load without that table.
+type pgIndex struct {
+	sql      string
+	accounts bool
+}
+
 // pgIndexes are built after COPY: the fastest way PostgreSQL can reach the
-// indexed state, so the load rate is its best case.
-func pgIndexes() []string {
-	return []string{
-		`ALTER TABLE token_accounts ADD CONSTRAINT pk_token_accounts PRIMARY KEY (hash)`,
-		`CREATE UNIQUE INDEX token_accounts_owner_mint_hash_idx ON token_accounts (spent, owner, mint, hash)`,
-		`CREATE UNIQUE INDEX token_accounts_delegate_mint_hash_idx ON token_accounts (spent, delegate, mint, hash)`,
-		`ALTER TABLE token_owner_balances ADD CONSTRAINT pk_token_owner_balances PRIMARY KEY (owner, mint)`,
-		`CREATE INDEX token_owner_balances_mint_amount_owner_idx ON token_owner_balances (mint, amount, owner)`,
-		`VACUUM ANALYZE token_accounts`,
-		`VACUUM ANALYZE token_owner_balances`,
+// indexed state, so the load rate is its best case. They are Photon's.
+func pgIndexes() []pgIndex {
+	return []pgIndex{
+		{`ALTER TABLE accounts ADD CONSTRAINT pk_accounts PRIMARY KEY (hash)`, true},
+		{`CREATE UNIQUE INDEX accounts_owner_hash_idx ON accounts (spent, owner, hash)`, true},
+		{`CREATE INDEX accounts_address_spent_idx ON accounts (address, seq)`, true},
+		{`CREATE INDEX accounts_queue_idx ON accounts (tree, in_output_queue, leaf_index) WHERE in_output_queue = true`, true},
+		{`ALTER TABLE token_accounts ADD CONSTRAINT pk_token_accounts PRIMARY KEY (hash)`, false},
+		{`CREATE UNIQUE INDEX token_accounts_owner_mint_hash_idx ON token_accounts (spent, owner, mint, hash)`, false},
+		{`CREATE UNIQUE INDEX token_accounts_delegate_mint_hash_idx ON token_accounts (spent, delegate, mint, hash)`, false},
+		{`ALTER TABLE token_accounts ADD CONSTRAINT token_accounts_hash_fk FOREIGN KEY (hash) REFERENCES accounts (hash) ON DELETE CASCADE`, true},
+		{`ALTER TABLE token_owner_balances ADD CONSTRAINT pk_token_owner_balances PRIMARY KEY (owner, mint)`, false},
+		{`CREATE INDEX token_owner_balances_mint_amount_owner_idx ON token_owner_balances (mint, amount, owner)`, false},
+		{`VACUUM ANALYZE accounts`, true},
+		{`VACUUM ANALYZE token_accounts`, false},
+		{`VACUUM ANALYZE token_owner_balances`, false},
 	}
+}
+
+// pgAccountCols are the accounts columns the reference writes.
+var pgAccountCols = []string{"hash", "data", "data_hash", "address", "owner", "tree", "queue", "leaf_index", "seq",
+	"slot_created", "spent", "prev_spent", "lamports", "discriminator", "tree_type", "in_output_queue"}
+
+// pgAccountRow is the accounts row of the token account at stream position
+// seq, as Photon stores an output of a V2 tree: no seq, still in the
+// output queue, lamports 0, data the borsh token data. The keys are
+// copied by key, which returns a slice the row can keep.
+func pgAccountRow(p *Plan, seq uint64, data []byte, key func([32]byte) []byte) []any {
+	return []any{key(p.AccountHash(seq)), data, key(p.DataHash(seq)), nil, key(light.CompressedTokenProgram()),
+		key(p.Tree(seq)), key(p.Queue(seq)), int64(LeafIndex(seq)), nil,
+		int64(Slot(seq)), false, nil, uint64(0), light.TokenDiscriminatorV1, int32(light.TreeStateV2), true}
 }
 
 // copyJob is a slice of rows for one table.
@@ -83,35 +136,41 @@ type copyJob struct {
 }
 
 // pgRows turns a chunk into COPY rows, split so par connections share the
-// work evenly. Keys point into one arena per chunk.
-func pgRows(p *Plan, ch *Chunk, par int) ([]copyJob, int64) {
-	arena := make([]byte, 0, len(ch.Accounts)*(3*32)+len(ch.Holdings)*64+32)
+// work evenly: token_accounts and token_owner_balances, then the accounts
+// rows apart (see loadPostgres). Keys point into one arena per chunk.
+func pgRows(p *Plan, ch *Chunk, par int) (tokens, accounts []copyJob, bytes int64) {
+	arena := make([]byte, 0, len(ch.Accounts)*(8*32+120)+len(ch.Holdings)*64+32)
 	key := func(k [32]byte) []byte {
 		arena = append(arena, k[:]...)
 		return arena[len(arena)-32 : len(arena) : len(arena)]
 	}
-	var bytes int64
 	acc := make([][]any, len(ch.Accounts))
+	full := make([][]any, len(ch.Accounts))
 	for i := range ch.Accounts {
 		a := &ch.Accounts[i]
+		m, o := p.MintKey(int(a.Mint)), p.OwnerKey(a.Owner)
 		var del any
+		var dk *[32]byte
 		if a.Delegate >= 0 {
-			del = key(p.DelegateKey(a.Delegate))
+			d := p.DelegateKey(a.Delegate)
+			del, dk = key(d), &d
 			bytes += 32
 		}
-		acc[i] = []any{key(p.AccountHash(a.Seq)), key(p.OwnerKey(a.Owner)), key(p.MintKey(int(a.Mint))), del, int32(0), false, nil, a.Amount, nil}
+		acc[i] = []any{key(p.AccountHash(a.Seq)), key(o), key(m), del, int32(0), false, nil, a.Amount, nil}
 		bytes += 3*32 + 4 + 1 + 8
+		start := len(arena)
+		arena = light.AppendTokenData(arena, &m, &o, a.Amount, dk, uint8(light.TokenInitialized), nil)
+		data := arena[start:len(arena):len(arena)]
+		full[i] = pgAccountRow(p, a.Seq, data, key)
+		bytes += int64(len(data)) + 5*32 + 8*5 + 4 + 3
 	}
 	bal := make([][]any, len(ch.Holdings))
 	for i, h := range ch.Holdings {
 		bal[i] = []any{key(p.OwnerKey(h.Owner)), key(p.MintKey(int(h.Mint))), h.Balance}
 		bytes += 2*32 + 8
 	}
-	var jobs []copyJob
-	for _, t := range []copyJob{
-		{"token_accounts", []string{"hash", "owner", "mint", "delegate", "state", "spent", "prev_spent", "amount", "tlv"}, acc},
-		{"token_owner_balances", []string{"owner", "mint", "amount"}, bal},
-	} {
+	split := func(t copyJob) []copyJob {
+		var jobs []copyJob
 		n := len(t.rows)
 		for i := 0; i < par; i++ {
 			lo, hi := n*i/par, n*(i+1)/par
@@ -119,13 +178,17 @@ func pgRows(p *Plan, ch *Chunk, par int) ([]copyJob, int64) {
 				jobs = append(jobs, copyJob{t.table, t.cols, t.rows[lo:hi]})
 			}
 		}
+		return jobs
 	}
-	return jobs, bytes
+	tokens = append(split(copyJob{"token_accounts", []string{"hash", "owner", "mint", "delegate", "state", "spent", "prev_spent", "amount", "tlv"}, acc}),
+		split(copyJob{"token_owner_balances", []string{"owner", "mint", "amount"}, bal})...)
+	return tokens, split(copyJob{"accounts", pgAccountCols, full}), bytes
 }
 
 // loadPostgres creates Photon's tables, COPYs the generated state over par
 // connections (only the COPY is timed into Load), then builds the indexes
-// and analyzes (timed into Index).
+// and analyzes (timed into Index). The accounts table's share of both is
+// also kept apart (AccountsTable), for the load without it.
 func loadPostgres(ctx context.Context, dsn string, p *Plan, chunk, par int) (IngestFigures, error) {
 	var fig IngestFigures
 	par = max(1, par)
@@ -144,28 +207,36 @@ func loadPostgres(ctx context.Context, dsn string, p *Plan, chunk, par int) (Ing
 		}
 	}
 	st, err := p.Stream(ctx, chunk, func(ch *Chunk) error {
-		jobs, bytes := pgRows(p, ch, par)
-		for _, j := range jobs {
+		tokens, accounts, bytes := pgRows(p, ch, par)
+		for _, j := range append(tokens, accounts...) {
 			fig.Rows += int64(len(j.rows))
 		}
 		fig.Bytes += bytes
 		start := time.Now()
-		err := copyJobs(ctx, conns, jobs)
+		if err := copyJobs(ctx, conns, tokens); err != nil {
+			return err
+		}
+		mid := time.Now()
+		err := copyJobs(ctx, conns, accounts)
 		fig.Load += time.Since(start)
+		fig.AccountsTable += time.Since(mid)
 		return err
 	})
 	if err != nil {
 		return fig, fmt.Errorf("postgres load: %w", err)
 	}
 	fig.Stats, fig.Accounts, fig.Holdings = st, st.Accounts, st.Holdings
-	start := time.Now()
 	for _, q := range pgIndexes() {
-		if _, err := conns[0].Exec(ctx, q); err != nil {
-			return fig, fmt.Errorf("postgres %q: %w", q, err)
+		start := time.Now()
+		if _, err := conns[0].Exec(ctx, q.sql); err != nil {
+			return fig, fmt.Errorf("postgres %q: %w", q.sql, err)
+		}
+		fig.Index += time.Since(start)
+		if q.accounts {
+			fig.AccountsTable += time.Since(start)
 		}
 	}
-	fig.Index = time.Since(start)
-	err = conns[0].QueryRow(ctx, `SELECT pg_total_relation_size('token_accounts') + pg_total_relation_size('token_owner_balances')`).Scan(&fig.DiskBytes)
+	err = conns[0].QueryRow(ctx, `SELECT pg_total_relation_size('accounts') + pg_total_relation_size('token_accounts') + pg_total_relation_size('token_owner_balances')`).Scan(&fig.DiskBytes)
 	return fig, err
 }
 
@@ -196,10 +267,15 @@ const (
 		WHERE mint = $1 AND (amount, owner) < ($2, $3)
 		ORDER BY amount DESC, owner DESC LIMIT 1000`
 	pgBalances = `SELECT mint, amount FROM token_owner_balances WHERE owner = $1 ORDER BY mint LIMIT 1000`
-	// pgTokens reads Photon's token accounts page from token_accounts
-	// alone: Photon joins accounts for the rest of each item, which the
-	// reference does not load, so this is its best case.
-	pgTokens      = `SELECT hash, amount FROM token_accounts WHERE owner = $1 AND spent = false ORDER BY mint, hash LIMIT 1000`
+	// pgTokens reads Photon's token accounts page as Photon does: the
+	// token rows joined to their accounts for the rest of each item.
+	// pgTokensLean reads token_accounts alone (hash and amount), the
+	// reference of earlier runs: cheaper than any answer needs.
+	pgTokens = `SELECT t.hash, t.amount, t.mint, t.delegate, t.state, t.tlv, a.data, a.data_hash, a.address, a.owner,
+		a.tree, a.queue, a.leaf_index, a.seq, a.slot_created, a.lamports, a.discriminator, a.tree_type, a.in_output_queue
+		FROM token_accounts t JOIN accounts a ON a.hash = t.hash
+		WHERE t.owner = $1 AND t.spent = false ORDER BY t.mint, t.hash LIMIT 1000`
+	pgTokensLean  = `SELECT hash, amount FROM token_accounts WHERE owner = $1 AND spent = false ORDER BY mint, hash LIMIT 1000`
 	pgHolderAtSQL = `SELECT amount, owner FROM token_owner_balances WHERE mint = $1
 		ORDER BY amount DESC, owner DESC LIMIT 1 OFFSET $2`
 )
@@ -249,8 +325,39 @@ func pgHolderAt(ctx context.Context, c *pgx.Conn, mint [32]byte, pos int) (Holde
 }
 
 // pgOwnerBalances is the first balances page of owner.
-func pgOwnerTokens(ctx context.Context, c *pgx.Conn, owner [32]byte) ([]Holder, error) {
-	return pgPage(ctx, c, pgTokens, owner[:])
+// pgOwnerTokens is owner's first page of token accounts, every column of
+// the answer decoded (as Photon's server must before it encodes the
+// answer); the page compared is (hash, amount). lean reads pgTokensLean.
+func pgOwnerTokens(ctx context.Context, c *pgx.Conn, owner [32]byte, lean bool) ([]Holder, error) {
+	if lean {
+		return pgPage(ctx, c, pgTokensLean, owner[:])
+	}
+	rows, err := c.Query(ctx, pgTokens, owner[:])
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]Holder, 0, 1000)
+	var (
+		hash, mint, delegate, tlv, data, dataHash, address, prog, tree, queue []byte
+		amount, lamports                                                      uint64
+		disc                                                                  *uint64
+		state                                                                 int32
+		treeType                                                              *int32
+		leaf, slot                                                            int64
+		seq                                                                   *int64
+		inQueue                                                               bool
+	)
+	for rows.Next() {
+		if err := rows.Scan(&hash, &amount, &mint, &delegate, &state, &tlv, &data, &dataHash, &address, &prog,
+			&tree, &queue, &leaf, &seq, &slot, &lamports, &disc, &treeType, &inQueue); err != nil {
+			return nil, err
+		}
+		h := Holder{Balance: amount}
+		copy(h.Key[:], hash)
+		out = append(out, h)
+	}
+	return out, rows.Err()
 }
 
 func pgOwnerBalances(ctx context.Context, c *pgx.Conn, owner [32]byte) ([]Holder, error) {

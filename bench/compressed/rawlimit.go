@@ -3,6 +3,8 @@ package compressed
 import (
 	"context"
 	"fmt"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -28,6 +30,7 @@ const rawPrefix = "bench_raw_"
 // rows, measured in the same run.
 func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par int) (IngestFigures, error) {
 	fig := IngestFigures{Phases: Phases{}}
+	var mu sync.Mutex // guards fig.Phases: the inserts of a chunk run in parallel
 	for _, t := range daschTables() {
 		if err := s.Exec(ctx, "CREATE TABLE "+rawPrefix+t+" AS "+t, nil); err != nil {
 			return fig, fmt.Errorf("copy %s: %w", t, err)
@@ -71,7 +74,11 @@ func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par int) 
 			fig.Bytes += recordBytes(jobs[i].rec)
 		}
 		start := time.Now()
-		err = insertJobs(ctx, s, jobs, par)
+		err = insertJobs(ctx, s, jobs, par, func(table string, d time.Duration) {
+			mu.Lock()
+			fig.Phases.add(strings.TrimPrefix(table, rawPrefix), d)
+			mu.Unlock()
+		})
 		fig.Load += time.Since(start)
 		return err
 	})

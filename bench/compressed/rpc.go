@@ -64,8 +64,7 @@ func (c *rpcClient) tokens(ctx context.Context, owner [32]byte) ([]Holder, error
 }
 
 func (c *rpcClient) postTokens(ctx context.Context, owner [32]byte) error {
-	_, err := c.Post(ctx, tokensBody(owner))
-	return err
+	return c.Send(ctx, tokensBody(owner))
 }
 
 // pageItem is one item of a holders, balances or token accounts answer,
@@ -146,11 +145,9 @@ func (c *rpcClient) balances(ctx context.Context, owner [32]byte) ([]Holder, err
 // answer without decoding it: the HTTP timings end there. Post still
 // fails on an HTTP error or an answer without a result.
 func (c *rpcClient) postHolders(ctx context.Context, mint [32]byte, cur *HolderCursor) error {
-	_, err := c.Post(ctx, holdersBody(mint, cur))
-	return err
+	return c.Send(ctx, holdersBody(mint, cur))
 }
 
 func (c *rpcClient) postBalances(ctx context.Context, owner [32]byte) error {
-	_, err := c.Post(ctx, balancesBody(owner))
-	return err
+	return c.Send(ctx, balancesBody(owner))
 }

@@ -112,10 +112,11 @@ func (c *Config) applyDefaults() {
 
 // PageRow is one page measurement: the dasch API over HTTP, the same page
 // from the query layer it calls (no HTTP, no JSON), PostgreSQL with
-// Photon's query and, for holders, PostgreSQL with the row-value keyset.
+// Photon's query and, for holders, PostgreSQL with the row-value keyset;
+// for token accounts, PostgreSQL reading token_accounts alone (PGLean).
 type PageRow struct {
-	Label                  string
-	HTTP, Query, PG, PGRow Series
+	Label                          string
+	HTTP, Query, PG, PGRow, PGLean Series
 	// Verified is set when every measured path returned the same pages.
 	Verified bool
 	// Skip says why the row was not measured, if it was not.
@@ -417,7 +418,11 @@ func (r *runner) tokenPages(ctx context.Context, mint [32]byte, whales [][32]byt
 				func(ctx context.Context, i int) error { return r.rpc.postTokens(ctx, owner(i)) }},
 		}
 		if r.pc != nil {
-			paths = append(paths, path{"postgres", &set.row.PG, func(ctx context.Context, i int) ([]Holder, error) { return pgOwnerTokens(ctx, r.pc, owner(i)) }, nil})
+			paths = append(paths,
+				path{"postgres", &set.row.PG, func(ctx context.Context, i int) ([]Holder, error) { return pgOwnerTokens(ctx, r.pc, owner(i), false) }, nil},
+				path{"postgres token_accounts alone", &set.row.PGLean, func(ctx context.Context, i int) ([]Holder, error) {
+					return pgOwnerTokens(ctx, r.pc, owner(i), true)
+				}, nil})
 		}
 		if err := r.measure(ctx, set.row, paths, len(owners)); err != nil {
 			return err

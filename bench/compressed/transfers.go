@@ -206,8 +206,9 @@ func payee(p *Plan, a *spendable, q uint64) (to [32]byte, pay uint64) {
 }
 
 // pgTransfers applies the transfers to PostgreSQL as Photon persists a
-// batch: per chunk, one transaction marks the spent accounts, inserts
-// the outputs (COPY) and adds each (owner, mint) pair's net change to
+// batch: per chunk, one transaction marks the spent accounts (in
+// accounts and token_accounts), inserts the outputs into both (COPY) and
+// adds each (owner, mint) pair's net change to
 // its balance (an upsert), over one connection. It returns the time the
 // transactions took and checks the state they leave as checkTransfers
 // does.
@@ -221,6 +222,8 @@ func pgTransfers(ctx context.Context, c *pgx.Conn, p *Plan, picked []spendable, 
 		hi := min(lo+chunk, len(picked))
 		spent := make([][]byte, 0, hi-lo)
 		outs := make([][]any, 0, 2*(hi-lo))
+		full := make([][]any, 0, 2*(hi-lo))
+		key := func(k [32]byte) []byte { return k[:] }
 		type pair struct{ owner, mint [32]byte }
 		delta := map[pair]int64{}
 		for i := lo; i < hi; i++ {
@@ -232,6 +235,9 @@ func pgTransfers(ctx context.Context, c *pgx.Conn, p *Plan, picked []spendable, 
 			outs = append(outs,
 				[]any{h0[:], to[:], a.mint[:], nil, int32(0), false, nil, pay, nil},
 				[]any{h1[:], a.owner[:], a.mint[:], nil, int32(0), false, nil, a.amount - pay, nil})
+			full = append(full,
+				pgAccountRow(p, q, light.AppendTokenData(nil, &a.mint, &to, pay, nil, uint8(light.TokenInitialized), nil), key),
+				pgAccountRow(p, q+1, light.AppendTokenData(nil, &a.mint, &a.owner, a.amount-pay, nil, uint8(light.TokenInitialized), nil), key))
 			delta[pair{to, a.mint}] += int64(pay)
 			delta[pair{a.owner, a.mint}] -= int64(pay)
 		}
@@ -244,18 +250,24 @@ func pgTransfers(ctx context.Context, c *pgx.Conn, p *Plan, picked []spendable, 
 		}
 		start := time.Now()
 		err := pgx.BeginFunc(ctx, c, func(tx pgx.Tx) error {
-			tag, err := tx.Exec(ctx, `UPDATE token_accounts SET spent = true, prev_spent = false WHERE hash = ANY($1) AND NOT spent`, spent)
-			if err != nil {
-				return fmt.Errorf("mark spent: %w", err)
+			for _, table := range []string{"accounts", "token_accounts"} {
+				tag, err := tx.Exec(ctx, `UPDATE `+table+` SET spent = true, prev_spent = false WHERE hash = ANY($1) AND NOT spent`, spent)
+				if err != nil {
+					return fmt.Errorf("mark spent in %s: %w", table, err)
+				}
+				if tag.RowsAffected() != int64(len(spent)) {
+					return fmt.Errorf("marked %d spent of %d in %s", tag.RowsAffected(), len(spent), table)
+				}
 			}
-			if tag.RowsAffected() != int64(len(spent)) {
-				return fmt.Errorf("marked %d spent of %d", tag.RowsAffected(), len(spent))
+			// accounts first: token_accounts references it.
+			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"accounts"}, pgAccountCols, pgx.CopyFromRows(full)); err != nil {
+				return fmt.Errorf("insert output accounts: %w", err)
 			}
 			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"token_accounts"},
 				[]string{"hash", "owner", "mint", "delegate", "state", "spent", "prev_spent", "amount", "tlv"}, pgx.CopyFromRows(outs)); err != nil {
 				return fmt.Errorf("insert outputs: %w", err)
 			}
-			_, err = tx.Exec(ctx, `INSERT INTO token_owner_balances (owner, mint, amount)
+			_, err := tx.Exec(ctx, `INSERT INTO token_owner_balances (owner, mint, amount)
 				SELECT * FROM unnest($1::bytea[], $2::bytea[], $3::numeric[])
 				ON CONFLICT (owner, mint) DO UPDATE SET amount = token_owner_balances.amount + EXCLUDED.amount`,
 				owners, mints, amounts)
@@ -269,16 +281,17 @@ func pgTransfers(ctx context.Context, c *pgx.Conn, p *Plan, picked []spendable, 
 			return took, fmt.Errorf("postgres transfers: %w", err)
 		}
 	}
-	var spent int64
-	if err := c.QueryRow(ctx, `SELECT (SELECT sum(amount) FROM token_owner_balances), (SELECT count(*) FROM token_accounts WHERE spent)`).
-		Scan(&after, &spent); err != nil {
+	var spent, spentAccounts int64
+	if err := c.QueryRow(ctx, `SELECT (SELECT sum(amount) FROM token_owner_balances), (SELECT count(*) FROM token_accounts WHERE spent),
+		(SELECT count(*) FROM accounts WHERE spent)`).
+		Scan(&after, &spent, &spentAccounts); err != nil {
 		return took, fmt.Errorf("postgres supply: %w", err)
 	}
 	if b, a := numString(before), numString(after); b != a {
 		return took, fmt.Errorf("postgres transfers changed the supply: %s before, %s after", b, a)
 	}
-	if spent != int64(len(picked)) {
-		return took, fmt.Errorf("postgres transfers: %d accounts spent, want %d", spent, len(picked))
+	if spent != int64(len(picked)) || spentAccounts != spent {
+		return took, fmt.Errorf("postgres transfers: %d token accounts and %d accounts spent, want %d", spent, spentAccounts, len(picked))
 	}
 	return took, nil
 }
