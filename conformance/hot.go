@@ -32,6 +32,9 @@ func (h *hotIndexes) load(ctx context.Context, s store.Store) error {
 	return nil
 }
 
+// Ready is true once load has run: every case after it reads the index.
+func (h *hotIndexes) Ready() bool { return h.bal != nil && h.bal.Ready() }
+
 func (h *hotIndexes) Holders(mint qc.Key, p qc.HolderPage) ([]qc.Holder, uint64, error) {
 	return h.bal.Holders(mint, p)
 }

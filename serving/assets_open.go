@@ -16,12 +16,17 @@ const DefaultAssetBudget int64 = 4 << 30
 // ignores them) and are retried. `dasch serve` and the benchmark start the
 // index this way, so both serve alike.
 func OpenAssets(ctx context.Context, s store.Store, budget int64, interval time.Duration, onErr func(error)) (*Assets, time.Duration, error) {
-	start := time.Now()
 	x := NewAssets(s, budget)
-	if err := x.Load(ctx); err != nil {
+	took, err := x.Start(ctx, interval, onErr)
+	if err != nil {
 		return nil, 0, err
 	}
-	took := time.Since(start)
-	go x.Run(ctx, interval, onErr)
 	return x, took, nil
+}
+
+// Start loads x and keeps it in sync as OpenAssets does, returning the
+// load's time. Until the load finishes, x reports no slot and knows no
+// key, so the store answers and a server can Start it in the background.
+func (x *Assets) Start(ctx context.Context, interval time.Duration, onErr func(error)) (time.Duration, error) {
+	return start(ctx, x.Load, x.Run, interval, onErr)
 }

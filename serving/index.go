@@ -53,6 +53,7 @@ type Index struct {
 	entries   int
 	slot      uint64
 	indexed   bool
+	ready     bool // Load has finished
 
 	// Writer state, touched by Load and Sync only (syncMu).
 	syncMu      sync.Mutex
@@ -135,10 +136,18 @@ func (x *Index) Load(ctx context.Context) error {
 		x.apply(rows)
 	}
 	x.mu.Lock()
-	x.slot, x.indexed = slot, indexed
+	x.slot, x.indexed, x.ready = slot, indexed, true
 	x.mu.Unlock()
 	x.fromVersion = floor
 	return nil
+}
+
+// Ready tells whether Load has finished: until then the index holds part
+// of the balances, and callers read the store instead.
+func (x *Index) Ready() bool {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.ready
 }
 
 // read returns the latest balance of each (owner, mint) matching cond.

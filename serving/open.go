@@ -15,14 +15,32 @@ const DefaultSyncInterval = 200 * time.Millisecond
 // ends; sync errors go to onErr (nil ignores them) and are retried. It is
 // how `dasch serve` and the benchmark start the index, so both serve alike.
 func Open(ctx context.Context, s store.Store, interval time.Duration, onErr func(error)) (*Index, time.Duration, error) {
-	start := time.Now()
 	x := New(s)
-	if err := x.Load(ctx); err != nil {
+	took, err := x.Start(ctx, interval, onErr)
+	if err != nil {
 		return nil, 0, err
 	}
-	took := time.Since(start)
-	go x.Run(ctx, interval, onErr)
 	return x, took, nil
+}
+
+// Start loads x and then keeps it in sync as Open does, returning the
+// load's time. A server can hand x to its handlers first and Start it in
+// the background: until the load finishes, x is not Ready and the store
+// answers.
+func (x *Index) Start(ctx context.Context, interval time.Duration, onErr func(error)) (time.Duration, error) {
+	return start(ctx, x.Load, x.Run, interval, onErr)
+}
+
+// start is the Start of every index: load, then sync until ctx ends.
+func start(ctx context.Context, load func(context.Context) error,
+	run func(context.Context, time.Duration, func(error)), interval time.Duration, onErr func(error)) (time.Duration, error) {
+	begin := time.Now()
+	if err := load(ctx); err != nil {
+		return 0, err
+	}
+	took := time.Since(begin)
+	go run(ctx, interval, onErr)
+	return took, nil
 }
 
 // syncEvery calls sync every interval until ctx ends; errors go to onErr

@@ -25,14 +25,19 @@ const DefaultTokenBudget int64 = 6 << 30
 // keeps it in sync every interval until ctx ends; sync errors go to onErr
 // (nil ignores them) and are retried.
 func OpenTokens(ctx context.Context, s store.Store, budget int64, interval time.Duration, onErr func(error)) (*Tokens, time.Duration, error) {
-	start := time.Now()
 	x := NewTokens(s, budget)
-	if err := x.Load(ctx); err != nil {
+	took, err := x.Start(ctx, interval, onErr)
+	if err != nil {
 		return nil, 0, err
 	}
-	took := time.Since(start)
-	go x.Run(ctx, interval, onErr)
 	return x, took, nil
+}
+
+// Start loads x and keeps it in sync as OpenTokens does, returning the
+// load's time. Until the load finishes, x holds no key (ok is false) and
+// the store answers, so a server can Start it in the background.
+func (x *Tokens) Start(ctx context.Context, interval time.Duration, onErr func(error)) (time.Duration, error) {
+	return start(ctx, x.Load, x.Run, interval, onErr)
 }
 
 // Load fills the index chunk by chunk in owner key order with the state

@@ -13,8 +13,10 @@ import (
 
 // HotIndex serves holder and balance pages from memory with the semantics
 // of the query layer, with the slot its data reflects; it returns
-// qc.ErrNotIndexed while no slot has been indexed.
+// qc.ErrNotIndexed while no slot has been indexed. Until it is Ready (it
+// may load after the server starts) the store answers.
 type HotIndex interface {
+	Ready() bool
 	Holders(mint qc.Key, p qc.HolderPage) ([]qc.Holder, uint64, error)
 	Balances(owner qc.Key, p qc.BalancePage) ([]qc.TokenBalance, uint64, error)
 }
@@ -62,7 +64,7 @@ func tokenBalances(d Deps, listKey string) server.Handler {
 			page.AfterMint = (*qc.Key)(*p.Cursor)
 		}
 		var items []qc.TokenBalance
-		if d.Hot != nil {
+		if d.Hot != nil && d.Hot.Ready() {
 			// The answer carries the slot the index reflects.
 			items, slot, err = d.Hot.Balances(qc.Key(*p.Owner), page)
 			err = hotSlot(err)

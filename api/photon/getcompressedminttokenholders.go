@@ -43,7 +43,7 @@ func getCompressedMintTokenHolders(d Deps) server.Handler {
 			page.After = &after
 		}
 		var items []qc.Holder
-		if d.Hot != nil {
+		if d.Hot != nil && d.Hot.Ready() {
 			// The answer carries the slot the index reflects.
 			items, slot, err = d.Hot.Holders(qc.Key(*p.Mint), page)
 			err = hotSlot(err)

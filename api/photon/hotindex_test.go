@@ -11,13 +11,17 @@ import (
 	"github.com/dasch-labs/dasch/server"
 )
 
-// fakeHot records the pages asked of it and answers at its own slot.
+// fakeHot records the pages asked of it and answers at its own slot;
+// loading makes it not Ready, as an index still loading is.
 type fakeHot struct {
 	slot     uint64
 	err      error
+	loading  bool
 	holders  []qc.HolderPage
 	balances []qc.BalancePage
 }
+
+func (f *fakeHot) Ready() bool { return !f.loading }
 
 func (f *fakeHot) Holders(_ qc.Key, p qc.HolderPage) ([]qc.Holder, uint64, error) {
 	f.holders = append(f.holders, p)
@@ -31,7 +35,7 @@ func (f *fakeHot) Balances(_ qc.Key, p qc.BalancePage) ([]qc.TokenBalance, uint6
 
 // TestHotIndexServes checks that with a hot index the methods pass the
 // page through, stamp the index's slot and report "not indexed" as the
-// store path does.
+// store path does; while it loads, the store answers.
 func TestHotIndexServes(t *testing.T) {
 	after := qc.HolderCursor{Balance: 9, Owner: key(3)}
 	m := key(4)
@@ -51,6 +55,12 @@ func TestHotIndexServes(t *testing.T) {
 			&fakeHot{slot: 4}, "4", "", nil, []qc.BalancePage{{Mint: &m, AfterMint: ptrKey(key(1)), Limit: pageLimit}}},
 		{"not indexed", "getCompressedTokenBalancesByOwner", `{"owner":"` + b58(key(8)) + `"}`,
 			&fakeHot{err: qc.ErrNotIndexed}, "", "Record Not Found: No data has been indexed", nil, []qc.BalancePage{{Limit: pageLimit}}},
+		// Still loading: the store answers at its indexed slot (7) and
+		// the index is asked nothing.
+		{"loading, holders", "getCompressedMintTokenHolders", `{"mint":"` + b58(key(8)) + `"}`,
+			&fakeHot{slot: 3, loading: true}, "7", "", nil, nil},
+		{"loading, balances", "getCompressedTokenBalancesByOwnerV2", `{"owner":"` + b58(key(8)) + `"}`,
+			&fakeHot{slot: 3, loading: true}, "7", "", nil, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

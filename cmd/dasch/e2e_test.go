@@ -61,9 +61,10 @@ func lastLine(s string) string {
 	return lines[len(lines)-1]
 }
 
-// serve starts `dasch serve` and returns its base URL; the process is
-// stopped with SIGTERM at cleanup, and must exit cleanly.
-func serve(t *testing.T, storeURL string) string {
+// serve starts `dasch serve` and returns its base URL and the lines it
+// prints after it listens; the process is stopped with SIGTERM at
+// cleanup, and must exit cleanly.
+func serve(t *testing.T, storeURL string) (string, <-chan string) {
 	t.Helper()
 	cmd := exec.Command(bin, "serve", "--store", storeURL, "--listen", "127.0.0.1:0")
 	stdout, _ := cmd.StdoutPipe()
@@ -72,12 +73,20 @@ func serve(t *testing.T, storeURL string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	lines := make(chan string, 1)
+	lines, after := make(chan string, 1), make(chan string, 16)
 	go func() {
 		sc := bufio.NewScanner(stdout)
+		listening := false
 		for sc.Scan() {
-			if strings.HasPrefix(sc.Text(), "listening on ") {
+			switch {
+			case strings.HasPrefix(sc.Text(), "listening on "):
 				lines <- strings.TrimPrefix(sc.Text(), "listening on ")
+				listening = true
+			case listening:
+				select {
+				case after <- sc.Text():
+				default: // nobody reads that many
+				}
 			}
 		}
 	}()
@@ -102,7 +111,7 @@ func serve(t *testing.T, storeURL string) string {
 			t.Error("serve did not shut down on SIGINT")
 		}
 	})
-	return base
+	return base, after
 }
 
 func rpc(t *testing.T, url, body string) (int, map[string]any, string) {
@@ -153,8 +162,21 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("after re-ingest: %s rows vs %s signatures", lastLine(again), lastLine(first))
 	}
 
-	base := serve(t, storeURL)
+	base, after := serve(t, storeURL)
 	url := base + "/?api-key=" + key
+
+	// The server listens first and loads its indexes after, each
+	// reporting its load; the store answers until then.
+	for _, want := range []string{"hot index: ", "token index: ", "asset index: "} {
+		select {
+		case line := <-after:
+			if !strings.HasPrefix(line, want) || !strings.Contains(line, " loaded in ") {
+				t.Errorf("after listening: %q, want %q… loaded in …", line, want)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no %q line after listening", want)
+		}
+	}
 
 	code, m, raw := rpc(t, url, `{"jsonrpc":"2.0","id":7,"method":"getIndexerSlot"}`)
 	if code != 200 || string(m["result"].(json.Number)) != "270893658" || !strings.Contains(raw, `"id":7`) {

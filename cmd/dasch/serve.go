@@ -44,43 +44,39 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	go keys.Run(ctx, 10*time.Second)
 
+	// The indexes are handed to the handlers empty and loaded once the
+	// server listens (a minute for 20M token accounts): until each is
+	// loaded, its methods read the store, so a restart does not stop
+	// reads.
+	var loads []indexLoad
+	onErr := func(what string) func(error) {
+		return func(err error) { e.log.Warn(what+" sync failed", "err", err) }
+	}
 	pd := photon.Deps{Store: s, Slots: compressed.NewSlotCache(s, 200*time.Millisecond), Logger: e.log}
 	if *hot {
-		x, took, err := serving.Open(ctx, s, serving.DefaultSyncInterval, func(err error) {
-			e.log.Warn("hot index sync failed", "err", err)
-		})
-		if err != nil {
-			return err
-		}
-		st := x.Stats()
-		fmt.Fprintf(e.stdout, "hot index: %d balances (%d owners, %d mints, ~%d MiB) loaded in %s\n",
-			st.Entries, st.Owners, st.Mints, st.Bytes>>20, took.Round(time.Millisecond))
+		x := serving.New(s)
 		pd.Hot = x
+		loads = append(loads, indexLoad{"hot index", x.Start, func() string {
+			st := x.Stats()
+			return fmt.Sprintf("%d balances (%d owners, %d mints, ~%d MiB)", st.Entries, st.Owners, st.Mints, st.Bytes>>20)
+		}})
 	}
 	if *tokenIndex {
-		x, took, err := serving.OpenTokens(ctx, s, *tokenMB<<20, serving.DefaultSyncInterval, func(err error) {
-			e.log.Warn("token index sync failed", "err", err)
-		})
-		if err != nil {
-			return err
-		}
-		st := x.Stats()
-		fmt.Fprintf(e.stdout, "token index: %d accounts (%d owners, ~%d MiB, complete %v) loaded in %s\n",
-			st.Accounts, st.Owners, st.Bytes>>20, st.Complete, took.Round(time.Millisecond))
+		x := serving.NewTokens(s, *tokenMB<<20)
 		pd.HotTokens = x
+		loads = append(loads, indexLoad{"token index", x.Start, func() string {
+			st := x.Stats()
+			return fmt.Sprintf("%d accounts (%d owners, ~%d MiB, complete %v)", st.Accounts, st.Owners, st.Bytes>>20, st.Complete)
+		}})
 	}
 	dd := dasapi.Deps{Store: s, Slots: query.NewSlotCache(s, 200*time.Millisecond), Logger: e.log}
 	if *assetIndex {
-		x, took, err := serving.OpenAssets(ctx, s, *assetMB<<20, serving.DefaultSyncInterval, func(err error) {
-			e.log.Warn("asset index sync failed", "err", err)
-		})
-		if err != nil {
-			return err
-		}
-		st := x.Stats()
-		fmt.Fprintf(e.stdout, "asset index: %d entries (~%d MiB, complete %v) loaded in %s\n",
-			st.Entries, st.Bytes>>20, st.Complete, took.Round(time.Millisecond))
+		x := serving.NewAssets(s, *assetMB<<20)
 		dd.Index = x
+		loads = append(loads, indexLoad{"asset index", x.Start, func() string {
+			st := x.Stats()
+			return fmt.Sprintf("%d entries (~%d MiB, complete %v)", st.Entries, st.Bytes>>20, st.Complete)
+		}})
 	}
 	reg := server.NewRegistry()
 	api.Register(reg, api.Deps{Slots: query.NewSlotCache(s, 200*time.Millisecond)})
@@ -102,7 +98,33 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	e.log.Info("serving JSON-RPC", "addr", srv.Addr(), "store", *url, "engine", s.Engine())
 	// The line tests and scripts wait for.
 	fmt.Fprintf(e.stdout, "listening on http://%s\n", srv.Addr())
-	return srv.Serve(ctx)
+	loaded := make(chan struct{})
+	go func() {
+		defer close(loaded)
+		for _, l := range loads {
+			took, err := l.start(ctx, serving.DefaultSyncInterval, onErr(l.name))
+			if err != nil {
+				if ctx.Err() == nil {
+					e.log.Error(l.name+" did not load; the store answers its methods", "err", err)
+				}
+				continue
+			}
+			fmt.Fprintf(e.stdout, "%s: %s loaded in %s\n", l.name, l.stats(), took.Round(time.Millisecond))
+		}
+	}()
+	err = srv.Serve(ctx)
+	// A load still running reads the store: stop it before the store
+	// closes.
+	cancel()
+	<-loaded
+	return err
+}
+
+// indexLoad is an index the server loads after it starts listening.
+type indexLoad struct {
+	name  string
+	start func(ctx context.Context, interval time.Duration, onErr func(error)) (time.Duration, error)
+	stats func() string
 }
 
 type readiness struct{ s store.Store }
