@@ -72,10 +72,55 @@ type HolderPage struct {
 // MintHolders lists the holders of mint by balance, then owner, both
 // descending, from mint_holders (ordered by mint, balance, owner): a page is
 // a range read of that key, whatever the number of holders.
+//
+// FINAL cannot stop early on a descending page: it merged every row of the
+// mint first (160 ms p50 for the first page of a 2.2M-holder mint, 30 ms
+// for a 436k one). So the page is read in two steps. The key range the
+// page can lie in ends at the n-th live-flagged row after the cursor, read
+// without FINAL, newest key first, stopping after n rows (4-5 ms on the
+// 436k mint); FINAL then reads that range only. Every holder's newest row
+// is live-flagged, so every holder before that row is in the range; a
+// range holding fewer than a page of holders (stale rows, not yet merged
+// away, took the room) is read again twice as wide.
 func MintHolders(ctx context.Context, s store.Store, mint Key, p HolderPage) ([]Holder, error) {
 	if p.Limit == 0 {
 		return nil, nil
 	}
+	for n := p.Limit + p.Limit/8 + 16; ; n *= 2 {
+		end, err := holdersRangeEnd(ctx, s, mint, p, n)
+		if err != nil {
+			return nil, err
+		}
+		q := holdersQuery(mint, p)
+		if end != nil {
+			q.where(`(balance > {eb:UInt64} OR (balance = {eb:UInt64} AND owner >= {eo:FixedString(32)}))`).
+				bind("eb", u64Param(end.Balance)).bind("eo", keyParam(end.Owner))
+		}
+		q.bind("limit", u64Param(p.Limit))
+		res, err := s.Query(ctx, q.sql(`SELECT owner, balance FROM mint_holders FINAL`,
+			`ORDER BY balance DESC, owner DESC LIMIT {limit:UInt64}`), q.params)
+		if err != nil {
+			return nil, fmt.Errorf("mint holders: %w", err)
+		}
+		if end != nil && uint64(len(res.Rows)) < p.Limit {
+			continue
+		}
+		out := make([]Holder, 0, len(res.Rows))
+		for _, r := range res.Rows {
+			var h Holder
+			if err := copyKey(&h.Owner, r[0]); err != nil {
+				return nil, fmt.Errorf("mint holders: %w", err)
+			}
+			h.Balance = r[1].(uint64)
+			out = append(out, h)
+		}
+		return out, nil
+	}
+}
+
+// holdersQuery holds the conditions of a holders page: the mint, the
+// cursor, zero balances and tombstones.
+func holdersQuery(mint Key, p HolderPage) *query {
 	q := newQuery().where(`mint = {mint:FixedString(32)}`).bind("mint", keyParam(mint))
 	if p.After != nil {
 		q.where(`(balance < {ab:UInt64} OR (balance = {ab:UInt64} AND owner < {ao:FixedString(32)}))`).
@@ -84,22 +129,27 @@ func MintHolders(ctx context.Context, s store.Store, mint Key, p HolderPage) ([]
 	if !p.WithZero {
 		q.where(`balance > 0`)
 	}
-	q.where(`NOT is_deleted`).bind("limit", u64Param(p.Limit))
-	res, err := s.Query(ctx, q.sql(`SELECT owner, balance FROM mint_holders FINAL`,
-		`ORDER BY balance DESC, owner DESC LIMIT {limit:UInt64}`), q.params)
+	return q.where(`NOT is_deleted`)
+}
+
+// holdersRangeEnd returns the key of the n-th live-flagged row of the page's
+// range, unmerged rows counted as they are, or nil when there are fewer.
+func holdersRangeEnd(ctx context.Context, s store.Store, mint Key, p HolderPage, n uint64) (*HolderCursor, error) {
+	q := holdersQuery(mint, p).bind("skip", u64Param(n-1))
+	res, err := s.Query(ctx, q.sql(`SELECT owner, balance FROM mint_holders`,
+		`ORDER BY balance DESC, owner DESC LIMIT 1 OFFSET {skip:UInt64}`), q.params)
 	if err != nil {
-		return nil, fmt.Errorf("mint holders: %w", err)
+		return nil, fmt.Errorf("mint holders range: %w", err)
 	}
-	out := make([]Holder, 0, len(res.Rows))
-	for _, r := range res.Rows {
-		var h Holder
-		if err := copyKey(&h.Owner, r[0]); err != nil {
-			return nil, fmt.Errorf("mint holders: %w", err)
-		}
-		h.Balance = r[1].(uint64)
-		out = append(out, h)
+	if len(res.Rows) == 0 {
+		return nil, nil
 	}
-	return out, nil
+	var c HolderCursor
+	if err := copyKey(&c.Owner, res.Rows[0][0]); err != nil {
+		return nil, fmt.Errorf("mint holders range: %w", err)
+	}
+	c.Balance = res.Rows[0][1].(uint64)
+	return &c, nil
 }
 
 // OwnerLamports sums the lamports of owner's unspent compressed accounts
