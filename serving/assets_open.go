@@ -13,8 +13,8 @@ const DefaultAssetBudget int64 = 4 << 30
 
 // OpenAssets loads an asset index over s within budget bytes and keeps it
 // in sync every interval until ctx ends; sync errors go to onErr (nil
-// ignores them) and are retried. `dasch serve` and the benchmark start the
-// index this way, so both serve alike.
+// ignores them) and are retried. `dasch serve` calls NewAssets, then Start
+// once it listens: the same load and sync.
 func OpenAssets(ctx context.Context, s store.Store, budget int64, interval time.Duration, onErr func(error)) (*Assets, time.Duration, error) {
 	x := NewAssets(s, budget)
 	took, err := x.Start(ctx, interval, onErr)

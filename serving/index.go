@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	qc "github.com/dasch-labs/dasch/query/compressed"
@@ -53,7 +54,9 @@ type Index struct {
 	entries   int
 	slot      uint64
 	indexed   bool
-	ready     bool // Load has finished
+	// ready is set once Load has finished; atomic, as the handlers ask
+	// it on every request before taking the read lock for the page.
+	ready atomic.Bool
 
 	// Writer state, touched by Load and Sync only (syncMu).
 	syncMu      sync.Mutex
@@ -136,19 +139,16 @@ func (x *Index) Load(ctx context.Context) error {
 		x.apply(rows)
 	}
 	x.mu.Lock()
-	x.slot, x.indexed, x.ready = slot, indexed, true
+	x.slot, x.indexed = slot, indexed
 	x.mu.Unlock()
+	x.ready.Store(true)
 	x.fromVersion = floor
 	return nil
 }
 
 // Ready tells whether Load has finished: until then the index holds part
 // of the balances, and callers read the store instead.
-func (x *Index) Ready() bool {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	return x.ready
-}
+func (x *Index) Ready() bool { return x.ready.Load() }
 
 // read returns the latest balance of each (owner, mint) matching cond.
 func (x *Index) read(ctx context.Context, cond string, params store.Params) ([]row, error) {

@@ -12,8 +12,9 @@ import (
 const DefaultSyncInterval = 200 * time.Millisecond
 
 // Open loads an index over s and keeps it in sync every interval until ctx
-// ends; sync errors go to onErr (nil ignores them) and are retried. It is
-// how `dasch serve` and the benchmark start the index, so both serve alike.
+// ends; sync errors go to onErr (nil ignores them) and are retried. The
+// benchmark opens it so; `dasch serve` calls New, then Start once it
+// listens: both load and sync alike.
 func Open(ctx context.Context, s store.Store, interval time.Duration, onErr func(error)) (*Index, time.Duration, error) {
 	x := New(s)
 	took, err := x.Start(ctx, interval, onErr)

@@ -47,10 +47,9 @@ func TokenBalancesByOwner(ctx context.Context, s store.Store, owner Key, p Balan
 	out := make([]TokenBalance, 0, len(res.Rows))
 	for _, r := range res.Rows {
 		var b TokenBalance
-		if err := copyKey(&b.Mint, r[0]); err != nil {
+		if b.Balance, err = keyAmount(r, &b.Mint); err != nil {
 			return nil, fmt.Errorf("token balances by owner: %w", err)
 		}
-		b.Balance = r[1].(uint64)
 		out = append(out, b)
 	}
 	return out, nil
@@ -108,10 +107,9 @@ func MintHolders(ctx context.Context, s store.Store, mint Key, p HolderPage) ([]
 		out := make([]Holder, 0, len(res.Rows))
 		for _, r := range res.Rows {
 			var h Holder
-			if err := copyKey(&h.Owner, r[0]); err != nil {
+			if h.Balance, err = keyAmount(r, &h.Owner); err != nil {
 				return nil, fmt.Errorf("mint holders: %w", err)
 			}
-			h.Balance = r[1].(uint64)
 			out = append(out, h)
 		}
 		return out, nil
@@ -145,10 +143,9 @@ func holdersRangeEnd(ctx context.Context, s store.Store, mint Key, p HolderPage,
 		return nil, nil
 	}
 	var c HolderCursor
-	if err := copyKey(&c.Owner, res.Rows[0][0]); err != nil {
+	if c.Balance, err = keyAmount(res.Rows[0], &c.Owner); err != nil {
 		return nil, fmt.Errorf("mint holders range: %w", err)
 	}
-	c.Balance = res.Rows[0][1].(uint64)
 	return &c, nil
 }
 

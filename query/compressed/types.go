@@ -149,6 +149,19 @@ func copyKey(dst *Key, v any) error {
 	return nil
 }
 
+// keyAmount reads a (key, UInt64) row: a balance's mint or a holder's
+// owner, and the amount.
+func keyAmount(r []any, k *Key) (uint64, error) {
+	if err := copyKey(k, r[0]); err != nil {
+		return 0, err
+	}
+	v, ok := r[1].(uint64)
+	if !ok {
+		return 0, fmt.Errorf("amount column holds %T, want UInt64", r[1])
+	}
+	return v, nil
+}
+
 func optKey(v any) (*Key, error) {
 	if v == nil {
 		return nil, nil
