@@ -31,9 +31,11 @@ func TestWithDefaults(t *testing.T) {
 		in   map[string]string
 		want map[string]string
 	}{
-		{"none", nil, map[string]string{"optimize_on_insert": "0"}},
-		{"added", map[string]string{"max_threads": "1"}, map[string]string{"optimize_on_insert": "0", "max_threads": "1"}},
-		{"caller wins", map[string]string{"optimize_on_insert": "1"}, map[string]string{"optimize_on_insert": "1"}},
+		{"none", nil, map[string]string{"optimize_on_insert": "0", "parallel_view_processing": "1"}},
+		{"added", map[string]string{"max_threads": "1"},
+			map[string]string{"optimize_on_insert": "0", "parallel_view_processing": "1", "max_threads": "1"}},
+		{"caller wins", map[string]string{"optimize_on_insert": "1"},
+			map[string]string{"optimize_on_insert": "1", "parallel_view_processing": "1"}},
 	}
 	for _, c := range cases {
 		if got := WithDefaults(c.in); !maps.Equal(got, c.want) {

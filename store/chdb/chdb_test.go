@@ -321,13 +321,21 @@ func TestClosedStore(t *testing.T) {
 func TestDefaultSettings(t *testing.T) {
 	db := openDB(t, t.TempDir())
 	defer db.Close()
-	for range 3 {
-		res, err := db.Query(context.Background(), `SELECT toString(getSetting('optimize_on_insert'))`, nil)
-		if err != nil {
-			t.Fatal(err)
+	// Booleans read back as true/false.
+	norm := map[string]string{"0": "false", "1": "true"}
+	for k, v := range store.DefaultSettings() {
+		want := v
+		if n, ok := norm[v]; ok {
+			want = n
 		}
-		if got := res.Rows[0][0]; got != "false" && got != "0" {
-			t.Fatalf("optimize_on_insert = %v on a connection, want off", got)
+		for range 3 {
+			res, err := db.Query(context.Background(), `SELECT toString(getSetting({k:String}))`, store.Params{"k": k})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Rows[0][0]; got != want && got != v {
+				t.Fatalf("%s = %v on a connection, want %s", k, got, v)
+			}
 		}
 	}
 }

@@ -10,10 +10,10 @@ package chdb
 import "C"
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -54,6 +54,7 @@ type DB struct {
 	log    *slog.Logger
 	mu     sync.RWMutex // closed is guarded; held shared by every call in flight
 	closed bool
+	piece  int // largest piece of an insert's input handed over at once
 }
 
 type conn struct{ c *C.chdb_connection }
@@ -102,7 +103,7 @@ func Open(ctx context.Context, dir string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{dir: abs, pool: make(chan *conn, opts.PoolSize), lock: lock, log: opts.Logger}
+	db := &DB{dir: abs, pool: make(chan *conn, opts.PoolSize), lock: lock, log: opts.Logger, piece: appendPiece}
 	args := []string{"dasch", "--path=" + abs}
 	settings := store.WithDefaults(opts.Settings)
 	names := make([]string, 0, len(settings))
@@ -329,8 +330,9 @@ func (db *DB) QueryRaw(ctx context.Context, sql string, params store.Params, for
 	return v.([]byte), nil
 }
 
-// Insert implements store.Store: the record is written as one Arrow IPC
-// stream into a streaming INSERT.
+// Insert implements store.Store: the record is encoded as an Arrow IPC
+// stream straight into a streaming INSERT, a piece at a time (see
+// appender), so no copy of the whole encoded record is made on this side.
 func (db *DB) Insert(ctx context.Context, table string, rec arrow.RecordBatch) error {
 	if rec.NumRows() == 0 {
 		return nil
@@ -339,20 +341,30 @@ func (db *DB) Insert(ctx context.Context, table string, rec arrow.RecordBatch) e
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()))
-	if err := w.Write(rec); err != nil {
-		return fmt.Errorf("insert into %s: encode arrow: %w", table, err)
-	}
-	if err := w.Close(); err != nil {
-		return fmt.Errorf("insert into %s: encode arrow: %w", table, err)
-	}
-	return db.InsertStream(ctx, ins, "ArrowStream", buf.Bytes())
+	return db.stream(ctx, ins, "ArrowStream", func(w io.Writer) error {
+		iw := ipc.NewWriter(w, ipc.WithSchema(rec.Schema()))
+		if err := iw.Write(rec); err != nil {
+			return fmt.Errorf("insert into %s: encode arrow: %w", table, err)
+		}
+		if err := iw.Close(); err != nil {
+			return fmt.Errorf("insert into %s: encode arrow: %w", table, err)
+		}
+		return nil
+	})
 }
 
 // InsertStream sends data in format to an INSERT statement without a FORMAT
 // clause, e.g. "INSERT INTO t (a, b)".
 func (db *DB) InsertStream(ctx context.Context, insert, format string, data []byte) error {
+	return db.stream(ctx, insert, format, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// stream runs one streaming INSERT, fed by write. If write fails the
+// insert is cancelled, so nothing of a half-sent input is stored.
+func (db *DB) stream(ctx context.Context, insert, format string, write func(io.Writer) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -373,17 +385,14 @@ func (db *DB) InsertStream(ctx context.Context, insert, format string, data []by
 	if e := C.dasch_stream_insert_error(s); e != nil {
 		return &store.QueryError{SQL: insert, Msg: cleanMsg(C.GoString(e))}
 	}
-	if len(data) > 0 {
-		p := C.CBytes(data)
-		rc := C.dasch_stream_append(s, p, C.size_t(len(data)))
-		C.free(p)
-		if rc != 0 {
-			msg := "append failed"
-			if e := C.dasch_stream_insert_error(s); e != nil {
-				msg = cleanMsg(C.GoString(e))
-			}
-			return &store.QueryError{SQL: insert, Msg: msg}
-		}
+	a := &appender{s: s, sql: insert, piece: db.piece, buf: make([]byte, 0, appendBuffer)}
+	err = write(a)
+	if err == nil {
+		err = a.flush()
+	}
+	if err != nil {
+		C.dasch_stream_cancel_insert(s)
+		return err
 	}
 	res := C.dasch_stream_done(s)
 	if res == nil {
@@ -396,6 +405,70 @@ func (db *DB) InsertStream(ctx context.Context, insert, format string, data []by
 		}
 	}
 	return nil
+}
+
+// The engine copies every appended piece into its queue and parses it on
+// its own thread while the next piece is encoded. Whole records in one
+// piece cost an allocation of the record's size on both sides, fresh pages
+// each time for the large ones; pieces of at most appendPiece bytes reuse
+// the allocator's memory. Small writes (IPC headers, padding) are gathered
+// to appendBuffer first.
+const (
+	appendBuffer = 256 << 10
+	appendPiece  = 4 << 20
+)
+
+// appender is the io.Writer an insert's input is written to.
+type appender struct {
+	s     C.chdb_insert_stream
+	sql   string
+	piece int
+	buf   []byte
+}
+
+func (a *appender) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(a.buf)+len(p) <= cap(a.buf) {
+		a.buf = append(a.buf, p...)
+		return n, nil
+	}
+	if err := a.flush(); err != nil {
+		return 0, err
+	}
+	if len(p) <= cap(a.buf) {
+		a.buf = append(a.buf, p...)
+		return n, nil
+	}
+	for len(p) > 0 {
+		k := min(len(p), a.piece)
+		if err := a.send(p[:k]); err != nil {
+			return 0, err
+		}
+		p = p[k:]
+	}
+	return n, nil
+}
+
+func (a *appender) flush() error {
+	if len(a.buf) == 0 {
+		return nil
+	}
+	err := a.send(a.buf)
+	a.buf = a.buf[:0]
+	return err
+}
+
+// send hands p to the engine, which copies it before returning: p is Go
+// memory without pointers, passed for the duration of the call only.
+func (a *appender) send(p []byte) error {
+	if C.dasch_stream_append(a.s, unsafe.Pointer(&p[0]), C.size_t(len(p))) == 0 {
+		return nil
+	}
+	msg := "append failed"
+	if e := C.dasch_stream_insert_error(a.s); e != nil {
+		msg = cleanMsg(C.GoString(e))
+	}
+	return &store.QueryError{SQL: a.sql, Msg: msg}
 }
 
 func insertSQL(table string, sc *arrow.Schema) (string, error) {

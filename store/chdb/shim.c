@@ -20,6 +20,7 @@ static chdb_insert_stream (*p_stream_insert_n)(chdb_connection, const char *, si
 static int (*p_stream_append)(chdb_insert_stream, const void *, size_t);
 static chdb_result *(*p_stream_done)(chdb_insert_stream);
 static const char *(*p_stream_insert_error)(chdb_insert_stream);
+static void (*p_stream_cancel_insert)(chdb_insert_stream);
 static void (*p_destroy_insert_stream)(chdb_insert_stream);
 static int (*p_shutdown)(void);
 static const char *(*p_version)(void);
@@ -43,6 +44,7 @@ const char *dasch_load(const char *path) {
 	DASCH_SYM(p_stream_append, "chdb_stream_append");
 	DASCH_SYM(p_stream_done, "chdb_stream_done");
 	DASCH_SYM(p_stream_insert_error, "chdb_stream_insert_error");
+	DASCH_SYM(p_stream_cancel_insert, "chdb_stream_cancel_insert");
 	DASCH_SYM(p_destroy_insert_stream, "chdb_destroy_insert_stream");
 	DASCH_SYM(p_shutdown, "chdb_shutdown");
 	DASCH_SYM(p_version, "chdb_version");
@@ -70,6 +72,7 @@ chdb_insert_stream dasch_stream_insert(chdb_connection *c, const char *q, size_t
 int dasch_stream_append(chdb_insert_stream s, const void *d, size_t n) { return p_stream_append(s, d, n); }
 chdb_result *dasch_stream_done(chdb_insert_stream s) { return p_stream_done(s); }
 const char *dasch_stream_insert_error(chdb_insert_stream s) { return p_stream_insert_error(s); }
+void dasch_stream_cancel_insert(chdb_insert_stream s) { p_stream_cancel_insert(s); }
 void dasch_destroy_insert_stream(chdb_insert_stream s) { p_destroy_insert_stream(s); }
 int dasch_shutdown(void) { return dasch_h ? p_shutdown() : 0; }
 const char *dasch_version(void) { return p_version(); }

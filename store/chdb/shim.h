@@ -22,6 +22,7 @@ chdb_insert_stream dasch_stream_insert(chdb_connection *c, const char *q, size_t
 int dasch_stream_append(chdb_insert_stream s, const void *d, size_t n);
 chdb_result *dasch_stream_done(chdb_insert_stream s);
 const char *dasch_stream_insert_error(chdb_insert_stream s);
+void dasch_stream_cancel_insert(chdb_insert_stream s);
 void dasch_destroy_insert_stream(chdb_insert_stream s);
 int dasch_shutdown(void);
 const char *dasch_version(void);
