@@ -20,10 +20,15 @@ const assetChunks = 256
 // Load fills the index chunk by chunk in key order until the budget is
 // reached; the keys past it stay with the store. The slot and the sync
 // watermark are read first, so the index reflects at least that slot and
-// the first Sync re-reads anything written while loading.
+// the first Sync re-reads anything written while loading. It starts from
+// empty, so a load that failed part way can be run again: states it had
+// added and that are gone since would otherwise stay.
 func (x *Assets) Load(ctx context.Context) error {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
+	x.mu.Lock()
+	x.states, x.bytes, x.covered, x.all, x.ready = map[solana.Pubkey]*qd.State{}, 0, solana.Pubkey{}, false, false
+	x.mu.Unlock()
 	mark, err := x.mark(ctx)
 	if err != nil {
 		return err

@@ -108,10 +108,16 @@ type row struct {
 
 // Load reads the current token balances chunk by chunk. The slot and the
 // version floor are read first, so the index reflects at least that slot
-// and the first Sync re-reads anything written while loading.
+// and the first Sync re-reads anything written while loading. It starts
+// from empty, so a load that failed part way can be run again.
 func (x *Index) Load(ctx context.Context) error {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
+	x.ready.Store(false)
+	x.mu.Lock()
+	x.ownerKeys, x.ownerIDs, x.mintKeys, x.mintIDs = nil, map[qc.Key]uint32{}, nil, map[qc.Key]uint32{}
+	x.byMint, x.byOwner, x.entries = nil, nil, 0
+	x.mu.Unlock()
 	slot, indexed, err := x.contextSlot(ctx)
 	if err != nil {
 		return err

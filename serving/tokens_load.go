@@ -41,10 +41,13 @@ func (x *Tokens) Start(ctx context.Context, interval time.Duration, onErr func(e
 }
 
 // Load fills the index chunk by chunk in owner key order with the state
-// as of the indexed slot, read first, until the budget is reached.
+// as of the indexed slot, read first, until the budget is reached. It
+// starts from empty, so a load that failed part way can be run again:
+// accounts it had listed and that were spent since would otherwise stay.
 func (x *Tokens) Load(ctx context.Context) error {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
+	x.reset()
 	slot, err := qc.ContextSlot(ctx, x.s)
 	indexed := err == nil
 	if err != nil && !errors.Is(err, qc.ErrNotIndexed) {
@@ -69,6 +72,15 @@ func (x *Tokens) Load(ctx context.Context) error {
 		x.next = slot + 1
 	}
 	return nil
+}
+
+// reset empties the index and marks it not ready.
+func (x *Tokens) reset() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.byOwner, x.byDeleg = map[qc.Key][]tokAcc{}, map[qc.Key][]delegRef{}
+	x.extra, x.keys, x.keyIDs = map[qc.Key]*tokExtra{}, nil, map[qc.Key]uint32{}
+	x.accounts, x.bytes, x.covered, x.all, x.ready = 0, 0, qc.Key{}, false, false
 }
 
 // loadChunks adds the chunks in key order while they fit the budget and

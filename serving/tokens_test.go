@@ -284,3 +284,36 @@ func TestTokensMatchQueryLayer(t *testing.T) {
 		t.Fatal("half budget served a delegate")
 	}
 }
+
+// TestTokensLoadAgain: a load run again (as serve retries one that failed
+// part way) starts over: an account spent since the first is not listed,
+// and the counts are those of a fresh index.
+func TestTokensLoadAgain(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	w := &tokenWorld{t: t, s: s, step: compressed.NewStateStep()}
+	var accounts []tokenAccount
+	for h := 1; h <= 12; h++ {
+		accounts = append(accounts, tokenAccount{hash: h, owner: h % 4, mint: h % 3, slot: uint64(1 + h%5), delegate: h % 2})
+	}
+	w.commit(ctx, accounts, nil, 1, 10)
+	x := serving.NewTokens(s, serving.DefaultTokenBudget)
+	if err := x.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st := x.Stats(); st.Accounts != 12 {
+		t.Fatalf("first load: %+v, want 12 accounts", st)
+	}
+	w.commit(ctx, nil, map[int]uint64{5: 12}, 11, 20)
+	if err := x.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fresh := serving.NewTokens(s, serving.DefaultTokenBudget)
+	if err := fresh.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := x.Stats(), fresh.Stats(); got != want || got.Accounts != 11 {
+		t.Fatalf("loaded again: %+v, want %+v (11 accounts)", got, want)
+	}
+	comparePages(t, ctx, s, x, 4, 2, 3)
+}

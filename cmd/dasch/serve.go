@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"time"
 
 	"github.com/dasch-labs/dasch/api"
@@ -101,16 +103,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	loaded := make(chan struct{})
 	go func() {
 		defer close(loaded)
-		for _, l := range loads {
-			took, err := l.start(ctx, serving.DefaultSyncInterval, onErr(l.name))
-			if err != nil {
-				if ctx.Err() == nil {
-					e.log.Error(l.name+" did not load; the store answers its methods", "err", err)
-				}
-				continue
-			}
-			fmt.Fprintf(e.stdout, "%s: %s loaded in %s\n", l.name, l.stats(), took.Round(time.Millisecond))
-		}
+		loadIndexes(ctx, loads, time.Second, e.log, e.stdout, onErr)
 	}()
 	err = srv.Serve(ctx)
 	// A load still running reads the store: stop it before the store
@@ -118,6 +111,39 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	cancel()
 	<-loaded
 	return err
+}
+
+// loadIndexes starts the indexes one after the other, each printing its
+// load line. One that fails (the store was unreachable a moment, say) is
+// logged and tried again after the others, after wait, then twice as long
+// each time up to a minute, until ctx ends: meanwhile the store answers its
+// methods.
+func loadIndexes(ctx context.Context, loads []indexLoad, wait time.Duration, log *slog.Logger, out io.Writer,
+	onErr func(string) func(error)) {
+	for len(loads) > 0 {
+		var failed []indexLoad
+		for _, l := range loads {
+			took, err := l.start(ctx, serving.DefaultSyncInterval, onErr(l.name))
+			if ctx.Err() != nil {
+				return
+			}
+			if err != nil {
+				log.Error(l.name+" did not load; the store answers its methods until it does", "err", err, "retry_in", wait)
+				failed = append(failed, l)
+				continue
+			}
+			fmt.Fprintf(out, "%s: %s loaded in %s\n", l.name, l.stats(), took.Round(time.Millisecond))
+		}
+		if loads = failed; len(loads) == 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, time.Minute)
+	}
 }
 
 // indexLoad is an index the server loads after it starts listening.
