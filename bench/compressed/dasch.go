@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -64,6 +65,10 @@ type IngestFigures struct {
 	AccountsTable time.Duration
 	// Settle is how long dasch's background merges ran on after the load.
 	Settle time.Duration
+	// CPU is the process's CPU time (user and system, every thread: the
+	// engine's inserts, merges and state steps, and the Go side) during
+	// dasch's Load. On a busy machine it varies less than the rate.
+	CPU time.Duration
 	// Phases break dasch's Load down (see Phases).
 	Phases Phases
 	// Steps is how many state steps dasch's load ran over its Chunks:
@@ -87,6 +92,15 @@ func (f IngestFigures) AccountsPerSec() float64 {
 // earlier runs.
 func (f IngestFigures) LeanAccountsPerSec() float64 {
 	return float64(f.Accounts) / (f.Load + f.Index - f.AccountsTable).Seconds()
+}
+
+// processCPU is the CPU time the process has used so far, every thread.
+func processCPU() (time.Duration, error) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, fmt.Errorf("getrusage: %w", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
 }
 
 // CopyAccountsPerSec is PostgreSQL's rate counting COPY alone.

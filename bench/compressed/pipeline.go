@@ -130,8 +130,12 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 		return fig, err
 	}
 	var st Stats
+	cpu0, err := processCPU()
+	if err != nil {
+		return fig, err
+	}
 	start := time.Now()
-	err := runPipeline(ctx, s, par, &fig, Slot(0), func(ctx context.Context, emit emitFunc, phase phaseFunc) error {
+	err = runPipeline(ctx, s, par, &fig, Slot(0), func(ctx context.Context, emit emitFunc, phase phaseFunc) error {
 		var err error
 		st, err = p.Stream(ctx, chunk, func(ch *Chunk) error {
 			t0 := time.Now()
@@ -145,6 +149,11 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 		return fig, fmt.Errorf("dasch load: %w", err)
 	}
 	fig.Load = time.Since(start)
+	cpu1, err := processCPU()
+	if err != nil {
+		return fig, err
+	}
+	fig.CPU = cpu1 - cpu0
 	fig.Stats, fig.Accounts, fig.Holdings = st, st.Accounts, st.Holdings
 	if fig.Rows, err = storedRows(ctx, s); err != nil {
 		return fig, err

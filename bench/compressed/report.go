@@ -62,6 +62,8 @@ func (r *Report) WriteTable(w io.Writer) {
 		fmt.Sprintf("ingest at %.0f%% of it (rows)", 100*dRows/r.NarrowRowsPerSec))
 	t.Row("  ingest | index+analyze | merges, s", fmt.Sprintf("%.1f | - | %.1f", d.Load.Seconds(), d.Settle.Seconds()),
 		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.1f | %.1f | -", p.Load.Seconds(), p.Index.Seconds()) }), "", "")
+	t.Row("  ingest CPU, s | per 1M accounts", fmt.Sprintf("%.1f | %.1f", d.CPU.Seconds(), d.CPU.Seconds()/float64(d.Accounts)*1e6),
+		"", "", fmt.Sprintf("%.0f%% of %d CPUs busy", 100*d.CPU.Seconds()/d.Load.Seconds()/float64(r.CPUs), r.CPUs))
 	t.Row("  state steps over chunks inserted", fmt.Sprintf("%d over %d of %s", d.Steps, d.Chunks, measure.Count(r.Cfg.ChunkAccounts)), "", "", "")
 	t.Row("  on disk, GB", fmt.Sprintf("%.2f", float64(d.DiskBytes)/1e9),
 		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.2f", float64(p.DiskBytes)/1e9) }),
