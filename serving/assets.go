@@ -51,7 +51,18 @@ type appliedRow struct {
 // NewAssets returns an empty index over s holding at most budget bytes
 // (estimated); call Load before serving from it.
 func NewAssets(s store.Store, budget int64) *Assets {
-	return &Assets{s: s, budget: budget, states: map[solana.Pubkey]*qd.State{}, applied: map[string]appliedRow{}}
+	x := &Assets{s: s, budget: budget, applied: map[string]appliedRow{}}
+	x.reset()
+	return x
+}
+
+// reset empties the index and marks it not ready: the state NewAssets
+// starts from and every Load starts over from. The sync's applied rows
+// stay: they only skip rows seen again.
+func (x *Assets) reset() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.states, x.bytes, x.covered, x.all, x.ready = map[solana.Pubkey]*qd.State{}, 0, solana.Pubkey{}, false, false
 }
 
 // AssetStats describes the loaded index.

@@ -26,9 +26,7 @@ const assetChunks = 256
 func (x *Assets) Load(ctx context.Context) error {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
-	x.mu.Lock()
-	x.states, x.bytes, x.covered, x.all, x.ready = map[solana.Pubkey]*qd.State{}, 0, solana.Pubkey{}, false, false
-	x.mu.Unlock()
+	x.reset()
 	mark, err := x.mark(ctx)
 	if err != nil {
 		return err

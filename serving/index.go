@@ -65,7 +65,19 @@ type Index struct {
 
 // New returns an empty index over s; call Load before serving from it.
 func New(s store.Store) *Index {
-	return &Index{s: s, ownerIDs: map[qc.Key]uint32{}, mintIDs: map[qc.Key]uint32{}}
+	x := &Index{s: s}
+	x.reset()
+	return x
+}
+
+// reset empties the index and marks it not ready: the state New starts
+// from and every Load starts over from.
+func (x *Index) reset() {
+	x.ready.Store(false)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.ownerKeys, x.ownerIDs, x.mintKeys, x.mintIDs = nil, map[qc.Key]uint32{}, nil, map[qc.Key]uint32{}
+	x.byMint, x.byOwner, x.entries = nil, nil, 0
 }
 
 // Stats describes the loaded index.
@@ -113,11 +125,7 @@ type row struct {
 func (x *Index) Load(ctx context.Context) error {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
-	x.ready.Store(false)
-	x.mu.Lock()
-	x.ownerKeys, x.ownerIDs, x.mintKeys, x.mintIDs = nil, map[qc.Key]uint32{}, nil, map[qc.Key]uint32{}
-	x.byMint, x.byOwner, x.entries = nil, nil, 0
-	x.mu.Unlock()
+	x.reset()
 	slot, indexed, err := x.contextSlot(ctx)
 	if err != nil {
 		return err

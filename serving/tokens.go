@@ -88,8 +88,9 @@ const (
 // NewTokens returns an empty index over s holding at most budget bytes
 // (estimated); call Load before serving from it.
 func NewTokens(s store.Store, budget int64) *Tokens {
-	return &Tokens{s: s, budget: budget, byOwner: map[qc.Key][]tokAcc{}, byDeleg: map[qc.Key][]delegRef{},
-		extra: map[qc.Key]*tokExtra{}, keyIDs: map[qc.Key]uint32{}}
+	x := &Tokens{s: s, budget: budget}
+	x.reset()
+	return x
 }
 
 // TokenStats describes the loaded index.

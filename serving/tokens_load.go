@@ -74,7 +74,8 @@ func (x *Tokens) Load(ctx context.Context) error {
 	return nil
 }
 
-// reset empties the index and marks it not ready.
+// reset empties the index and marks it not ready: the state NewTokens
+// starts from and every Load starts over from.
 func (x *Tokens) reset() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
