@@ -76,7 +76,7 @@ type HolderPage struct {
 // mint first (160 ms p50 for the first page of a 2.2M-holder mint, 30 ms
 // for a 436k one). So the page is read in two steps. The key range the
 // page can lie in ends at the n-th live-flagged row after the cursor, read
-// without FINAL, newest key first, stopping after n rows (4-5 ms on the
+// without FINAL, newest key first, stopping after n rows (4–7 ms on the
 // 436k mint); FINAL then reads that range only. Every holder's newest row
 // is live-flagged, so every holder before that row is in the range; a
 // range holding fewer than a page of holders (stale rows, not yet merged

@@ -385,7 +385,7 @@ func (db *DB) stream(ctx context.Context, insert, format string, write func(io.W
 	if e := C.dasch_stream_insert_error(s); e != nil {
 		return &store.QueryError{SQL: insert, Msg: cleanMsg(C.GoString(e))}
 	}
-	a := &appender{s: s, sql: insert, piece: db.piece, buf: make([]byte, 0, appendBuffer)}
+	a := &appender{s: s, sql: insert, piece: db.piece}
 	err = write(a)
 	if err == nil {
 		err = a.flush()
@@ -412,7 +412,8 @@ func (db *DB) stream(ctx context.Context, insert, format string, write func(io.W
 // piece cost an allocation of the record's size on both sides, fresh pages
 // each time for the large ones; pieces of at most appendPiece bytes reuse
 // the allocator's memory. Small writes (IPC headers, padding) are gathered
-// to appendBuffer first.
+// to appendBuffer first, in a buffer that grows to it only when the input
+// does: a small insert allocates what it sends, not appendBuffer.
 const (
 	appendBuffer = 256 << 10
 	appendPiece  = 4 << 20
@@ -428,14 +429,14 @@ type appender struct {
 
 func (a *appender) Write(p []byte) (int, error) {
 	n := len(p)
-	if len(a.buf)+len(p) <= cap(a.buf) {
+	if len(a.buf)+len(p) <= appendBuffer {
 		a.buf = append(a.buf, p...)
 		return n, nil
 	}
 	if err := a.flush(); err != nil {
 		return 0, err
 	}
-	if len(p) <= cap(a.buf) {
+	if len(p) <= appendBuffer {
 		a.buf = append(a.buf, p...)
 		return n, nil
 	}
