@@ -3,6 +3,7 @@ package schema_test
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/dasch-labs/dasch/internal/storetest"
@@ -78,5 +79,41 @@ func TestAccountsKeepNewestVersion(t *testing.T) {
 	}
 	if len(res.Rows) != 1 || res.Rows[0][0].(uint64) != 3 || res.Rows[0][1].(string) != "o" {
 		t.Fatalf("rows = %v", res.Rows)
+	}
+}
+
+// TestRawColumns checks every column of migration 12 is stored without
+// compression and every other column of those tables keeps the default.
+func TestRawColumns(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	raw := map[string]bool{}
+	tables := map[string]bool{}
+	for _, c := range schema.RawColumns() {
+		raw[c] = true
+		tables[strings.SplitN(c, ".", 2)[0]] = true
+	}
+	res, err := s.Query(ctx, `SELECT table, name, compression_codec FROM system.columns
+		WHERE database = currentDatabase() ORDER BY table, name`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, r := range res.Rows {
+		table, name, codec := r[0].(string), r[1].(string), r[2].(string)
+		if !tables[table] {
+			continue
+		}
+		want := ""
+		if raw[table+"."+name] {
+			want = "CODEC(NONE)"
+			seen++
+		}
+		if codec != want {
+			t.Errorf("%s.%s codec %q, want %q", table, name, codec, want)
+		}
+	}
+	if seen != len(raw) {
+		t.Errorf("found %d of the %d raw columns", seen, len(raw))
 	}
 }

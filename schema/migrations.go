@@ -147,6 +147,7 @@ func Migrations() []Migration {
 		{Version: 8, Name: "spent_resolved_once", Statements: spentOnce()},
 		{Version: 10, Name: "token_granules", Statements: tokenGranules()},
 		{Version: 11, Name: "token_sync", Statements: tokenSync()},
+		{Version: 12, Name: "raw_codecs", Statements: rawCodecs()},
 	}
 }
 
