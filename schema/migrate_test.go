@@ -117,3 +117,32 @@ func TestRawColumns(t *testing.T) {
 		t.Errorf("found %d of the %d raw columns", seen, len(raw))
 	}
 }
+
+// TestSpentPendingFill upgrades a store holding a spend of an indexed
+// account and a spend of one not indexed: migration 13 lists only the
+// second as pending.
+func TestSpentPendingFill(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	for _, stmt := range []string{
+		`INSERT INTO compressed_accounts (hash, slot_created) VALUES ('indexed', 5)`,
+		`INSERT INTO compressed_spent (hash, slot) VALUES ('indexed', 6), ('missing', 6), ('missing', 7)`,
+		// As a store before migration 13: no list, no record of it.
+		`DROP TABLE ` + schema.TableSpentPending,
+		`ALTER TABLE schema_migrations DELETE WHERE version >= 13 SETTINGS mutations_sync = 2`,
+	} {
+		if err := s.Exec(ctx, stmt, nil); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	if _, err := schema.Migrate(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Query(ctx, `SELECT trim(TRAILING '\0' FROM hash), resolved FROM `+schema.TableSpentPending, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 1 || res.Rows[0][0] != "missing" || res.Rows[0][1] != uint8(0) {
+		t.Fatalf("pending = %v, want [[missing 0]]", res.Rows)
+	}
+}

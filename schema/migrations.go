@@ -148,6 +148,7 @@ func Migrations() []Migration {
 		{Version: 10, Name: "token_granules", Statements: tokenGranules()},
 		{Version: 11, Name: "token_sync", Statements: tokenSync()},
 		{Version: 12, Name: "raw_codecs", Statements: rawCodecs()},
+		{Version: 13, Name: "spent_pending", Statements: spentPending()},
 	}
 }
 

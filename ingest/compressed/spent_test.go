@@ -13,7 +13,8 @@ import (
 // and a token account whose spend is indexed before its output, and
 // checks every read table the step rewrites: the spent rows carry their
 // keys, token fields, lamports and slots, drop out of every unspent
-// listing, and the spends' signatures reach both owners.
+// listing, and the spends' signatures reach both owners. The spend indexed
+// first is listed as pending, then resolved at its output's slot.
 func TestSpentRows(t *testing.T) {
 	s := storetest.Open(t)
 	ctx := context.Background()
@@ -30,6 +31,9 @@ func TestSpentRows(t *testing.T) {
 		{[]string{spend("plain", 50), spend("delegated", 50), spend("late", 60)}, 50, 60},
 		// The output the spend at 60 spent is indexed after it.
 		{[]string{account("late", "ctoken", 55, true, "bob", "", 70)}, 55, 55},
+		// Stepping its range again (a redo) finds the spend again through
+		// the pending list and counts nothing twice.
+		{nil, 55, 55},
 	}
 	step := NewStateStep()
 	for _, st := range steps {
@@ -51,6 +55,7 @@ func TestSpentRows(t *testing.T) {
 		{"token owner signatures", `SELECT ` + name("owner") + `, slot, ` + name("signature") + `
 			FROM token_owner_signatures FINAL WHERE slot >= 50 ORDER BY owner, slot`},
 		{"balances", `SELECT ` + name("owner") + `, balance FROM token_balances FINAL ORDER BY owner`},
+		{"pending", `SELECT ` + name("hash") + `, resolved, resolved_slot FROM compressed_spent_pending FINAL ORDER BY hash`},
 	}
 	want := map[string][]string{
 		"by owner":       {"plain program 5 40 true 50"},
@@ -63,6 +68,7 @@ func TestSpentRows(t *testing.T) {
 		},
 		"token owner signatures": {"alice 50 spend-delegated", "bob 60 spend-late"},
 		"balances":               {"alice 200", "bob 0"},
+		"pending":                {"late 1 55"},
 	}
 	for _, c := range checks {
 		got := rows(t, s, c.sql)

@@ -95,9 +95,10 @@ func accountWrites() []statement {
 	}
 }
 
-// spentWrites lists the range's spent accounts once, resolves them once
-// and, if any resolved, rewrites their read-path rows. It tells whether
-// any resolved.
+// spentWrites lists the range's spent accounts once, resolves them once,
+// lists the spends that resolved to no indexed account as pending and, if
+// any resolved, marks the pending ones resolved and rewrites their
+// read-path rows. It tells whether any resolved.
 func (st *StateStep) spentWrites(ctx context.Context, s store.Store, params store.Params) (bool, error) {
 	for _, w := range []statement{
 		{"clear spent", sqlClearSpent}, {"clear spent accounts", sqlClearSpentAccounts}, {"spent accounts", sqlSpentTouched},
@@ -113,8 +114,12 @@ func (st *StateStep) spentWrites(ctx context.Context, s store.Store, params stor
 	if n, _ := res.Rows[0][0].(uint64); n == 0 {
 		return false, nil
 	}
-	if err := st.exec(ctx, s, statement{"resolve spent accounts", sqlSpentResolve}, params); err != nil {
-		return false, err
+	for _, w := range []statement{
+		{"resolve spent accounts", sqlSpentResolve}, {"pending spends", sqlPendingAdd},
+	} {
+		if err := st.exec(ctx, s, w, params); err != nil {
+			return false, err
+		}
 	}
 	if res, err = s.Query(ctx, sqlResolvedCount, nil); err != nil {
 		return false, fmt.Errorf("count resolved spent accounts: %w", err)
@@ -122,7 +127,7 @@ func (st *StateStep) spentWrites(ctx context.Context, s store.Store, params stor
 	if n, _ := res.Rows[0][0].(uint64); n == 0 {
 		return false, nil
 	}
-	for _, w := range accountWrites() {
+	for _, w := range append([]statement{{"pending spends resolved", sqlPendingResolved}}, accountWrites()...) {
 		if err := st.exec(ctx, s, w, params); err != nil {
 			return true, err
 		}

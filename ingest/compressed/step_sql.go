@@ -5,14 +5,31 @@ package compressed
 
 // sqlSpentTouched lists, into the step's scratch table, the touched
 // accounts that are spent: spends in the range, and outputs created in the
-// range whose spend was indexed before them (the primary key of
-// compressed_spent serves the second half). Found once per step; the
+// range whose spend was indexed before them. The range's spends are read
+// from the ledger, ordered by slot, by a key range (compressed_spent is
+// ordered by hash: once its parts merge, its slot index skips nothing).
+// Outputs spent before they were indexed are found through the pending
+// list (migration 13): the primary key of compressed_accounts finds the
+// few listed, never the range's every output. Found once per step; the
 // writes of spent rows read the list, and are skipped when it is empty.
 const sqlSpentTouched = `INSERT INTO compressed_step_spent (hash)
-SELECT hash FROM compressed_spent WHERE slot BETWEEN {from:UInt64} AND {to:UInt64}
+SELECT hash FROM token_ledger WHERE slot BETWEEN {from:UInt64} AND {to:UInt64} AND kind = 1
 UNION DISTINCT
-SELECT hash FROM compressed_spent
-WHERE hash IN (SELECT hash FROM compressed_accounts WHERE slot_created BETWEEN {from:UInt64} AND {to:UInt64})`
+SELECT hash FROM compressed_accounts
+PREWHERE slot_created BETWEEN {from:UInt64} AND {to:UInt64}
+WHERE hash IN (SELECT hash FROM compressed_spent_pending FINAL
+	WHERE NOT resolved OR resolved_slot BETWEEN {from:UInt64} AND {to:UInt64})`
+
+// sqlPendingAdd lists the range's spends that resolved to no indexed
+// account; sqlPendingResolved marks those whose account this range
+// created, at the account's slot, so a redo of the range finds them again.
+const (
+	sqlPendingAdd = `INSERT INTO compressed_spent_pending (hash, resolved, resolved_slot)
+SELECT hash, 0, 0 FROM compressed_step_spent WHERE hash NOT IN (SELECT hash FROM compressed_step_spent_accounts)`
+	sqlPendingResolved = `INSERT INTO compressed_spent_pending (hash, resolved, resolved_slot)
+SELECT hash, 1, slot_created FROM compressed_step_spent_accounts
+WHERE hash IN (SELECT hash FROM compressed_spent_pending WHERE NOT resolved)`
+)
 
 const (
 	sqlClearSpent         = `TRUNCATE TABLE compressed_step_spent`
@@ -30,8 +47,8 @@ const (
 // spends: for 100k spends among 4M accounts (a 4M-account bench store)
 // those six took 4.6 s; the resolve and the writes take 1.0 s. Accounts are
 // immutable, so any copy of a re-ingested one serves (LIMIT 1 BY). A
-// spend whose account is not indexed yet is left out: its output's step
-// finds it (sqlSpentTouched's second half).
+// spend whose account is not indexed yet is left out and listed as
+// pending: its output's step finds it (sqlSpentTouched's second half).
 const sqlSpentResolve = `INSERT INTO compressed_step_spent_accounts
 	(hash, spent_slot, is_token, owner, lamports, slot_created, token_owner, mint, amount, delegate)
 WITH ` + spentCTE + `
