@@ -22,13 +22,15 @@ WHERE hash IN (SELECT hash FROM compressed_spent_pending FINAL
 
 // sqlPendingAdd lists the range's spends that resolved to no indexed
 // account; sqlPendingResolved marks those whose account this range
-// created, at the account's slot, so a redo of the range finds them again.
+// created, at the account's slot, so a redo of the range finds them again
+// (the list is read by its key, only for the range's resolved hashes).
 const (
 	sqlPendingAdd = `INSERT INTO compressed_spent_pending (hash, resolved, resolved_slot)
 SELECT hash, 0, 0 FROM compressed_step_spent WHERE hash NOT IN (SELECT hash FROM compressed_step_spent_accounts)`
 	sqlPendingResolved = `INSERT INTO compressed_spent_pending (hash, resolved, resolved_slot)
 SELECT hash, 1, slot_created FROM compressed_step_spent_accounts
-WHERE hash IN (SELECT hash FROM compressed_spent_pending WHERE NOT resolved)`
+WHERE hash IN (SELECT hash FROM compressed_spent_pending
+	WHERE hash IN (SELECT hash FROM compressed_step_spent_accounts) AND NOT resolved)`
 )
 
 const (
