@@ -94,15 +94,6 @@ func (f IngestFigures) LeanAccountsPerSec() float64 {
 	return float64(f.Accounts) / (f.Load + f.Index - f.AccountsTable).Seconds()
 }
 
-// processCPU is the CPU time the process has used so far, every thread.
-func processCPU() (time.Duration, error) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0, fmt.Errorf("getrusage: %w", err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
-}
-
 // CopyAccountsPerSec is PostgreSQL's rate counting COPY alone.
 func (f IngestFigures) CopyAccountsPerSec() float64 { return float64(f.Accounts) / f.Load.Seconds() }
 
@@ -316,4 +307,13 @@ func daschBalances(ctx context.Context, s store.Store, owner [32]byte) ([]Holder
 		out[i] = Holder{Key: it.Mint, Balance: it.Balance}
 	}
 	return out, nil
+}
+
+// processCPU is the CPU time the process has used so far, every thread.
+func processCPU() (time.Duration, error) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, fmt.Errorf("getrusage: %w", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
 }

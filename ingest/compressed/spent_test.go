@@ -31,8 +31,8 @@ func TestSpentRows(t *testing.T) {
 		{[]string{spend("plain", 50), spend("delegated", 50), spend("late", 60)}, 50, 60},
 		// The output the spend at 60 spent is indexed after it.
 		{[]string{account("late", "ctoken", 55, true, "bob", "", 70)}, 55, 55},
-		// Stepping its range again (a redo) finds the spend again through
-		// the pending list and counts nothing twice.
+		// Stepping its range again counts nothing twice and leaves the
+		// spend resolved at the output's slot.
 		{nil, 55, 55},
 	}
 	step := NewStateStep()
