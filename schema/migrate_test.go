@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -138,11 +139,53 @@ func TestSpentPendingFill(t *testing.T) {
 	if _, err := schema.Migrate(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Query(ctx, `SELECT trim(TRAILING '\0' FROM hash), resolved FROM `+schema.TableSpentPending, nil)
+	res, err := s.Query(ctx, `SELECT spend_slot, trim(TRAILING '\0' FROM hash), resolved FROM `+schema.TableSpentPending, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Rows) != 1 || res.Rows[0][0] != "missing" || res.Rows[0][1] != uint8(0) {
-		t.Fatalf("pending = %v, want [[missing 0]]", res.Rows)
+	if len(res.Rows) != 1 || res.Rows[0][0] != uint64(6) || res.Rows[0][1] != "missing" || res.Rows[0][2] != uint8(0) {
+		t.Fatalf("pending = %v, want [[6 missing 0]]", res.Rows)
+	}
+}
+
+// TestPendingSlot upgrades a store whose pending list is keyed by hash
+// alone (migration 13): migration 14 keeps every listed spend, resolved
+// or not, under the first slot it was spent at, and its key puts the
+// spend's slot first.
+func TestPendingSlot(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	for _, stmt := range []string{
+		`DROP TABLE ` + schema.TableSpentPending,
+		// Migration 13's layout.
+		`CREATE TABLE ` + schema.TableSpentPending + ` (hash FixedString(32) CODEC(NONE), resolved UInt8, resolved_slot UInt64)
+			ENGINE = ReplacingMergeTree(resolved) ORDER BY hash`,
+		`INSERT INTO compressed_spent (hash, slot) VALUES ('open', 9), ('open', 8), ('done', 12), ('other', 3)`,
+		`INSERT INTO ` + schema.TableSpentPending + ` VALUES ('open', 0, 0), ('done', 0, 0)`,
+		`INSERT INTO ` + schema.TableSpentPending + ` VALUES ('done', 1, 11)`,
+		`ALTER TABLE schema_migrations DELETE WHERE version >= 14 SETTINGS mutations_sync = 2`,
+	} {
+		if err := s.Exec(ctx, stmt, nil); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	if _, err := schema.Migrate(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Query(ctx, `SELECT spend_slot, trim(TRAILING '\0' FROM hash), resolved, resolved_slot
+		FROM `+schema.TableSpentPending+` FINAL ORDER BY spend_slot`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(res.Rows)
+	if want := "[[8 open 0 0] [12 done 1 11]]"; got != want {
+		t.Fatalf("pending = %s, want %s", got, want)
+	}
+	if res, err = s.Query(ctx, `SELECT sorting_key FROM system.tables
+		WHERE database = currentDatabase() AND name = {t:String}`, store.Params{"t": schema.TableSpentPending}); err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Rows[0][0]; got != "spend_slot, hash" {
+		t.Fatalf("sorting key %q, want spend_slot, hash", got)
 	}
 }

@@ -149,6 +149,7 @@ func Migrations() []Migration {
 		{Version: 11, Name: "token_sync", Statements: tokenSync()},
 		{Version: 12, Name: "raw_codecs", Statements: rawCodecs()},
 		{Version: 13, Name: "spent_pending", Statements: spentPending()},
+		{Version: 14, Name: "pending_slot", Statements: pendingSlot()},
 	}
 }
 

@@ -55,7 +55,7 @@ func TestSpentRows(t *testing.T) {
 		{"token owner signatures", `SELECT ` + name("owner") + `, slot, ` + name("signature") + `
 			FROM token_owner_signatures FINAL WHERE slot >= 50 ORDER BY owner, slot`},
 		{"balances", `SELECT ` + name("owner") + `, balance FROM token_balances FINAL ORDER BY owner`},
-		{"pending", `SELECT ` + name("hash") + `, resolved, resolved_slot FROM compressed_spent_pending FINAL ORDER BY hash`},
+		{"pending", `SELECT spend_slot, ` + name("hash") + `, resolved, resolved_slot FROM compressed_spent_pending FINAL ORDER BY hash`},
 	}
 	want := map[string][]string{
 		"by owner":       {"plain program 5 40 true 50"},
@@ -68,7 +68,7 @@ func TestSpentRows(t *testing.T) {
 		},
 		"token owner signatures": {"alice 50 spend-delegated", "bob 60 spend-late"},
 		"balances":               {"alice 200", "bob 0"},
-		"pending":                {"late 1 55"},
+		"pending":                {"60 late 1 55"},
 	}
 	for _, c := range checks {
 		got := rows(t, s, c.sql)
@@ -105,4 +105,49 @@ func fixtureAccount(hash, owner string, slot int, token bool, tokenOwner, delega
 func fixtureSpend(hash string, slot int) string {
 	return `INSERT INTO compressed_spent (hash, slot, signature, block_time) VALUES (` +
 		fixtureKey(hash) + `, ` + strconv.Itoa(slot) + `, ` + fixtureSig("spend-"+hash) + `, 9)`
+}
+
+// TestPendingFromRangeStart: a range resolves only the pending spends at
+// its first slot or later, as the list's key reads them (an output is
+// created no later than its spend). An indexer started after an account's
+// creation lists the account's spend for good; later ranges do not read
+// it. A hash listed at slot 60 and (against chain order) created at 100
+// therefore stays pending and its account unspent, while the one spent at
+// 100 and created at 100 resolves.
+func TestPendingFromRangeStart(t *testing.T) {
+	s := storetest.Open(t)
+	ctx := context.Background()
+	step := NewStateStep()
+	for _, st := range []struct {
+		sql      []string
+		from, to uint64
+	}{
+		{[]string{fixtureSpend("before-start", 60)}, 60, 60},
+		{[]string{fixtureSpend("same-slot", 100)}, 100, 100},
+		{[]string{
+			fixtureAccount("before-start", "ctoken", 100, true, "alice", "", 5),
+			fixtureAccount("same-slot", "ctoken", 100, true, "bob", "", 7),
+		}, 100, 100},
+	} {
+		execAll(t, s, st.sql...)
+		if err := step.Apply(ctx, s, st.from, st.to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	name := fixtureName
+	for _, c := range []struct {
+		sql  string
+		want []string
+	}{
+		{`SELECT spend_slot, ` + name("hash") + `, resolved, resolved_slot FROM compressed_spent_pending FINAL ORDER BY spend_slot`,
+			[]string{"60 before-start 0 0", "100 same-slot 1 100"}},
+		{`SELECT ` + name("hash") + `, spent FROM token_accounts FINAL ORDER BY hash`,
+			[]string{"before-start false", "same-slot true"}},
+		{`SELECT ` + name("owner") + `, balance FROM token_balances FINAL ORDER BY owner`,
+			[]string{"alice 5", "bob 0"}},
+	} {
+		if got := rows(t, s, c.sql); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.sql, got, c.want)
+		}
+	}
 }

@@ -10,27 +10,35 @@ package compressed
 // ordered by hash: once its parts merge, its slot index skips nothing).
 // Outputs spent before they were indexed are found through the pending
 // list (migration 13): the primary key of compressed_accounts finds the
-// few listed, never the range's every output. Found once per step; the
-// writes of spent rows read the list, and are skipped when it is empty.
+// few listed, never the range's every output. Of the list, only the
+// spends at the range's first slot or later are read, by the list's key
+// (migration 14): an output is created no later than its spend. Found
+// once per step; the writes of spent rows read the list, and are skipped
+// when it is empty.
 const sqlSpentTouched = `INSERT INTO compressed_step_spent (hash)
 SELECT hash FROM token_ledger WHERE slot BETWEEN {from:UInt64} AND {to:UInt64} AND kind = 1
 UNION DISTINCT
 SELECT hash FROM compressed_accounts
 PREWHERE slot_created BETWEEN {from:UInt64} AND {to:UInt64}
 WHERE hash IN (SELECT hash FROM compressed_spent_pending FINAL
-	WHERE NOT resolved OR resolved_slot BETWEEN {from:UInt64} AND {to:UInt64})`
+	WHERE spend_slot >= {from:UInt64} AND (NOT resolved OR resolved_slot BETWEEN {from:UInt64} AND {to:UInt64}))`
 
 // sqlPendingAdd lists the range's spends that resolved to no indexed
-// account; sqlPendingResolved marks those whose account this range
-// created, at the account's slot, so a redo of the range finds them again
-// (the list is read by its key, only for the range's resolved hashes).
+// account, under the first slot each was spent at (as sqlSpentResolve's
+// spent_slot); sqlPendingResolved marks those whose account this range
+// created, at the account's slot and under the listed row's key, so a
+// redo of the range finds them again. The list is read by its key: from
+// the range's first slot on, for the range's resolved hashes only.
 const (
-	sqlPendingAdd = `INSERT INTO compressed_spent_pending (hash, resolved, resolved_slot)
-SELECT hash, 0, 0 FROM compressed_step_spent WHERE hash NOT IN (SELECT hash FROM compressed_step_spent_accounts)`
-	sqlPendingResolved = `INSERT INTO compressed_spent_pending (hash, resolved, resolved_slot)
-SELECT hash, 1, slot_created FROM compressed_step_spent_accounts
-WHERE hash IN (SELECT hash FROM compressed_spent_pending
-	WHERE hash IN (SELECT hash FROM compressed_step_spent_accounts) AND NOT resolved)`
+	sqlPendingAdd = `INSERT INTO compressed_spent_pending (spend_slot, hash, resolved, resolved_slot)
+SELECT min(slot), hash, 0, 0 FROM compressed_spent
+WHERE hash IN (SELECT hash FROM compressed_step_spent WHERE hash NOT IN (SELECT hash FROM compressed_step_spent_accounts))
+GROUP BY hash`
+	sqlPendingResolved = `INSERT INTO compressed_spent_pending (spend_slot, hash, resolved, resolved_slot)
+SELECT p.spend_slot, p.hash, 1, a.slot_created
+FROM (SELECT spend_slot, hash FROM compressed_spent_pending
+	WHERE spend_slot >= {from:UInt64} AND hash IN (SELECT hash FROM compressed_step_spent_accounts) AND NOT resolved) AS p
+INNER JOIN compressed_step_spent_accounts AS a USING (hash)`
 )
 
 const (
