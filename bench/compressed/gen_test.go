@@ -159,3 +159,45 @@ func TestGeneratorFullScale(t *testing.T) {
 	}
 	t.Logf("largest mint %d holders, %d holdings, whales: %v", st.HoldersByMint[0], st.Holdings, st.MintsByWhale[:8])
 }
+
+// TestEventsAsParsed checks the parsed events the ingest bench feeds the
+// decoder carry what light.Parse gives: each output its transaction's
+// signature (stored with every account row), one signature per
+// transaction, and an arena reused for a second chunk leaves them whole.
+func TestEventsAsParsed(t *testing.T) {
+	p, err := NewPlan(GenConfig{Accounts: 2_000, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chunks []*Chunk
+	if _, err := p.Stream(context.Background(), 1_000, func(ch *Chunk) error {
+		chunks = append(chunks, ch)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var arena eventArena
+	for _, ch := range chunks {
+		evs := arena.events(p, ch)
+		seen := map[[64]byte]bool{}
+		n := 0
+		for _, ev := range evs {
+			if seen[ev.Signature] {
+				t.Fatalf("signature of two transactions in one chunk")
+			}
+			seen[ev.Signature] = true
+			for _, o := range ev.Outputs {
+				if o.Signature != ev.Signature {
+					t.Fatalf("output %x carries signature %x, its transaction %x", o.Hash[:4], o.Signature[:4], ev.Signature[:4])
+				}
+				if want := p.AccountHash(ch.Accounts[n].Seq); o.Hash != want || o.Token.Amount != ch.Accounts[n].Amount {
+					t.Fatalf("output %d is not the chunk's account", n)
+				}
+				n++
+			}
+		}
+		if n != len(ch.Accounts) {
+			t.Fatalf("%d outputs for %d accounts", n, len(ch.Accounts))
+		}
+	}
+}

@@ -89,8 +89,8 @@ func (ea *eventArena) events(p *Plan, ch *Chunk) []light.Events {
 			d := p.DelegateKey(a.Delegate)
 			del = &d
 		}
-		buf = tokenOutput(p, &outs[i], &datas[i], &toks[i], buf, a.Seq, Slot(a.Seq), m, o, a.Amount, del)
 		sig := p.Signature(a.Seq)
+		buf = tokenOutput(p, &outs[i], &datas[i], &toks[i], buf, a.Seq, Slot(a.Seq), sig, m, o, a.Amount, del)
 		if n := len(evs); n > 0 && evs[n-1].Signature == sig {
 			evs[n-1].Outputs = outs[i-1 : i+1 : i+1]
 			continue
@@ -102,12 +102,12 @@ func (ea *eventArena) events(p *Plan, ch *Chunk) []light.Events {
 }
 
 // tokenOutput fills out as the parsed event carries the token account at
-// stream position seq, created at slot: a V1 token account of the
-// compressed-token program in seq's V2 tree, with data and tok as its
-// account and token data. The token data's bytes are appended to buf,
-// which is returned.
+// stream position seq, created at slot by transaction sig: a V1 token
+// account of the compressed-token program in seq's V2 tree, with data and
+// tok as its account and token data. The token data's bytes are appended
+// to buf, which is returned.
 func tokenOutput(p *Plan, out *light.OutputAccount, data *light.AccountData, tok *light.TokenData, buf []byte,
-	seq, slot uint64, mint, owner [32]byte, amount uint64, del *[32]byte) []byte {
+	seq, slot uint64, sig [64]byte, mint, owner [32]byte, amount uint64, del *[32]byte) []byte {
 	var disc [8]byte
 	binary.LittleEndian.PutUint64(disc[:], light.TokenDiscriminatorV1)
 	start := len(buf)
@@ -120,7 +120,7 @@ func tokenOutput(p *Plan, out *light.OutputAccount, data *light.AccountData, tok
 	}
 	*out = light.OutputAccount{
 		Hash: p.AccountHash(seq), Tree: p.Tree(seq), Queue: p.Queue(seq), TreeType: light.TreeStateV2,
-		LeafIndex: uint32(LeafIndex(seq)), InOutputQueue: true, SlotCreated: slot,
+		LeafIndex: uint32(LeafIndex(seq)), InOutputQueue: true, SlotCreated: slot, Signature: sig,
 		Owner: light.CompressedTokenProgram(), Data: data, Token: tok,
 	}
 	return buf

@@ -148,11 +148,12 @@ func transferEvents(p *Plan, picked []spendable, seq, slot uint64) []light.Event
 		q := seq + 2*uint64(i)
 		to, pay := payee(p, a, q)
 		at := slot + uint64(i/transfersPerSlot)
-		buf = tokenOutput(p, &outs[2*i], &datas[2*i], &toks[2*i], buf, q, at, a.mint, to, pay, nil)
-		buf = tokenOutput(p, &outs[2*i+1], &datas[2*i+1], &toks[2*i+1], buf, q+1, at, a.mint, a.owner, a.amount-pay, nil)
+		sig := p.Signature(q)
+		buf = tokenOutput(p, &outs[2*i], &datas[2*i], &toks[2*i], buf, q, at, sig, a.mint, to, pay, nil)
+		buf = tokenOutput(p, &outs[2*i+1], &datas[2*i+1], &toks[2*i+1], buf, q+1, at, sig, a.mint, a.owner, a.amount-pay, nil)
 		nullifier := key32(p.Cfg.Seed, domTransfer, q)
 		evs[i] = light.Events{
-			Signature: p.Signature(q), Slot: at, Compression: true,
+			Signature: sig, Slot: at, Compression: true,
 			Inputs: []light.InputAccount{{Hash: a.hash, V2: &light.BatchedInput{
 				Tree: a.tree, LeafIndex: a.leaf, Nullifier: nullifier, QueueIndex: q / 2,
 			}}},
