@@ -14,10 +14,10 @@ import (
 )
 
 // accountRow is a row of compressed_accounts: an output account in a known
-// tree, as its transaction created it.
-type accountRow struct {
-	light.OutputAccount
-}
+// tree, as its transaction created it. It is the parsed output itself, not
+// a copy: rows are appended to their builder before their event is gone,
+// and nothing writes to either.
+type accountRow light.OutputAccount
 
 // Table implements arrowbatch.Row.
 func (*accountRow) Table() string { return schema.TableCompressed }
@@ -94,7 +94,7 @@ func (b *accountsBuilder) Append(r arrowbatch.Row) error {
 	if !ok {
 		return fmt.Errorf("%s: cannot append %T", schema.TableCompressed, r)
 	}
-	o := &row.OutputAccount
+	o := (*light.OutputAccount)(row)
 	b.hash.Append(o.Hash[:])
 	b.tree.Append(o.Tree[:])
 	b.queue.Append(o.Queue[:])

@@ -107,7 +107,7 @@ func (d *Decoder) DecodeEvents(ev *light.Events, blockTime int64, out *decode.Ba
 			d.dropped.Add(1)
 			continue
 		}
-		out.Add(&accountRow{OutputAccount: *o})
+		out.Add((*accountRow)(o))
 		if !owners[o.Owner] {
 			owners[o.Owner] = true
 			out.Add(&ownerSignatureRow{Owner: o.Owner, Slot: ev.Slot, Signature: sig, BlockTime: blockTime})

@@ -133,7 +133,7 @@ func TestDecoderAccountRow(t *testing.T) {
 			continue
 		}
 		found = true
-		o := row.OutputAccount
+		o := (*light.OutputAccount)(row)
 		if row.Table() != schema.TableCompressed || o.Tree.String() != "smt1NamzXdq4AMqS2fS2F1i5KTYPZRhoHgWx38d8WsT" ||
 			o.Queue.String() != "nfq1NvQDJ2GEgnS8zt9prAe8rjjpAW1zFkrvZoBR148" || o.Seq == nil || o.SlotCreated != 43 ||
 			o.Owner.String() != cToken || o.Data == nil {
