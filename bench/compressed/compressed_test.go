@@ -86,6 +86,11 @@ func TestSmallRun(t *testing.T) {
 	if rep.PG.Accounts != 20_000 || rep.PG.Index <= 0 || rep.PG.AccountsTable <= 0 || rep.PG.AccountsTable >= rep.PG.Load+rep.PG.Index {
 		t.Errorf("postgres figures %+v", rep.PG)
 	}
+	// Photon's transaction tables: a row per transaction (two accounts
+	// each) and one per account, their keys and references built.
+	if rep.PG.TxRows != 30_000 || rep.PG.TxTables <= 0 {
+		t.Errorf("postgres transaction tables: %d rows in %v", rep.PG.TxRows, rep.PG.TxTables)
+	}
 	for _, r := range []compressed.PageRow{rep.TokensFew, rep.TokensWhale} {
 		if !r.PGLean.Measured() {
 			t.Errorf("%s: postgres token_accounts alone not measured", r.Label)

@@ -83,34 +83,57 @@ func pgSchema() []string {
 			mint bytea NOT NULL,
 			amount numeric(22, 0) NOT NULL
 		)`,
+		// Photon's transaction tables (its first migration): a row per
+		// transaction and one per account it touched, as dasch's signature
+		// tables and account rows record them. Timed apart (TxTables).
+		`CREATE TABLE transactions (
+			signature bytea NOT NULL,
+			slot bigint NOT NULL,
+			uses_compression boolean NOT NULL
+		)`,
+		`CREATE TABLE account_transactions (
+			hash bytea NOT NULL,
+			signature bytea NOT NULL
+		)`,
 	}
 }
 
 // pgIndex is one statement run after COPY; accounts marks those of the
 // accounts table (and the key that references it), timed apart so the
-// report can also give the load without that table.
+// report can also give the load without that table; tx those of the
+// transaction tables, timed apart too and not in Index.
 type pgIndex struct {
-	sql      string
-	accounts bool
+	sql          string
+	accounts, tx bool
 }
 
 // pgIndexes are built after COPY: the fastest way PostgreSQL can reach the
 // indexed state, so the load rate is its best case. They are Photon's.
 func pgIndexes() []pgIndex {
 	return []pgIndex{
-		{`ALTER TABLE accounts ADD CONSTRAINT pk_accounts PRIMARY KEY (hash)`, true},
-		{`CREATE UNIQUE INDEX accounts_owner_hash_idx ON accounts (spent, owner, hash)`, true},
-		{`CREATE INDEX accounts_address_spent_idx ON accounts (address, seq)`, true},
-		{`CREATE INDEX accounts_queue_idx ON accounts (tree, in_output_queue, leaf_index) WHERE in_output_queue = true`, true},
-		{`ALTER TABLE token_accounts ADD CONSTRAINT pk_token_accounts PRIMARY KEY (hash)`, false},
-		{`CREATE UNIQUE INDEX token_accounts_owner_mint_hash_idx ON token_accounts (spent, owner, mint, hash)`, false},
-		{`CREATE UNIQUE INDEX token_accounts_delegate_mint_hash_idx ON token_accounts (spent, delegate, mint, hash)`, false},
-		{`ALTER TABLE token_accounts ADD CONSTRAINT token_accounts_hash_fk FOREIGN KEY (hash) REFERENCES accounts (hash) ON DELETE CASCADE`, true},
-		{`ALTER TABLE token_owner_balances ADD CONSTRAINT pk_token_owner_balances PRIMARY KEY (owner, mint)`, false},
-		{`CREATE INDEX token_owner_balances_mint_amount_owner_idx ON token_owner_balances (mint, amount, owner)`, false},
-		{`VACUUM ANALYZE accounts`, true},
-		{`VACUUM ANALYZE token_accounts`, false},
-		{`VACUUM ANALYZE token_owner_balances`, false},
+		{sql: `ALTER TABLE accounts ADD CONSTRAINT pk_accounts PRIMARY KEY (hash)`, accounts: true},
+		{sql: `CREATE UNIQUE INDEX accounts_owner_hash_idx ON accounts (spent, owner, hash)`, accounts: true},
+		{sql: `CREATE INDEX accounts_address_spent_idx ON accounts (address, seq)`, accounts: true},
+		{sql: `CREATE INDEX accounts_queue_idx ON accounts (tree, in_output_queue, leaf_index) WHERE in_output_queue = true`, accounts: true},
+		{sql: `ALTER TABLE token_accounts ADD CONSTRAINT pk_token_accounts PRIMARY KEY (hash)`},
+		{sql: `CREATE UNIQUE INDEX token_accounts_owner_mint_hash_idx ON token_accounts (spent, owner, mint, hash)`},
+		{sql: `CREATE UNIQUE INDEX token_accounts_delegate_mint_hash_idx ON token_accounts (spent, delegate, mint, hash)`},
+		{sql: `ALTER TABLE token_accounts ADD CONSTRAINT token_accounts_hash_fk FOREIGN KEY (hash) REFERENCES accounts (hash) ON DELETE CASCADE`, accounts: true},
+		{sql: `ALTER TABLE token_owner_balances ADD CONSTRAINT pk_token_owner_balances PRIMARY KEY (owner, mint)`},
+		{sql: `CREATE INDEX token_owner_balances_mint_amount_owner_idx ON token_owner_balances (mint, amount, owner)`},
+		{sql: `VACUUM ANALYZE accounts`, accounts: true},
+		{sql: `VACUUM ANALYZE token_accounts`},
+		{sql: `VACUUM ANALYZE token_owner_balances`},
+		// Photon's transactions_slot_fk references blocks, which the
+		// reference does not load.
+		{sql: `ALTER TABLE transactions ADD CONSTRAINT pk_transactions PRIMARY KEY (signature)`, tx: true},
+		{sql: `CREATE UNIQUE INDEX transactions_slot_signature_idx ON transactions (slot, signature)`, tx: true},
+		{sql: `CREATE UNIQUE INDEX transactions_uses_compression_slot_signature_idx ON transactions (uses_compression, slot, signature)`, tx: true},
+		{sql: `ALTER TABLE account_transactions ADD CONSTRAINT pk_account_transaction_history PRIMARY KEY (hash, signature)`, tx: true},
+		{sql: `ALTER TABLE account_transactions ADD CONSTRAINT account_transactions_hash_fk FOREIGN KEY (hash) REFERENCES accounts (hash) ON DELETE CASCADE`, tx: true},
+		{sql: `ALTER TABLE account_transactions ADD CONSTRAINT account_transactions_signature_fk FOREIGN KEY (signature) REFERENCES transactions (signature) ON DELETE CASCADE`, tx: true},
+		{sql: `VACUUM ANALYZE transactions`, tx: true},
+		{sql: `VACUUM ANALYZE account_transactions`, tx: true},
 	}
 }
 
@@ -137,17 +160,31 @@ type copyJob struct {
 
 // pgRows turns a chunk into COPY rows, split so par connections share the
 // work evenly: token_accounts and token_owner_balances, then the accounts
-// rows apart (see loadPostgres). Keys point into one arena per chunk.
-func pgRows(p *Plan, ch *Chunk, par int) (tokens, accounts []copyJob, bytes int64) {
-	arena := make([]byte, 0, len(ch.Accounts)*(8*32+120)+len(ch.Holdings)*64+32)
+// rows apart, then the transaction tables' (see loadPostgres). Keys point
+// into one arena per chunk.
+func pgRows(p *Plan, ch *Chunk, par int) (tokens, accounts, txs []copyJob, bytes int64) {
+	arena := make([]byte, 0, len(ch.Accounts)*(8*32+64+120)+len(ch.Holdings)*64+32)
 	key := func(k [32]byte) []byte {
 		arena = append(arena, k[:]...)
 		return arena[len(arena)-32 : len(arena) : len(arena)]
 	}
 	acc := make([][]any, len(ch.Accounts))
 	full := make([][]any, len(ch.Accounts))
+	accTx := make([][]any, len(ch.Accounts))
+	var tx [][]any
 	for i := range ch.Accounts {
 		a := &ch.Accounts[i]
+		// A transaction is listed with its first output (see
+		// Plan.Signature), in whichever chunk that falls.
+		sig := p.Signature(a.Seq)
+		arena = append(arena, sig[:]...)
+		sk := arena[len(arena)-64 : len(arena) : len(arena)]
+		accTx[i] = []any{key(p.AccountHash(a.Seq)), sk}
+		bytes += 32 + 64
+		if a.Seq%2 == 0 {
+			tx = append(tx, []any{sk, int64(Slot(a.Seq)), true})
+			bytes += 64 + 8 + 1
+		}
 		m, o := p.MintKey(int(a.Mint)), p.OwnerKey(a.Owner)
 		var del any
 		var dk *[32]byte
@@ -182,7 +219,9 @@ func pgRows(p *Plan, ch *Chunk, par int) (tokens, accounts []copyJob, bytes int6
 	}
 	tokens = append(split(copyJob{"token_accounts", []string{"hash", "owner", "mint", "delegate", "state", "spent", "prev_spent", "amount", "tlv"}, acc}),
 		split(copyJob{"token_owner_balances", []string{"owner", "mint", "amount"}, bal})...)
-	return tokens, split(copyJob{"accounts", pgAccountCols, full}), bytes
+	txs = append(split(copyJob{"transactions", []string{"signature", "slot", "uses_compression"}, tx}),
+		split(copyJob{"account_transactions", []string{"hash", "signature"}, accTx})...)
+	return tokens, split(copyJob{"accounts", pgAccountCols, full}), txs, bytes
 }
 
 // loadPostgres creates Photon's tables, COPYs the generated state over par
@@ -207,9 +246,12 @@ func loadPostgres(ctx context.Context, dsn string, p *Plan, chunk, par int) (Ing
 		}
 	}
 	st, err := p.Stream(ctx, chunk, func(ch *Chunk) error {
-		tokens, accounts, bytes := pgRows(p, ch, par)
+		tokens, accounts, txs, bytes := pgRows(p, ch, par)
 		for _, j := range append(tokens, accounts...) {
 			fig.Rows += int64(len(j.rows))
+		}
+		for _, j := range txs {
+			fig.TxRows += int64(len(j.rows))
 		}
 		fig.Bytes += bytes
 		start := time.Now()
@@ -217,9 +259,14 @@ func loadPostgres(ctx context.Context, dsn string, p *Plan, chunk, par int) (Ing
 			return err
 		}
 		mid := time.Now()
-		err := copyJobs(ctx, conns, accounts)
+		if err := copyJobs(ctx, conns, accounts); err != nil {
+			return err
+		}
 		fig.Load += time.Since(start)
 		fig.AccountsTable += time.Since(mid)
+		mid = time.Now()
+		err := copyJobs(ctx, conns, txs)
+		fig.TxTables += time.Since(mid)
 		return err
 	})
 	if err != nil {
@@ -231,9 +278,14 @@ func loadPostgres(ctx context.Context, dsn string, p *Plan, chunk, par int) (Ing
 		if _, err := conns[0].Exec(ctx, q.sql); err != nil {
 			return fig, fmt.Errorf("postgres %q: %w", q.sql, err)
 		}
-		fig.Index += time.Since(start)
-		if q.accounts {
+		switch {
+		case q.tx:
+			fig.TxTables += time.Since(start)
+		case q.accounts:
 			fig.AccountsTable += time.Since(start)
+			fig.Index += time.Since(start)
+		default:
+			fig.Index += time.Since(start)
 		}
 	}
 	err = conns[0].QueryRow(ctx, `SELECT pg_total_relation_size('accounts') + pg_total_relation_size('token_accounts') + pg_total_relation_size('token_owner_balances')`).Scan(&fig.DiskBytes)
