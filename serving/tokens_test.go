@@ -236,11 +236,13 @@ func TestTokensMatchQueryLayer(t *testing.T) {
 			{hash: 42, owner: 2, mint: 2, slot: 14, tlv: "x"}, // stored twice
 			{hash: 43, owner: 9, mint: 1, slot: 15},           // a new owner
 		}, map[int]uint64{3: 12, 5: 13, 9: 15, 41: 16, 50: 18}, 11, 20},
-		// The spend of 50 (slot 18) was indexed before its output.
+		// The spend of 50 (slot 18) was indexed before its output (slot
+		// 17, created before it was spent), which a later run re-ingesting
+		// from slot 11 brings.
 		{"late output", []tokenAccount{
-			{hash: 50, owner: 4, mint: 0, slot: 22, delegate: 2},
+			{hash: 50, owner: 4, mint: 0, slot: 17, delegate: 2},
 			{hash: 51, owner: 4, mint: 0, slot: 23},
-		}, map[int]uint64{1: 25, 2: 25}, 21, 30},
+		}, map[int]uint64{1: 25, 2: 25}, 11, 30},
 		{"nothing of tokens", nil, nil, 31, 40},
 	}
 	for _, st := range steps {
