@@ -6,8 +6,12 @@ package schema
 const TableStepChanges = "compressed_step_changes"
 
 // viewAccountColumns are the compressedAccountColumns the read-path views
-// copy from compressed_accounts.
-const viewAccountColumns = `hash, tree, queue, tree_type, leaf_index, seq, in_output_queue, slot_created, signature,
+// copy from compressed_accounts: all but the signature. The views of
+// migrations 5, 7 and 10 copied it too; a store migrated from before 15
+// gets them without it (its default, zeros, fills the column until
+// migration 15 drops it), and the statements still apply to a store
+// already at 15, as re-running the migrations needs.
+const viewAccountColumns = `hash, tree, queue, tree_type, leaf_index, seq, in_output_queue, slot_created,
 		owner, lamports, address, discriminator, data, data_hash,
 		is_token, mint, token_owner, amount, delegate, token_state, tlv`
 

@@ -150,6 +150,7 @@ func Migrations() []Migration {
 		{Version: 12, Name: "raw_codecs", Statements: rawCodecs()},
 		{Version: 13, Name: "spent_pending", Statements: spentPending()},
 		{Version: 14, Name: "pending_slot", Statements: pendingSlot()},
+		{Version: 15, Name: "read_paths_without_signature", Statements: readPathsNoSignature()},
 	}
 }
 

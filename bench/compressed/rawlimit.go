@@ -91,7 +91,8 @@ func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par int) 
 
 // sameRows builds every table's rows for a chunk: the decoder's records;
 // token_accounts, which holds every account unspent (spent false,
-// spent_slot 0); token_accounts_by_delegate, the delegated ones;
+// spent_slot 0) without its signature; token_accounts_by_delegate, the
+// delegated ones;
 // token_balances and mint_holders, one row per holding. The accounts are
 // all token accounts, which compressed_by_owner does not hold.
 func sameRows(p *Plan, ch *Chunk, dec *cingest.Decoder, builders map[string]arrowbatch.Builder, names []string,
@@ -190,8 +191,17 @@ func ledgerRows(mem memory.Allocator, p *Plan, ch *Chunk, applied uint64) arrow.
 // and, when delegate is set, delegate_key (the non-null delegate).
 func withSpent(mem memory.Allocator, rec arrow.RecordBatch, delegate bool) arrow.RecordBatch {
 	n := int(rec.NumRows())
-	fields := append([]arrow.Field{}, rec.Schema().Fields()...)
-	cols := append([]arrow.Array{}, rec.Columns()...)
+	// The read paths hold compressed_accounts' columns but the signature
+	// (migration 15).
+	var fields []arrow.Field
+	var cols []arrow.Array
+	for i, f := range rec.Schema().Fields() {
+		if f.Name != "signature" {
+			fields = append(fields, f)
+			cols = append(cols, rec.Column(i))
+		}
+	}
+	kept := len(cols)
 	if delegate {
 		i := rec.Schema().FieldIndices("delegate")[0]
 		src := rec.Column(i).(*array.FixedSizeBinary)
@@ -217,7 +227,7 @@ func withSpent(mem memory.Allocator, rec arrow.RecordBatch, delegate bool) arrow
 	ub.Release()
 	out := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(n))
 	// The record holds its own references; drop the builders' ones.
-	for _, c := range cols[len(rec.Columns()):] {
+	for _, c := range cols[kept:] {
 		c.Release()
 	}
 	return out

@@ -80,7 +80,7 @@ func TestLedgerCarryOver(t *testing.T) {
 
 // accountColumns are the columns compressed_accounts shares with the
 // derived account tables.
-const accountColumns = `hash, tree, queue, tree_type, leaf_index, seq, in_output_queue, slot_created, signature,
+const accountColumns = `hash, tree, queue, tree_type, leaf_index, seq, in_output_queue, slot_created,
 	owner, lamports, address, discriminator, data, data_hash,
 	is_token, mint, token_owner, amount, delegate, token_state, tlv`
 
@@ -109,6 +109,49 @@ func TestOwnerTokensCarryOver(t *testing.T) {
 	index(t, s, paths(listed...), ingest.Config{}) // re-ingest through the new view
 	if got := rows(t, s, `SELECT count() FROM compressed_by_owner WHERE is_token`); !slices.Equal(got, []string{"0"}) {
 		t.Errorf("token rows by owner after re-ingesting: %v", got)
+	}
+}
+
+// TestReadPathsDropSignature applies migration 15 over a store indexed
+// before it (the three read paths with a signature column their views
+// fill), twice: the column leaves every read path, compressed_accounts
+// keeps it, every answer is the one of a store indexed on the new schema,
+// and the new views take the same transactions again.
+func TestReadPathsDropSignature(t *testing.T) {
+	s := storetest.Open(t)
+	index(t, s, paths(listed...), ingest.Config{})
+	want := snapshot(t, s)
+	s = storetest.Open(t)
+	views := []struct{ view, table, sql string }{
+		{"compressed_by_owner_mv", "compressed_by_owner", `SELECT ` + accountColumns +
+			`, signature, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE NOT is_token`},
+		{"token_accounts_mv", "token_accounts", `SELECT ` + accountColumns +
+			`, signature, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE is_token`},
+		{"token_accounts_by_delegate_mv", "token_accounts_by_delegate", `SELECT ` + accountColumns +
+			`, signature, assumeNotNull(delegate) AS delegate_key, false AS spent, toUInt64(0) AS spent_slot
+			FROM compressed_accounts WHERE is_token AND delegate IS NOT NULL`},
+	}
+	for _, v := range views {
+		execAll(t, s, `DROP VIEW `+v.view,
+			`ALTER TABLE `+v.table+` ADD COLUMN signature FixedString(64) AFTER slot_created`,
+			`CREATE MATERIALIZED VIEW `+v.view+` TO `+v.table+` AS `+v.sql)
+	}
+	index(t, s, paths(listed...), ingest.Config{})
+	if got := rows(t, s, `SELECT countIf(signature != toFixedString('', 64)) > 0 FROM token_accounts`); !slices.Equal(got, []string{"1"}) {
+		t.Fatalf("pre-migration token_accounts holds no signatures: %v", got)
+	}
+	reapply(t, s, "read_paths_without_signature")
+	cols := `SELECT table FROM system.columns WHERE database = currentDatabase() AND name = 'signature'
+		AND table IN ('compressed_accounts', 'compressed_by_owner', 'token_accounts', 'token_accounts_by_delegate')`
+	if got := rows(t, s, cols); !slices.Equal(got, []string{"compressed_accounts"}) {
+		t.Errorf("tables with a signature after the migration: %v, want compressed_accounts only", got)
+	}
+	sameAnswers(t, "migrated", want, snapshot(t, s))
+	before := rows(t, s, `SELECT count() FROM token_accounts`)
+	index(t, s, paths(listed...), ingest.Config{}) // re-ingest through the new views
+	sameAnswers(t, "re-indexed", want, snapshot(t, s))
+	if after := rows(t, s, `SELECT count() FROM token_accounts`); slices.Equal(after, before) {
+		t.Errorf("re-ingesting wrote no token_accounts rows through the new view (%v)", after)
 	}
 }
 

@@ -79,12 +79,13 @@ func insertAccount(t *testing.T, s store.Store, table string, a qc.Account, spen
 	if a.TLV != nil {
 		tlv, p["tlv"] = "{tlv:String}", string(a.TLV)
 	}
-	cols := `hash, tree, queue, tree_type, leaf_index, seq, in_output_queue, slot_created, signature, owner,
+	cols := `hash, tree, queue, tree_type, leaf_index, seq, in_output_queue, slot_created, owner,
 		lamports, address, discriminator, data, data_hash, is_token, mint, token_owner, amount, delegate, token_state, tlv`
 	vals := `{hash:FixedString(32)}, {tree:FixedString(32)}, {queue:FixedString(32)}, {tt:UInt8}, {li:UInt64}, ` + seq + `,
-		{ioq:Bool}, {sc:UInt64}, '', {owner:FixedString(32)}, {lam:UInt64}, ` + addr + `, ` + disc + `, ` + data + `, ` + dh + `,
+		{ioq:Bool}, {sc:UInt64}, {owner:FixedString(32)}, {lam:UInt64}, ` + addr + `, ` + disc + `, ` + data + `, ` + dh + `,
 		{tok:Bool}, {mint:FixedString(32)}, {towner:FixedString(32)}, {amt:UInt64}, ` + del + `, {ts:UInt8}, ` + tlv
 	if table != "compressed_accounts" {
+		// The read paths hold no signature (migration 15).
 		cols += ", spent"
 		vals += ", {spent:Bool}"
 	}
