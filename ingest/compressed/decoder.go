@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
@@ -98,9 +99,11 @@ func (d *Decoder) DecodeEvents(ev *light.Events, blockTime int64, out *decode.Ba
 	sig := ev.Signature
 	out.Add(&signatureRow{Slot: ev.Slot, Signature: sig, BlockTime: blockTime})
 
-	// Each owner once per transaction: the signature tables are sets.
-	owners := map[solana.Pubkey]bool{}
-	tokenOwners := map[solana.Pubkey]bool{}
+	// Each owner once per transaction: the signature tables are sets. A
+	// transaction has a handful of outputs, so the owners seen are
+	// scanned, not hashed into two maps per transaction.
+	var ownersBuf, tokenOwnersBuf [8]solana.Pubkey
+	owners, tokenOwners := ownersBuf[:0], tokenOwnersBuf[:0]
 	for i := range ev.Outputs {
 		o := &ev.Outputs[i]
 		if o.UnknownTree {
@@ -108,12 +111,12 @@ func (d *Decoder) DecodeEvents(ev *light.Events, blockTime int64, out *decode.Ba
 			continue
 		}
 		out.Add((*accountRow)(o))
-		if !owners[o.Owner] {
-			owners[o.Owner] = true
+		if !slices.Contains(owners, o.Owner) {
+			owners = append(owners, o.Owner)
 			out.Add(&ownerSignatureRow{Owner: o.Owner, Slot: ev.Slot, Signature: sig, BlockTime: blockTime})
 		}
-		if o.Token != nil && !tokenOwners[o.Token.Owner] {
-			tokenOwners[o.Token.Owner] = true
+		if o.Token != nil && !slices.Contains(tokenOwners, o.Token.Owner) {
+			tokenOwners = append(tokenOwners, o.Token.Owner)
 			out.Add(&tokenOwnerSignatureRow{Owner: o.Token.Owner, Slot: ev.Slot, Signature: sig, BlockTime: blockTime})
 		}
 	}

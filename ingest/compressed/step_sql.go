@@ -206,11 +206,15 @@ const sqlUnfinished = `SELECT if(m > f, m, 0) FROM (SELECT
 // sqlHolders moves each changed pair in mint_holders: a tombstone for the
 // old (mint, balance, owner) key, a live row for the new one. It runs
 // before sqlBalances, which overwrites the old balances, so a failure
-// between the two is repaired by applying the range again.
+// between the two is repaired by applying the range again. Two reads of
+// the scratch list, not an ARRAY JOIN over a per-row array of tuples:
+// writing the holders of 500k changed pairs (one in nine with an old
+// balance) took 134 and 124 ms against 175 and 169 (medians of 7
+// alternating rounds, two runs of a throwaway test).
 const sqlHolders = `INSERT INTO mint_holders (mint, balance, owner, version, is_deleted)
-SELECT mint, entry.1 AS balance, owner, {version:UInt64} AS version, entry.2 AS is_deleted
-FROM compressed_step_changes
-ARRAY JOIN if(had, [(old_balance, toUInt8(1)), (new_balance, toUInt8(0))], [(new_balance, toUInt8(0))]) AS entry`
+SELECT mint, new_balance, owner, {version:UInt64}, toUInt8(0) FROM compressed_step_changes
+UNION ALL
+SELECT mint, old_balance, owner, {version:UInt64}, toUInt8(1) FROM compressed_step_changes WHERE had`
 
 const sqlBalances = `INSERT INTO token_balances (owner, mint, balance, version)
 SELECT owner, mint, new_balance, {version:UInt64} FROM compressed_step_changes`
