@@ -92,9 +92,9 @@ func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par int) 
 // sameRows builds every table's rows for a chunk: the decoder's records;
 // token_accounts, which holds every account unspent (spent false,
 // spent_slot 0) without its signature; token_accounts_by_delegate, the
-// delegated ones;
-// token_balances and mint_holders, one row per holding. The accounts are
-// all token accounts, which compressed_by_owner does not hold.
+// delegated ones; token_balances and mint_holders, one row per holding.
+// The accounts are all token accounts, which compressed_by_owner does not
+// hold.
 func sameRows(p *Plan, ch *Chunk, dec *cingest.Decoder, builders map[string]arrowbatch.Builder, names []string,
 	mem memory.Allocator, bal, hold *array.RecordBuilder) ([]insertJob, error) {
 	evs := events(p, ch)

@@ -100,8 +100,8 @@ func (d *Decoder) DecodeEvents(ev *light.Events, blockTime int64, out *decode.Ba
 	out.Add(&signatureRow{Slot: ev.Slot, Signature: sig, BlockTime: blockTime})
 
 	// Each owner once per transaction: the signature tables are sets. A
-	// transaction has a handful of outputs, so the owners seen are
-	// scanned, not hashed into two maps per transaction.
+	// transaction has a handful of outputs: a scan of the owners seen
+	// needs no map (TestSignatureRowsOncePerOwner).
 	var ownersBuf, tokenOwnersBuf [8]solana.Pubkey
 	owners, tokenOwners := ownersBuf[:0], tokenOwnersBuf[:0]
 	for i := range ev.Outputs {

@@ -147,3 +147,46 @@ func TestDecoderAccountRow(t *testing.T) {
 		t.Fatal("Bob's 5-token output not decoded")
 	}
 }
+
+// TestSignatureRowsOncePerOwner checks that a transaction writes one
+// signature row per distinct owner and per distinct token owner,
+// including past the few owners the decoder keeps on the stack.
+func TestSignatureRowsOncePerOwner(t *testing.T) {
+	pk := func(b byte) solana.Pubkey { return solana.Pubkey{b} }
+	tests := []struct {
+		name                    string
+		owners, tokenOwners     []byte // one output each; tokenOwners[i] 0: not a token account
+		wantOwners, wantHolders []byte
+	}{
+		{"repeated", []byte{1, 1, 2, 1}, []byte{7, 8, 7, 0}, []byte{1, 2}, []byte{7, 8}},
+		{"one output", []byte{3}, []byte{0}, []byte{3}, nil},
+		{"more than eight owners", []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 10}, []byte{11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 11},
+			[]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, []byte{11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ev := light.Events{Slot: 5, Compression: true}
+			for i, o := range tc.owners {
+				out := light.OutputAccount{Owner: pk(o), Hash: [32]byte{byte(i), 99}}
+				if tc.tokenOwners[i] != 0 {
+					out.Token = &light.TokenData{Owner: pk(tc.tokenOwners[i])}
+				}
+				ev.Outputs = append(ev.Outputs, out)
+			}
+			var batch decode.Batch
+			NewDecoderWithTrees(light.NewTreeMap(nil)).DecodeEvents(&ev, 0, &batch)
+			var owners, holders []byte
+			for _, r := range batch.Rows() {
+				switch r := r.(type) {
+				case *ownerSignatureRow:
+					owners = append(owners, r.Owner[0])
+				case *tokenOwnerSignatureRow:
+					holders = append(holders, r.Owner[0])
+				}
+			}
+			if !slices.Equal(owners, tc.wantOwners) || !slices.Equal(holders, tc.wantHolders) {
+				t.Errorf("owner rows %v, token owner rows %v; want %v, %v", owners, holders, tc.wantOwners, tc.wantHolders)
+			}
+		})
+	}
+}
