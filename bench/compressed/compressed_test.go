@@ -70,8 +70,13 @@ func TestSmallRun(t *testing.T) {
 	}
 	// The process's CPU over the load: some, and no more than every CPU
 	// for the whole time (with a little slack for rusage's accounting).
-	if d := rep.Dasch; d.CPU <= 0 || d.CPU.Seconds() > 1.05*d.Load.Seconds()*float64(rep.CPUs) {
-		t.Errorf("ingest CPU %v over %v on %d CPUs", d.CPU, d.Load, rep.CPUs)
+	for _, f := range []struct {
+		what string
+		fig  compressed.IngestFigures
+	}{{"ingest", rep.Dasch}, {"same rows", rep.SameRows}} {
+		if d := f.fig; d.CPU <= 0 || d.CPU.Seconds() > 1.05*d.Load.Seconds()*float64(rep.CPUs) {
+			t.Errorf("%s CPU %v over %v on %d CPUs", f.what, d.CPU, d.Load, rep.CPUs)
+		}
 	}
 	if tr := rep.Transfers; tr.Transfers != 3_000 || tr.Chunks != 3 || tr.Steps < 1 || tr.SupplyAfter == 0 || tr.SupplyAfter != tr.SupplyBefore {
 		t.Errorf("transfer figures: %d transfers, %d steps over %d chunks, supply %d -> %d",

@@ -73,6 +73,12 @@ func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par int) 
 			fig.Rows += jobs[i].rec.NumRows()
 			fig.Bytes += recordBytes(jobs[i].rec)
 		}
+		// The rows are built before the clock and the CPU count start:
+		// both take the inserts alone (and the merges running beside them).
+		cpu0, err := processCPU()
+		if err != nil {
+			return err
+		}
 		start := time.Now()
 		err = insertJobs(ctx, s, jobs, par, func(table string, d time.Duration) {
 			mu.Lock()
@@ -80,6 +86,11 @@ func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par int) 
 			mu.Unlock()
 		})
 		fig.Load += time.Since(start)
+		cpu1, cerr := processCPU()
+		if cerr != nil && err == nil {
+			err = cerr
+		}
+		fig.CPU += cpu1 - cpu0
 		return err
 	})
 	if err != nil {

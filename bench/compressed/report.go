@@ -53,6 +53,7 @@ func (r *Report) WriteTable(w io.Writer) {
 		rawRate := raw.AccountsPerSec()
 		t.Row("  same rows, raw insert (ceiling), acc/s", measure.Count(int(rawRate)), "", "",
 			fmt.Sprintf("ingest at %.0f%% of it", 100*dRate/rawRate))
+		t.Row("  same rows CPU, s | per 1M accounts", cpuCell(raw), "", "", busy(raw, r.CPUs))
 	}
 	dRows := float64(d.Rows) / d.Load.Seconds()
 	t.Row("  rows/s over all tables written", fmt.Sprintf("%s (%d tables)", measure.Count(int(dRows)), len(daschTables())),
@@ -65,8 +66,7 @@ func (r *Report) WriteTable(w io.Writer) {
 		fmt.Sprintf("ingest at %.0f%% of it (rows)", 100*dRows/r.NarrowRowsPerSec))
 	t.Row("  ingest | index+analyze | merges, s", fmt.Sprintf("%.1f | - | %.1f", d.Load.Seconds(), d.Settle.Seconds()),
 		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.1f | %.1f | -", p.Load.Seconds(), p.Index.Seconds()) }), "", "")
-	t.Row("  ingest CPU, s | per 1M accounts", fmt.Sprintf("%.1f | %.1f", d.CPU.Seconds(), d.CPU.Seconds()/float64(d.Accounts)*1e6),
-		"", "", fmt.Sprintf("%.0f%% of %d CPUs busy", 100*d.CPU.Seconds()/d.Load.Seconds()/float64(r.CPUs), r.CPUs))
+	t.Row("  ingest CPU, s | per 1M accounts", cpuCell(d), "", "", busy(d, r.CPUs))
 	t.Row("  state steps over chunks inserted", fmt.Sprintf("%d over %d of %s", d.Steps, d.Chunks, measure.Count(r.Cfg.ChunkAccounts)), "", "", "")
 	t.Row("  on disk, GB", fmt.Sprintf("%.2f", float64(d.DiskBytes)/1e9),
 		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.2f", float64(p.DiskBytes)/1e9) }),
@@ -227,3 +227,13 @@ func seriesRatio(a, b Series, f func(Series) float64) string {
 }
 
 func b58(k [32]byte) string { return base58.Encode(k[:]) }
+
+// cpuCell prints a run's CPU time, whole and per 1M accounts.
+func cpuCell(f IngestFigures) string {
+	return fmt.Sprintf("%.1f | %.1f", f.CPU.Seconds(), f.CPU.Seconds()/float64(f.Accounts)*1e6)
+}
+
+// busy is the share of the machine's CPUs a run kept busy while timed.
+func busy(f IngestFigures, cpus int) string {
+	return fmt.Sprintf("%.0f%% of %d CPUs busy", 100*f.CPU.Seconds()/f.Load.Seconds()/float64(cpus), cpus)
+}
