@@ -143,10 +143,12 @@ var pgAccountCols = []string{"hash", "data", "data_hash", "address", "owner", "t
 
 // pgAccountRow is the accounts row of the token account at stream position
 // seq, as Photon stores an output of a V2 tree: no seq, still in the
-// output queue, lamports 0, data the borsh token data. The keys are
-// copied by key, which returns a slice the row can keep.
-func pgAccountRow(p *Plan, seq uint64, data []byte, key func([32]byte) []byte) []any {
-	return []any{key(p.AccountHash(seq)), data, key(p.DataHash(seq)), nil, key(light.CompressedTokenProgram()),
+// output queue, lamports 0, data the borsh token data. hash is
+// p.AccountHash(seq), which every caller already holds for its other
+// rows; the other keys are copied by key, which returns a slice the row
+// can keep.
+func pgAccountRow(p *Plan, seq uint64, hash, data []byte, key func([32]byte) []byte) []any {
+	return []any{hash, data, key(p.DataHash(seq)), nil, key(light.CompressedTokenProgram()),
 		key(p.Tree(seq)), key(p.Queue(seq)), int64(LeafIndex(seq)), nil,
 		int64(Slot(seq)), false, nil, uint64(0), light.TokenDiscriminatorV1, int32(light.TreeStateV2), true}
 }
@@ -179,8 +181,10 @@ func pgRows(p *Plan, ch *Chunk, par int) (tokens, accounts, txs []copyJob, bytes
 		sig := p.Signature(a.Seq)
 		arena = append(arena, sig[:]...)
 		sk := arena[len(arena)-64 : len(arena) : len(arena)]
+		// The account's rows of the three tables share one copy of its hash.
+		h := key(p.AccountHash(a.Seq))
 		// Not in bytes: like TxRows, kept apart from the headline's figures.
-		accTx[i] = []any{key(p.AccountHash(a.Seq)), sk}
+		accTx[i] = []any{h, sk}
 		if a.Seq%2 == 0 {
 			tx = append(tx, []any{sk, int64(Slot(a.Seq)), true})
 		}
@@ -192,12 +196,12 @@ func pgRows(p *Plan, ch *Chunk, par int) (tokens, accounts, txs []copyJob, bytes
 			del, dk = key(d), &d
 			bytes += 32
 		}
-		acc[i] = []any{key(p.AccountHash(a.Seq)), key(o), key(m), del, int32(0), false, nil, a.Amount, nil}
+		acc[i] = []any{h, key(o), key(m), del, int32(0), false, nil, a.Amount, nil}
 		bytes += 3*32 + 4 + 1 + 8
 		start := len(arena)
 		arena = light.AppendTokenData(arena, &m, &o, a.Amount, dk, uint8(light.TokenInitialized), nil)
 		data := arena[start:len(arena):len(arena)]
-		full[i] = pgAccountRow(p, a.Seq, data, key)
+		full[i] = pgAccountRow(p, a.Seq, h, data, key)
 		bytes += int64(len(data)) + 5*32 + 8*5 + 4 + 3
 	}
 	bal := make([][]any, len(ch.Holdings))

@@ -237,8 +237,8 @@ func pgTransfers(ctx context.Context, c *pgx.Conn, p *Plan, picked []spendable, 
 				[]any{h0[:], to[:], a.mint[:], nil, int32(0), false, nil, pay, nil},
 				[]any{h1[:], a.owner[:], a.mint[:], nil, int32(0), false, nil, a.amount - pay, nil})
 			full = append(full,
-				pgAccountRow(p, q, light.AppendTokenData(nil, &a.mint, &to, pay, nil, uint8(light.TokenInitialized), nil), key),
-				pgAccountRow(p, q+1, light.AppendTokenData(nil, &a.mint, &a.owner, a.amount-pay, nil, uint8(light.TokenInitialized), nil), key))
+				pgAccountRow(p, q, h0[:], light.AppendTokenData(nil, &a.mint, &to, pay, nil, uint8(light.TokenInitialized), nil), key),
+				pgAccountRow(p, q+1, h1[:], light.AppendTokenData(nil, &a.mint, &a.owner, a.amount-pay, nil, uint8(light.TokenInitialized), nil), key))
 			delta[pair{to, a.mint}] += int64(pay)
 			delta[pair{a.owner, a.mint}] -= int64(pay)
 		}
