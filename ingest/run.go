@@ -75,8 +75,12 @@ type run struct {
 	// slot 0). Only the stepper writes them.
 	written atomic.Uint64
 	wrote   bool
-	prog    *progress
-	start   time.Time
+	// indexed is the checkpoint when the run began, if hadIndexed: ranges
+	// at or below it are logged as rewrites.
+	indexed    uint64
+	hadIndexed bool
+	prog       *progress
+	start      time.Time
 }
 
 // job is one item on its way through a worker; out is filled exactly once.
@@ -88,8 +92,12 @@ type job struct {
 func (r *run) run(parent context.Context) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
+	var err error
+	if r.indexed, r.hadIndexed, err = readCheckpoint(ctx, r.cfg.Store); err != nil {
+		return fmt.Errorf("ingest: %w", err)
+	}
 	r.stepper = StartStepper(ctx, r.cfg.Store, r.cfg.Steps, r.writeCheckpoint, cancel)
-	err := r.pump(ctx, cancel)
+	err = r.pump(ctx, cancel)
 	if err == nil {
 		err = r.batch.Close(ctx)
 	} else if aerr := r.batch.Abort(); aerr != nil && !errors.Is(err, aerr) {
@@ -254,8 +262,16 @@ func (r *run) checkpoint(ctx context.Context) error {
 }
 
 // writeCheckpoint writes the checkpoint at slot, the end of a range the
-// steps derived, when it moved.
-func (r *run) writeCheckpoint(ctx context.Context, slot uint64) error {
+// steps derived, when it moved. A range starting at or below the
+// checkpoint the run began from is logged as a rewrite first: the
+// checkpoint does not move back for it, and readers following the store
+// by slot re-read that part of it.
+func (r *run) writeCheckpoint(ctx context.Context, from, slot uint64, stepped bool) error {
+	if stepped && r.hadIndexed && from <= r.indexed {
+		if err := writeRewrite(ctx, r.cfg.Store, from, min(slot, r.indexed)); err != nil {
+			return err
+		}
+	}
 	// Slot 0 is checkpointed only when forced: otherwise it is where
 	// unreadable input without a slot lands, not an indexed slot.
 	if slot <= r.written.Load() && (r.wrote || r.cfg.ForceSlot == nil) {

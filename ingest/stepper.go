@@ -12,9 +12,9 @@ import (
 // the previous one and ends at the last slot committed when it starts:
 // when the steps fall behind, they get fewer and larger, and what each
 // pays whatever its size (reading the state it updates) is paid less
-// often. After every range, done is called with its last slot (the
-// pipeline writes its checkpoint there), so it never covers underived
-// state.
+// often. After every range, done is called with its first and last slot
+// (the pipeline writes its checkpoint at the last), so it never covers
+// underived state.
 //
 // A step that fails on its own halts the Stepper: nothing is applied or
 // done after it, and fail is called so the pipeline stops. A step cut
@@ -22,7 +22,7 @@ import (
 type Stepper struct {
 	store store.Store
 	steps []StateStep
-	done  func(ctx context.Context, to uint64) error
+	done  func(ctx context.Context, from, to uint64, stepped bool) error
 	fail  func()
 	wake  chan struct{}
 	quit  chan struct{}
@@ -38,9 +38,11 @@ type Stepper struct {
 }
 
 // StartStepper starts applying steps to the ranges Advance reports, under
-// ctx, until Stop. done may be nil; fail is called once, from the
-// Stepper's goroutine, when a step or done fails on its own.
-func StartStepper(ctx context.Context, s store.Store, steps []StateStep, done func(context.Context, uint64) error, fail func()) *Stepper {
+// ctx, until Stop. done may be nil; it gets the range just stepped, with
+// stepped false when nothing new was (CatchUp calls it again for the same
+// end). fail is called once, from the Stepper's goroutine, when a step or
+// done fails on its own.
+func StartStepper(ctx context.Context, s store.Store, steps []StateStep, done func(ctx context.Context, from, to uint64, stepped bool) error, fail func()) *Stepper {
 	st := &Stepper{
 		store: s, steps: steps, done: done, fail: fail,
 		wake: make(chan struct{}, 1), quit: make(chan struct{}), ended: make(chan struct{}),
@@ -151,5 +153,5 @@ func (st *Stepper) apply(ctx context.Context) error {
 	if st.done == nil {
 		return nil
 	}
-	return st.done(ctx, to)
+	return st.done(ctx, from, to, fresh)
 }

@@ -55,7 +55,7 @@ type doneLog struct {
 	slots []uint64
 }
 
-func (d *doneLog) done(_ context.Context, to uint64) error {
+func (d *doneLog) done(_ context.Context, _, to uint64, _ bool) error {
 	d.mu.Lock()
 	d.slots = append(d.slots, to)
 	d.mu.Unlock()

@@ -151,6 +151,7 @@ func Migrations() []Migration {
 		{Version: 13, Name: "spent_pending", Statements: spentPending()},
 		{Version: 14, Name: "pending_slot", Statements: pendingSlot()},
 		{Version: 15, Name: "read_paths_without_signature", Statements: readPathsNoSignature()},
+		{Version: 16, Name: "rewrite_log", Statements: rewrites()},
 	}
 }
 

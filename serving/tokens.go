@@ -41,8 +41,9 @@ type Tokens struct {
 	slot     uint64
 
 	// Writer state, touched by Load and Sync only (syncMu).
-	syncMu sync.Mutex
-	next   uint64 // the first slot whose rows are not applied
+	syncMu    sync.Mutex
+	next      uint64 // the first slot whose rows are not applied
+	rewritten int64  // the newest rewrite log entry applied (qc.Rewrites.Last)
 }
 
 // tokAcc is one account without pointers, so the garbage collector does

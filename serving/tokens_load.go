@@ -48,6 +48,13 @@ func (x *Tokens) Load(ctx context.Context) error {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
 	x.reset()
+	// The rewrite log is read before the slot: a rewrite logged while the
+	// index loads is re-read by the next Sync.
+	rw, err := qc.ReadRewrites(ctx, x.s, 0)
+	if err != nil {
+		return fmt.Errorf("token index: %w", err)
+	}
+	x.rewritten = rw.Last
 	slot, err := qc.ContextSlot(ctx, x.s)
 	indexed := err == nil
 	if err != nil && !errors.Is(err, qc.ErrNotIndexed) {
@@ -114,9 +121,9 @@ func chunkBytes(rows []qc.TokenRow) int64 {
 }
 
 // Sync applies the rows of the slots indexed since the last Load or Sync
-// and moves the index to the slot read before them. It reads nothing when
-// the slot has not moved: the ingest writes the checkpoint after the
-// state step.
+// and moves the index to the slot read before them, then the rows of the
+// ranges logged as rewritten since (syncRewrites). It reads no rows when
+// neither moved: the ingest writes the checkpoint after the state step.
 func (x *Tokens) Sync(ctx context.Context) error {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
@@ -127,15 +134,45 @@ func (x *Tokens) Sync(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("token index: %w", err)
 	}
-	if slot+1 <= x.next {
-		return nil
+	if slot+1 > x.next {
+		rows, err := qc.TokenRowsChanged(ctx, x.s, x.next, slot)
+		if err != nil {
+			return fmt.Errorf("token index: %w", err)
+		}
+		x.applyRows(rows)
+		x.mu.Lock()
+		x.slot, x.indexed = slot, true
+		x.mu.Unlock()
+		x.next = slot + 1
 	}
-	rows, err := qc.TokenRowsChanged(ctx, x.s, x.next, slot)
+	return x.syncRewrites(ctx)
+}
+
+// syncRewrites applies the rows of the slot ranges an ingest derived again
+// at or below the indexed slot since the last Load or Sync (a backfill):
+// the checkpoint does not move for them, so the poll by slot above never
+// reads them. Caller holds syncMu, and the index has a slot.
+func (x *Tokens) syncRewrites(ctx context.Context) error {
+	rw, err := qc.ReadRewrites(ctx, x.s, x.rewritten)
 	if err != nil {
 		return fmt.Errorf("token index: %w", err)
 	}
-	// An account created and spent in the range comes as both rows: apply
-	// drops it.
+	if !rw.Any {
+		return nil
+	}
+	rows, err := qc.TokenRowsRewritten(ctx, x.s, rw.From, rw.To, x.next-1)
+	if err != nil {
+		return fmt.Errorf("token index: %w", err)
+	}
+	x.applyRows(rows)
+	x.rewritten = rw.Last
+	return nil
+}
+
+// applyRows applies token_accounts rows as read, unspent and spent rows
+// mixed. An account created and spent in the range comes as both rows:
+// apply drops it.
+func (x *Tokens) applyRows(rows []qc.TokenRow) {
 	var live, gone []qc.TokenRow
 	for i := range rows {
 		if rows[i].Spent {
@@ -145,11 +182,6 @@ func (x *Tokens) Sync(ctx context.Context) error {
 		}
 	}
 	x.apply(live, gone)
-	x.mu.Lock()
-	x.slot, x.indexed = slot, true
-	x.mu.Unlock()
-	x.next = slot + 1
-	return nil
 }
 
 // Run syncs every interval until ctx ends; errors go to onErr (which may
