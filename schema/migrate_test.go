@@ -189,3 +189,30 @@ func TestPendingSlot(t *testing.T) {
 		t.Fatalf("sorting key %q, want spend_slot, hash", got)
 	}
 }
+
+// TestMergeBase: migration 17 widens the merges of the tables the ingest
+// writes most, and leaves the tables the store paths read with FINAL at
+// the engine's default.
+func TestMergeBase(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	setting := fmt.Sprintf("merge_selector_base = %d", schema.MergeBase)
+	engine := func(table string) string {
+		res, err := s.Query(ctx, `SELECT engine_full FROM system.tables WHERE database = currentDatabase() AND name = {t:String}`,
+			store.Params{"t": table})
+		if err != nil || len(res.Rows) != 1 {
+			t.Fatalf("%s: %v rows, %v", table, res, err)
+		}
+		return res.Rows[0][0].(string)
+	}
+	for _, table := range schema.MergeBaseTables() {
+		if e := engine(table); !strings.Contains(e, setting) {
+			t.Errorf("%s: %q lacks %s", table, e, setting)
+		}
+	}
+	for _, table := range []string{schema.TableTokenBalances, schema.TableMintHolders} {
+		if e := engine(table); strings.Contains(e, "merge_selector_base") {
+			t.Errorf("%s: %q sets merge_selector_base", table, e)
+		}
+	}
+}

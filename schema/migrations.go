@@ -152,6 +152,7 @@ func Migrations() []Migration {
 		{Version: 14, Name: "pending_slot", Statements: pendingSlot()},
 		{Version: 15, Name: "read_paths_without_signature", Statements: readPathsNoSignature()},
 		{Version: 16, Name: "rewrite_log", Statements: rewrites()},
+		{Version: 17, Name: "fewer_merge_rewrites", Statements: fewerMergeRewrites()},
 	}
 }
 
