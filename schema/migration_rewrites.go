@@ -12,7 +12,8 @@ const TableRewrites = "indexer_rewrites"
 // at or below the checkpoint writes rows there, and the checkpoint, which
 // keeps its highest value, does not move for them: without the log the
 // index never read them and served those owners' pages stale until a
-// restart.
+// restart. A reader needs only the entries since it loaded: entries go
+// after 30 days (TTL), so the log stays small.
 func rewrites() []string {
 	return []string{
 		`CREATE TABLE IF NOT EXISTS indexer_rewrites (
@@ -20,6 +21,7 @@ func rewrites() []string {
 			from_slot UInt64,
 			to_slot UInt64
 		) ENGINE = MergeTree
-		ORDER BY at`,
+		ORDER BY at
+		TTL toDateTime(at) + INTERVAL 30 DAY`,
 	}
 }
