@@ -21,25 +21,6 @@ func writeCheckpoint(ctx context.Context, s store.Store, slot uint64) error {
 	return nil
 }
 
-// readCheckpoint returns the slot the store is indexed up to, and whether
-// it has a checkpoint at all.
-func readCheckpoint(ctx context.Context, s store.Store) (uint64, bool, error) {
-	res, err := s.Query(ctx, `SELECT max(slot), count() FROM indexer_checkpoints WHERE name = {name:String}`,
-		store.Params{"name": schema.CheckpointMain})
-	if err != nil {
-		return 0, false, fmt.Errorf("read checkpoint: %w", err)
-	}
-	if len(res.Rows) != 1 || len(res.Rows[0]) != 2 {
-		return 0, false, fmt.Errorf("read checkpoint: %d rows", len(res.Rows))
-	}
-	slot, ok1 := res.Rows[0][0].(uint64)
-	n, ok2 := res.Rows[0][1].(uint64)
-	if !ok1 || !ok2 {
-		return 0, false, fmt.Errorf("read checkpoint: unexpected types %T, %T", res.Rows[0][0], res.Rows[0][1])
-	}
-	return slot, n > 0, nil
-}
-
 // writeRewrite logs that the slots from..to, at or below the indexed
 // slot, were derived again (schema.TableRewrites).
 func writeRewrite(ctx context.Context, s store.Store, from, to uint64) error {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/source"
+	dq "github.com/dasch-labs/dasch/query"
 )
 
 // Run ingests everything the source yields and returns what it did. It
@@ -93,7 +94,9 @@ func (r *run) run(parent context.Context) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	var err error
-	if r.indexed, r.hadIndexed, err = readCheckpoint(ctx, r.cfg.Store); err != nil {
+	r.indexed, err = dq.ContextSlot(ctx, r.cfg.Store)
+	r.hadIndexed = err == nil
+	if err != nil && !errors.Is(err, dq.ErrNotIndexed) {
 		return fmt.Errorf("ingest: %w", err)
 	}
 	r.stepper = StartStepper(ctx, r.cfg.Store, r.cfg.Steps, r.writeCheckpoint, cancel)
