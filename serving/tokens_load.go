@@ -3,7 +3,6 @@ package serving
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -48,18 +47,14 @@ func (x *Tokens) Load(ctx context.Context) error {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
 	x.reset()
-	// The rewrite log is read before the slot: a rewrite logged while the
-	// index loads is re-read by the next Sync.
-	rw, err := qc.ReadRewrites(ctx, x.s, 0)
+	// The rewrite log is read with the slot, before the rows: a rewrite
+	// logged while the index loads is re-read by the next Sync.
+	st, err := qc.ReadIndexState(ctx, x.s, 0)
 	if err != nil {
 		return fmt.Errorf("token index: %w", err)
 	}
-	x.rewritten = rw.Last
-	slot, err := qc.ContextSlot(ctx, x.s)
-	indexed := err == nil
-	if err != nil && !errors.Is(err, qc.ErrNotIndexed) {
-		return fmt.Errorf("token index: %w", err)
-	}
+	x.rewritten = st.Rewrites.Last
+	slot, indexed := st.Slot, st.Indexed
 	full := true
 	if indexed {
 		if full, err = x.loadChunks(ctx, slot); err != nil {
@@ -127,14 +122,15 @@ func chunkBytes(rows []qc.TokenRow) int64 {
 func (x *Tokens) Sync(ctx context.Context) error {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
-	slot, err := qc.ContextSlot(ctx, x.s)
-	if errors.Is(err, qc.ErrNotIndexed) {
-		return nil
-	}
+	// One statement reads both the slot and the rewrite log.
+	st, err := qc.ReadIndexState(ctx, x.s, x.rewritten)
 	if err != nil {
 		return fmt.Errorf("token index: %w", err)
 	}
-	if slot+1 > x.next {
+	if !st.Indexed {
+		return nil
+	}
+	if slot := st.Slot; slot+1 > x.next {
 		rows, err := qc.TokenRowsChanged(ctx, x.s, x.next, slot)
 		if err != nil {
 			return fmt.Errorf("token index: %w", err)
@@ -145,18 +141,14 @@ func (x *Tokens) Sync(ctx context.Context) error {
 		x.mu.Unlock()
 		x.next = slot + 1
 	}
-	return x.syncRewrites(ctx)
+	return x.syncRewrites(ctx, st.Rewrites)
 }
 
 // syncRewrites applies the rows of the slot ranges an ingest derived again
 // at or below the indexed slot since the last Load or Sync (a backfill):
 // the checkpoint does not move for them, so the poll by slot above never
 // reads them. Caller holds syncMu, and the index has a slot.
-func (x *Tokens) syncRewrites(ctx context.Context) error {
-	rw, err := qc.ReadRewrites(ctx, x.s, x.rewritten)
-	if err != nil {
-		return fmt.Errorf("token index: %w", err)
-	}
+func (x *Tokens) syncRewrites(ctx context.Context, rw qc.Rewrites) error {
 	if !rw.Any {
 		return nil
 	}

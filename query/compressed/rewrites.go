@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
 
 // Rewrites are the entries of the rewrite log (schema.TableRewrites) past
-// a point: slot ranges an ingest derived again at or below the indexed
+// a point (ReadIndexState): slot ranges an ingest derived again at or below the indexed
 // slot.
 type Rewrites struct {
 	// Last is the newest entry's time, in microseconds: pass it as after
@@ -21,30 +22,47 @@ type Rewrites struct {
 	Any bool
 }
 
-// ReadRewrites reads the rewrite log entries logged after after
-// (microseconds; 0 reads them all).
-func ReadRewrites(ctx context.Context, s store.Store, after int64) (Rewrites, error) {
-	res, err := s.Query(ctx, `SELECT max(toUnixTimestamp64Micro(at)), min(from_slot), max(to_slot), count()
+// IndexState is what a reader following the store by slot reads on each
+// poll: the indexed slot (Indexed false before any checkpoint) and the
+// rewrite log's entries past a point.
+type IndexState struct {
+	Slot     uint64
+	Indexed  bool
+	Rewrites Rewrites
+}
+
+// ReadIndexState reads the indexed slot, as ContextSlot does, and the
+// rewrite log entries logged after after (microseconds; 0 reads them all),
+// in one statement: the token index polls both every few hundred
+// milliseconds, and each statement pays the engine's per-query floor.
+func ReadIndexState(ctx context.Context, s store.Store, after int64) (IndexState, error) {
+	res, err := s.Query(ctx, `SELECT
+		(SELECT max(slot) FROM indexer_checkpoints WHERE name = {n:String}),
+		(SELECT count() FROM indexer_checkpoints WHERE name = {n:String}),
+		max(toUnixTimestamp64Micro(at)), min(from_slot), max(to_slot), count()
 		FROM indexer_rewrites WHERE toUnixTimestamp64Micro(at) > {after:Int64}`,
-		store.Params{"after": strconv.FormatInt(after, 10)})
+		store.Params{"n": schema.CheckpointMain, "after": strconv.FormatInt(after, 10)})
 	if err != nil {
-		return Rewrites{}, fmt.Errorf("rewrite log: %w", err)
+		return IndexState{}, fmt.Errorf("indexed slot and rewrite log: %w", err)
 	}
-	if len(res.Rows) != 1 || len(res.Rows[0]) != 4 {
-		return Rewrites{}, fmt.Errorf("rewrite log: %d rows", len(res.Rows))
+	if len(res.Rows) != 1 || len(res.Rows[0]) != 6 {
+		return IndexState{}, fmt.Errorf("indexed slot and rewrite log: %d rows", len(res.Rows))
 	}
 	r := res.Rows[0]
-	last, ok1 := r[0].(int64)
-	from, ok2 := r[1].(uint64)
-	to, ok3 := r[2].(uint64)
-	n, ok4 := r[3].(uint64)
-	if !ok1 || !ok2 || !ok3 || !ok4 {
-		return Rewrites{}, fmt.Errorf("rewrite log: unexpected types %T %T %T %T", r[0], r[1], r[2], r[3])
+	slot, ok1 := r[0].(uint64)
+	checkpoints, ok2 := r[1].(uint64)
+	last, ok3 := r[2].(int64)
+	from, ok4 := r[3].(uint64)
+	to, ok5 := r[4].(uint64)
+	n, ok6 := r[5].(uint64)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 {
+		return IndexState{}, fmt.Errorf("indexed slot and rewrite log: unexpected types %T %T %T %T %T %T", r[0], r[1], r[2], r[3], r[4], r[5])
 	}
-	if n == 0 {
-		return Rewrites{Last: after}, nil
+	st := IndexState{Slot: slot, Indexed: checkpoints > 0, Rewrites: Rewrites{Last: after}}
+	if n > 0 {
+		st.Rewrites = Rewrites{Last: last, From: from, To: to, Any: true}
 	}
-	return Rewrites{Last: last, From: from, To: to, Any: true}, nil
+	return st, nil
 }
 
 // TokenRowsRewritten reads the token_accounts rows an ingest derived again
