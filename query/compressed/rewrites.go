@@ -71,16 +71,8 @@ func ReadIndexState(ctx context.Context, s store.Store, after int64) (IndexState
 // TokenRowsChanged, a spend after asOf leaves only the unspent row. It
 // reads the table's slot columns whole: rewrites are rare (backfills).
 func TokenRowsRewritten(ctx context.Context, s store.Store, from, to, asOf uint64) ([]TokenRow, error) {
-	res, err := s.Query(ctx, `SELECT `+tokenRowColumns+` FROM token_accounts
+	return readTokenRows(ctx, s, "rewritten token rows", `SELECT `+tokenRowColumns+` FROM token_accounts
 		WHERE (slot_created BETWEEN {from:UInt64} AND {to:UInt64} OR spent AND spent_slot BETWEEN {from:UInt64} AND {to:UInt64})
 			AND greatest(slot_created, spent_slot) <= {asof:UInt64}`,
 		store.Params{"from": u64Param(from), "to": u64Param(to), "asof": u64Param(asOf)})
-	if err != nil {
-		return nil, fmt.Errorf("rewritten token rows: %w", err)
-	}
-	rows, err := scanTokenRows(res)
-	if err != nil {
-		return nil, fmt.Errorf("rewritten token rows: %w", err)
-	}
-	return rows, nil
 }

@@ -31,13 +31,9 @@ func UnspentTokenRows(ctx context.Context, s store.Store, lo Key, hi *Key, asOf 
 	// After FINAL the spent row replaces the unspent one; a spend after
 	// asOf leaves the account unspent as of then.
 	q.where(`slot_created <= {asof:UInt64} AND (NOT spent OR spent_slot > {asof:UInt64})`).bind("asof", u64Param(asOf))
-	res, err := s.Query(ctx, q.sql(`SELECT `+tokenRowColumns+` FROM token_accounts FINAL`, ``), q.params)
+	rows, err := readTokenRows(ctx, s, "unspent token rows", q.sql(`SELECT `+tokenRowColumns+` FROM token_accounts FINAL`, ``), q.params)
 	if err != nil {
-		return nil, fmt.Errorf("unspent token rows: %w", err)
-	}
-	rows, err := scanTokenRows(res)
-	if err != nil {
-		return nil, fmt.Errorf("unspent token rows: %w", err)
+		return nil, err
 	}
 	for i := range rows {
 		rows[i].Spent = false // spent after asOf
@@ -52,21 +48,27 @@ func UnspentTokenRows(ctx context.Context, s store.Store, lo Key, hi *Key, asOf 
 // account also spent later shows only its unspent row. The sync_mm skip
 // index (migration 11) keeps this from scanning the table.
 func TokenRowsChanged(ctx context.Context, s store.Store, from, to uint64) ([]TokenRow, error) {
-	res, err := s.Query(ctx, sqlTokenRowsChanged, store.Params{"from": u64Param(from), "to": u64Param(to)})
-	if err != nil {
-		return nil, fmt.Errorf("changed token rows: %w", err)
-	}
-	rows, err := scanTokenRows(res)
-	if err != nil {
-		return nil, fmt.Errorf("changed token rows: %w", err)
-	}
-	return rows, nil
+	return readTokenRows(ctx, s, "changed token rows", sqlTokenRowsChanged, store.Params{"from": u64Param(from), "to": u64Param(to)})
 }
 
 // sqlTokenRowsChanged is written as the sync_mm index's expression so the
 // index applies.
 const sqlTokenRowsChanged = `SELECT ` + tokenRowColumns + ` FROM token_accounts
 WHERE greatest(slot_created, spent_slot) >= {from:UInt64} AND greatest(slot_created, spent_slot) <= {to:UInt64}`
+
+// readTokenRows runs sql, which selects tokenRowColumns, and scans its
+// rows; what names the read in errors.
+func readTokenRows(ctx context.Context, s store.Store, what, sql string, params store.Params) ([]TokenRow, error) {
+	res, err := s.Query(ctx, sql, params)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	rows, err := scanTokenRows(res)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return rows, nil
+}
 
 func scanTokenRows(res *store.Result) ([]TokenRow, error) {
 	out := make([]TokenRow, len(res.Rows))
