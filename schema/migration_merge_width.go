@@ -23,8 +23,8 @@ const MergeBase = 10
 // before merging them (merge_selector_base 10 instead of 5), so each row
 // is rewritten by fewer merges on its way to a large part.
 //
-// Merges were about a fifth of the ingest's CPU (perf), most of it on the
-// widest tables, compressed_accounts and token_accounts. With every merge
+// Merges were about a fifth of the ingest's CPU (perf, by thread; which
+// tables they spend it on was not measured). With every merge
 // stopped during a 4M-account bench ingest, the ingest took 7.0 and 7.6
 // CPU-s per 1M accounts against 8.8 with them. The price is more active
 // parts between merges: a key lookup or a FINAL range reads one more
