@@ -22,8 +22,10 @@ const (
 	TableTokenBalances     = "token_balances"
 	TableMintHolders       = "mint_holders"
 	TableCompressionSigs   = "compression_signatures"
-	TableOwnerSigs         = "owner_signatures"
-	TableTokenOwnerSigs    = "token_owner_signatures"
+	// Replaced by owner_txs and token_owner_txs (migration 18), dropped
+	// by migration 19.
+	TableOwnerSigs      = "owner_signatures"
+	TableTokenOwnerSigs = "token_owner_signatures"
 )
 
 // CheckpointMain is the checkpoint row of the main ingestion pipeline.
@@ -153,6 +155,8 @@ func Migrations() []Migration {
 		{Version: 15, Name: "read_paths_without_signature", Statements: readPathsNoSignature()},
 		{Version: 16, Name: "rewrite_log", Statements: rewrites()},
 		{Version: 17, Name: "fewer_merge_rewrites", Statements: fewerMergeRewrites()},
+		{Version: 18, Name: "signature_prefixes", Statements: signaturePrefixes()},
+		{Version: 19, Name: "drop_full_signatures", Statements: dropFullSignatures()},
 	}
 }
 

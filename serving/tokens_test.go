@@ -69,7 +69,7 @@ func (a tokenAccount) insert() string {
 		data = "'" + a.rawData + "'"
 	}
 	program := qc.Key(light.CompressedTokenProgram())
-	return fmt.Sprintf(`(%s, %s, %s, %d, %d, %s, %v, %d, toFixedString('sig', 64), %s, %d, %s, 2, %s, %s, true, %s, %s, %d, %s, %d, %s)`,
+	return fmt.Sprintf(`(%s, %s, %s, %d, %d, %s, %v, %d, toFixedString('sig', 8), %s, %d, %s, 2, %s, %s, true, %s, %s, %d, %s, %d, %s)`,
 		hexKey(tokenKey(kHash, a.hash)), hexKey(tokenKey(kTree, a.hash%2)), hexKey(tokenKey(kTree, 10+a.hash%2)), 1+a.hash%2,
 		a.hash*7, seq, a.hash%3 == 0, a.slot, hexKey(program), a.hash*11, addr, data, hexKey(tokenKey(kDataHash, a.hash)),
 		hexKey(tokenKey(kMint, a.mint)), hexKey(tokenKey(kOwner, a.owner)), 1000+a.hash, del, a.hash%2, tlv)
@@ -92,7 +92,7 @@ func (w *tokenWorld) commit(ctx context.Context, accounts []tokenAccount, spends
 			vals[i] = a.insert()
 		}
 		stmts = append(stmts, `INSERT INTO compressed_accounts (hash, tree, queue, tree_type, leaf_index, seq, in_output_queue,
-			slot_created, signature, owner, lamports, address, discriminator, data, data_hash, is_token, mint, token_owner, amount,
+			slot_created, sig_prefix, owner, lamports, address, discriminator, data, data_hash, is_token, mint, token_owner, amount,
 			delegate, token_state, tlv) VALUES `+strings.Join(vals, ","))
 	}
 	for h, slot := range spends {

@@ -27,7 +27,7 @@ func daschTables() []string {
 	return []string{
 		schema.TableCompressed, schema.TableCompressedByOwner, schema.TableTokenAccounts, schema.TableTokenByDelegate,
 		schema.TableTokenBalances, schema.TableMintHolders,
-		schema.TableCompressionSigs, schema.TableOwnerSigs, schema.TableTokenOwnerSigs, schema.TableTokenLedger,
+		schema.TableCompressionSigs, schema.TableOwnerTxs, schema.TableTokenOwnerTxs, schema.TableTokenLedger,
 	}
 }
 

@@ -203,11 +203,11 @@ func ledgerRows(mem memory.Allocator, p *Plan, ch *Chunk, applied uint64) arrow.
 func withSpent(mem memory.Allocator, rec arrow.RecordBatch, delegate bool) arrow.RecordBatch {
 	n := int(rec.NumRows())
 	// The read paths hold compressed_accounts' columns but the signature
-	// (migration 15).
+	// prefix (migrations 15 and 18).
 	var fields []arrow.Field
 	var cols []arrow.Array
 	for i, f := range rec.Schema().Fields() {
-		if f.Name != "signature" {
+		if f.Name != "sig_prefix" {
 			fields = append(fields, f)
 			cols = append(cols, rec.Column(i))
 		}

@@ -83,6 +83,10 @@ func (b *Base) NewRecord() arrow.RecordBatch {
 func PubkeyType() arrow.DataType    { return &arrow.FixedSizeBinaryType{ByteWidth: 32} }
 func SignatureType() arrow.DataType { return &arrow.FixedSizeBinaryType{ByteWidth: 64} }
 
+// SigPrefixType is FixedString(8): a signature's first 8 bytes, which
+// name a transaction together with its slot (schema.SigPrefix).
+func SigPrefixType() arrow.DataType { return &arrow.FixedSizeBinaryType{ByteWidth: 8} }
+
 // PubkeyListType is Array(FixedString(32)). Its elements are non-nullable,
 // or the column would read as Array(Nullable(FixedString(32))).
 func PubkeyListType() arrow.DataType { return arrow.ListOfNonNullable(PubkeyType()) }

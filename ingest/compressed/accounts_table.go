@@ -47,7 +47,7 @@ func newAccountsBuilder(mem memory.Allocator) *accountsBuilder {
 		nullable("seq", u64),
 		field("in_output_queue", arrow.FixedWidthTypes.Boolean),
 		field("slot_created", u64),
-		field("signature", arrowbatch.SignatureType()),
+		field("sig_prefix", arrowbatch.SigPrefixType()),
 		field("owner", key),
 		field("lamports", u64),
 		nullable("address", key),
@@ -103,11 +103,11 @@ func (b *accountsBuilder) Append(r arrowbatch.Row) error {
 	appendOptU64(b.seq, o.Seq)
 	b.inQueue.Append(o.InOutputQueue)
 	b.slot.Append(o.SlotCreated)
-	b.sig.Append(o.Signature[:])
+	b.sig.Append(o.Signature[:8])
 	b.owner.Append(o.Owner[:])
 	b.lamports.Append(o.Lamports)
 	appendOptKey(b.address, o.Address)
-	size := 3*32 + 1 + 8 + 8 + 1 + 8 + 64 + 32 + 8 + 32
+	size := 3*32 + 1 + 8 + 8 + 1 + 8 + 8 + 32 + 8 + 32
 	if d := o.Data; d != nil {
 		// The API serves the discriminator as a little-endian u64.
 		b.disc.Append(binary.LittleEndian.Uint64(d.Discriminator[:]))

@@ -57,7 +57,7 @@ func (*Decoder) Name() string { return "compressed" }
 func (*Decoder) Tables() []arrowbatch.Table {
 	return []arrowbatch.Table{
 		accountsTable(), spentTable(), signaturesTable(),
-		ownerSigsTable(schema.TableOwnerSigs), ownerSigsTable(schema.TableTokenOwnerSigs),
+		ownerSigsTable(schema.TableOwnerTxs), ownerSigsTable(schema.TableTokenOwnerTxs),
 		treeNodesTable(), addressElementsTable(),
 	}
 }
@@ -98,6 +98,7 @@ func (d *Decoder) DecodeTx(tx *solana.Tx, out *decode.Batch) error {
 func (d *Decoder) DecodeEvents(ev *light.Events, blockTime int64, out *decode.Batch) {
 	sig := ev.Signature
 	out.Add(&signatureRow{Slot: ev.Slot, Signature: sig, BlockTime: blockTime})
+	prefix := [8]byte(sig[:8])
 
 	// Each owner once per transaction: the signature tables are sets. A
 	// transaction has a handful of outputs: a scan of the owners seen
@@ -113,11 +114,11 @@ func (d *Decoder) DecodeEvents(ev *light.Events, blockTime int64, out *decode.Ba
 		out.Add((*accountRow)(o))
 		if !slices.Contains(owners, o.Owner) {
 			owners = append(owners, o.Owner)
-			out.Add(&ownerSignatureRow{Owner: o.Owner, Slot: ev.Slot, Signature: sig, BlockTime: blockTime})
+			out.Add(&ownerSignatureRow{Owner: o.Owner, Slot: ev.Slot, SigPrefix: prefix})
 		}
 		if o.Token != nil && !slices.Contains(tokenOwners, o.Token.Owner) {
 			tokenOwners = append(tokenOwners, o.Token.Owner)
-			out.Add(&tokenOwnerSignatureRow{Owner: o.Token.Owner, Slot: ev.Slot, Signature: sig, BlockTime: blockTime})
+			out.Add(&tokenOwnerSignatureRow{Owner: o.Token.Owner, Slot: ev.Slot, SigPrefix: prefix})
 		}
 	}
 	// Owners of spent accounts are known only once their outputs are; the

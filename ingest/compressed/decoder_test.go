@@ -91,11 +91,11 @@ func TestDecoderRows(t *testing.T) {
 		dropped uint64
 	}{
 		{"mint", loadTx(t, sigMint), known,
-			"compressed_accounts=1 compression_signatures=1 owner_signatures=1 state_tree_nodes=1 token_owner_signatures=1", 0},
+			"compressed_accounts=1 compression_signatures=1 owner_txs=1 state_tree_nodes=1 token_owner_txs=1", 0},
 		{"transfer", loadTx(t, sigT1), known,
-			"compressed_accounts=2 compressed_spent=1 compression_signatures=1 owner_signatures=1 state_tree_nodes=2 token_owner_signatures=2", 0},
+			"compressed_accounts=2 compressed_spent=1 compression_signatures=1 owner_txs=1 state_tree_nodes=2 token_owner_txs=2", 0},
 		{"transfer to self and other", loadTx(t, sigT3), known,
-			"compressed_accounts=2 compressed_spent=1 compression_signatures=1 owner_signatures=1 state_tree_nodes=2 token_owner_signatures=2", 0},
+			"compressed_accounts=2 compressed_spent=1 compression_signatures=1 owner_txs=1 state_tree_nodes=2 token_owner_txs=2", 0},
 		{"unknown tree: outputs dropped, spend and signature kept", loadTx(t, sigT1), none,
 			"compressed_spent=1 compression_signatures=1", 2},
 		{"failed transaction", failed, known, "", 0},

@@ -27,7 +27,7 @@ func TestUnknownTreeDoesNotStall(t *testing.T) {
 	}
 	got := rows(t, s, `SELECT (SELECT count() FROM compressed_accounts), (SELECT count() FROM compressed_spent),
 		(SELECT count() FROM compression_signatures FINAL), (SELECT count() FROM token_accounts),
-		(SELECT count() FROM token_balances), (SELECT count() FROM owner_signatures), (SELECT count() FROM transactions FINAL)`)
+		(SELECT count() FROM token_balances), (SELECT count() FROM owner_txs), (SELECT count() FROM transactions FINAL)`)
 	if got[0] != "0 3 4 0 0 0 4" {
 		t.Errorf("rows %v, want no accounts, 3 spends, 4 signatures, 4 transactions", got)
 	}

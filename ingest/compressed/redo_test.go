@@ -114,9 +114,10 @@ func TestOwnerTokensCarryOver(t *testing.T) {
 
 // TestReadPathsDropSignature applies migration 15 over a store indexed
 // before it (the three read paths with a signature column their views
-// fill), twice: the column leaves every read path, compressed_accounts
-// keeps it, every answer is the one of a store indexed on the new schema,
-// and the new views take the same transactions again.
+// fill), twice: the column leaves every read path, every answer is the one
+// of a store indexed on the new schema, and the new views take the same
+// transactions again. compressed_accounts no longer holds the signature
+// since migration 19: the old views fill the column from its prefix.
 func TestReadPathsDropSignature(t *testing.T) {
 	s := storetest.Open(t)
 	index(t, s, paths(listed...), ingest.Config{})
@@ -124,11 +125,11 @@ func TestReadPathsDropSignature(t *testing.T) {
 	s = storetest.Open(t)
 	views := []struct{ view, table, sql string }{
 		{"compressed_by_owner_mv", "compressed_by_owner", `SELECT ` + accountColumns +
-			`, signature, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE NOT is_token`},
+			`, toFixedString(sig_prefix, 64) AS signature, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE NOT is_token`},
 		{"token_accounts_mv", "token_accounts", `SELECT ` + accountColumns +
-			`, signature, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE is_token`},
+			`, toFixedString(sig_prefix, 64) AS signature, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE is_token`},
 		{"token_accounts_by_delegate_mv", "token_accounts_by_delegate", `SELECT ` + accountColumns +
-			`, signature, assumeNotNull(delegate) AS delegate_key, false AS spent, toUInt64(0) AS spent_slot
+			`, toFixedString(sig_prefix, 64) AS signature, assumeNotNull(delegate) AS delegate_key, false AS spent, toUInt64(0) AS spent_slot
 			FROM compressed_accounts WHERE is_token AND delegate IS NOT NULL`},
 	}
 	for _, v := range views {
@@ -143,8 +144,8 @@ func TestReadPathsDropSignature(t *testing.T) {
 	reapply(t, s, "read_paths_without_signature")
 	cols := `SELECT table FROM system.columns WHERE database = currentDatabase() AND name = 'signature'
 		AND table IN ('compressed_accounts', 'compressed_by_owner', 'token_accounts', 'token_accounts_by_delegate')`
-	if got := rows(t, s, cols); !slices.Equal(got, []string{"compressed_accounts"}) {
-		t.Errorf("tables with a signature after the migration: %v, want compressed_accounts only", got)
+	if got := rows(t, s, cols); len(got) != 0 {
+		t.Errorf("tables with a signature after the migration: %v, want none", got)
 	}
 	sameAnswers(t, "migrated", want, snapshot(t, s))
 	before := rows(t, s, `SELECT count() FROM token_accounts`)
@@ -203,5 +204,53 @@ func execAll(t *testing.T, s store.Store, stmts ...string) {
 		if err := s.Exec(context.Background(), stmt, nil); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
+	}
+}
+
+// TestSignaturePrefixesMigration applies migrations 18 and 19, each twice
+// (as an interrupted run would), over a store in the layout before them:
+// compressed_accounts with the whole signature and the owner signature
+// tables. Every answer is the one of a store indexed on the new schema,
+// and the replaced column and tables are gone.
+func TestSignaturePrefixesMigration(t *testing.T) {
+	s := storetest.Open(t)
+	index(t, s, paths(listed...), ingest.Config{})
+	want := snapshot(t, s)
+	s = storetest.Open(t)
+	index(t, s, paths(listed...), ingest.Config{})
+	oldOwnerTable := func(name, from string) []string {
+		return []string{
+			`CREATE TABLE ` + name + ` (owner FixedString(32), slot UInt64, signature FixedString(64), block_time Int64)
+				ENGINE = ReplacingMergeTree ORDER BY (owner, slot, signature)`,
+			`INSERT INTO ` + name + ` SELECT o.owner, o.slot, c.signature, c.block_time FROM ` + from + ` AS o
+				INNER JOIN compression_signatures AS c ON c.slot = o.slot AND ` + schema.SigPrefix("c.signature") + ` = o.sig_prefix`,
+			`DROP TABLE ` + from,
+		}
+	}
+	// A mutation runs without a current database: joinGet names it.
+	sigs := rows(t, s, `SELECT currentDatabase()`)[0] + `.old_sigs`
+	execAll(t, s, `CREATE TABLE old_sigs ENGINE = Join(ANY, LEFT, slot, sig_prefix) AS
+			SELECT slot, `+schema.SigPrefixOfSignature+` AS sig_prefix, signature FROM compression_signatures`,
+		`ALTER TABLE compressed_accounts ADD COLUMN signature FixedString(64) AFTER slot_created`,
+		`ALTER TABLE compressed_accounts UPDATE signature = joinGet('`+sigs+`', 'signature', slot_created, sig_prefix)
+			WHERE true SETTINGS mutations_sync = 2`,
+		`ALTER TABLE compressed_accounts DROP COLUMN sig_prefix`, `DROP TABLE old_sigs`)
+	execAll(t, s, oldOwnerTable("owner_signatures", "owner_txs")...)
+	execAll(t, s, oldOwnerTable("token_owner_signatures", "token_owner_txs")...)
+	if got := rows(t, s, `SELECT countIf(signature = toFixedString('', 64)) FROM compressed_accounts`); !slices.Equal(got, []string{"0"}) {
+		t.Fatalf("pre-migration compressed_accounts rows without a signature: %v", got)
+	}
+	if got := rows(t, s, `SELECT count() > 0 FROM token_owner_signatures`); !slices.Equal(got, []string{"1"}) {
+		t.Fatalf("pre-migration token_owner_signatures is empty: %v", got)
+	}
+	reapply(t, s, "signature_prefixes")
+	reapply(t, s, "drop_full_signatures")
+	sameAnswers(t, "migrated", want, snapshot(t, s))
+	gone := `SELECT name FROM system.tables WHERE database = currentDatabase()
+		AND name IN ('owner_signatures', 'token_owner_signatures')
+		UNION ALL SELECT table FROM system.columns WHERE database = currentDatabase()
+		AND table = 'compressed_accounts' AND name = 'signature'`
+	if got := rows(t, s, gone); len(got) != 0 {
+		t.Errorf("left after the migrations: %v", got)
 	}
 }

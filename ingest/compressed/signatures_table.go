@@ -23,24 +23,25 @@ type signatureRow struct {
 // Table implements arrowbatch.Row.
 func (*signatureRow) Table() string { return schema.TableCompressionSigs }
 
-// ownerSignatureRow is a row of owner_signatures: a transaction that
-// created or spent an account of Owner (the account's owner program).
+// ownerSignatureRow is a row of owner_txs: a transaction that created or
+// spent an account of Owner (the account's owner program), named by its
+// slot and the first 8 bytes of its signature (compression_signatures
+// holds the whole signature).
 type ownerSignatureRow struct {
 	Owner     solana.Pubkey
 	Slot      uint64
-	Signature solana.Signature
-	BlockTime int64
+	SigPrefix [8]byte
 }
 
 // Table implements arrowbatch.Row.
-func (*ownerSignatureRow) Table() string { return schema.TableOwnerSigs }
+func (*ownerSignatureRow) Table() string { return schema.TableOwnerTxs }
 
-// tokenOwnerSignatureRow is a row of token_owner_signatures: the same for
-// the owner inside a compressed token account's data.
+// tokenOwnerSignatureRow is a row of token_owner_txs: the same for the
+// owner inside a compressed token account's data.
 type tokenOwnerSignatureRow ownerSignatureRow
 
 // Table implements arrowbatch.Row.
-func (*tokenOwnerSignatureRow) Table() string { return schema.TableTokenOwnerSigs }
+func (*tokenOwnerSignatureRow) Table() string { return schema.TableTokenOwnerTxs }
 
 func signaturesTable() arrowbatch.Table {
 	return arrowbatch.Table{Name: schema.TableCompressionSigs, New: func(mem memory.Allocator) arrowbatch.Builder {
@@ -81,8 +82,8 @@ func (b *signaturesBuilder) Append(r arrowbatch.Row) error {
 	return nil
 }
 
-// ownerSigsTable describes owner_signatures or token_owner_signatures,
-// which share their columns.
+// ownerSigsTable describes owner_txs or token_owner_txs, which share
+// their columns.
 func ownerSigsTable(table string) arrowbatch.Table {
 	return arrowbatch.Table{Name: table, New: func(mem memory.Allocator) arrowbatch.Builder {
 		return newOwnerSigsBuilder(mem, table)
@@ -94,22 +95,19 @@ type ownerSigsBuilder struct {
 	table      string
 	owner, sig *array.FixedSizeBinaryBuilder
 	slot       *array.Uint64Builder
-	time       *array.Int64Builder
 }
 
 func newOwnerSigsBuilder(mem memory.Allocator, table string) *ownerSigsBuilder {
 	sc := arrow.NewSchema([]arrow.Field{
 		field("owner", arrowbatch.PubkeyType()),
 		field("slot", arrow.PrimitiveTypes.Uint64),
-		field("signature", arrowbatch.SignatureType()),
-		field("block_time", arrow.PrimitiveTypes.Int64),
+		field("sig_prefix", arrowbatch.SigPrefixType()),
 	}, nil)
 	b := &ownerSigsBuilder{Base: arrowbatch.NewBase(mem, sc), table: table}
 	f := b.Fields()
 	b.owner = f[0].(*array.FixedSizeBinaryBuilder)
 	b.slot = f[1].(*array.Uint64Builder)
 	b.sig = f[2].(*array.FixedSizeBinaryBuilder)
-	b.time = f[3].(*array.Int64Builder)
 	return b
 }
 
@@ -128,8 +126,7 @@ func (b *ownerSigsBuilder) Append(r arrowbatch.Row) error {
 	}
 	b.owner.Append(row.Owner[:])
 	b.slot.Append(row.Slot)
-	b.sig.Append(row.Signature[:])
-	b.time.Append(row.BlockTime)
-	b.Added(32 + 8 + 64 + 8)
+	b.sig.Append(row.SigPrefix[:])
+	b.Added(32 + 8 + 8)
 	return nil
 }

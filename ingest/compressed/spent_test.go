@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/internal/storetest"
+	"github.com/dasch-labs/dasch/schema"
 )
 
 // TestSpentRows spends a program-owned account, a delegated token account
@@ -50,10 +51,10 @@ func TestSpentRows(t *testing.T) {
 			FROM token_accounts FINAL ORDER BY hash`},
 		{"by delegate", `SELECT ` + name("hash") + `, ` + name("delegate_key") + `, ` + name("token_owner") + `, amount, spent, spent_slot
 			FROM token_accounts_by_delegate FINAL`},
-		{"owner signatures", `SELECT ` + name("owner") + `, slot, ` + name("signature") + `, block_time
-			FROM owner_signatures FINAL WHERE slot >= 50 ORDER BY owner, slot`},
-		{"token owner signatures", `SELECT ` + name("owner") + `, slot, ` + name("signature") + `
-			FROM token_owner_signatures FINAL WHERE slot >= 50 ORDER BY owner, slot`},
+		{"owner signatures", `SELECT ` + name("owner") + `, slot, ` + name("sig_prefix") + `
+			FROM owner_txs FINAL WHERE slot >= 50 ORDER BY owner, slot`},
+		{"token owner signatures", `SELECT ` + name("owner") + `, slot, ` + name("sig_prefix") + `
+			FROM token_owner_txs FINAL WHERE slot >= 50 ORDER BY owner, slot`},
 		{"balances", `SELECT ` + name("owner") + `, balance FROM token_balances FINAL ORDER BY owner`},
 		{"pending", `SELECT spend_slot, ` + name("hash") + `, resolved, resolved_slot FROM compressed_spent_pending FINAL ORDER BY hash`},
 	}
@@ -62,11 +63,11 @@ func TestSpentRows(t *testing.T) {
 		"token accounts": {"delegated alice mint 300 true 50", "kept alice mint 200 false 0", "late bob mint 70 true 60"},
 		"by delegate":    {"delegated dan alice 300 true 50"},
 		"owner signatures": {
-			"program 50 spend-plain 9",
-			"ctoken 50 spend-delegated 9",
-			"ctoken 60 spend-late 9",
+			"program 50 spend-pl",
+			"ctoken 50 spend-de",
+			"ctoken 60 spend-la",
 		},
-		"token owner signatures": {"alice 50 spend-delegated", "bob 60 spend-late"},
+		"token owner signatures": {"alice 50 spend-de", "bob 60 spend-la"},
 		"balances":               {"alice 200", "bob 0"},
 		"pending":                {"60 late 1 55"},
 	}
@@ -86,7 +87,10 @@ func TestSpentRows(t *testing.T) {
 // strings padded with zero bytes (fixtureName reads them back).
 func fixtureKey(name string) string { return `toFixedString('` + name + `', 32)` }
 func fixtureSig(name string) string { return `toFixedString('` + name + `', 64)` }
-func fixtureName(col string) string { return `replaceAll(toString(` + col + `), char(0), '')` }
+
+// fixturePrefix is the signature prefix (schema.SigPrefix) of fixtureSig(name).
+func fixturePrefix(name string) string { return schema.SigPrefix(fixtureSig(name)) }
+func fixtureName(col string) string    { return `replaceAll(toString(` + col + `), char(0), '')` }
 
 // fixtureAccount is the INSERT of one output account of mint "mint".
 func fixtureAccount(hash, owner string, slot int, token bool, tokenOwner, delegate string, amount int) string {
@@ -94,10 +98,10 @@ func fixtureAccount(hash, owner string, slot int, token bool, tokenOwner, delega
 	if delegate != "" {
 		del = fixtureKey(delegate)
 	}
-	return `INSERT INTO compressed_accounts (hash, tree, queue, tree_type, leaf_index, in_output_queue, slot_created, signature,
+	return `INSERT INTO compressed_accounts (hash, tree, queue, tree_type, leaf_index, in_output_queue, slot_created, sig_prefix,
 		owner, lamports, data, is_token, mint, token_owner, amount, delegate) VALUES (` +
 		fixtureKey(hash) + `, ` + fixtureKey("tree") + `, ` + fixtureKey("queue") + `, 3, 1, true, ` + strconv.Itoa(slot) + `, ` +
-		fixtureSig("sig-"+hash) + `, ` + fixtureKey(owner) + `, 5, 'data', ` + strconv.FormatBool(token) + `, ` + fixtureKey("mint") + `, ` +
+		fixturePrefix("sig-"+hash) + `, ` + fixtureKey(owner) + `, 5, 'data', ` + strconv.FormatBool(token) + `, ` + fixtureKey("mint") + `, ` +
 		fixtureKey(tokenOwner) + `, ` + strconv.Itoa(amount) + `, ` + del + `)`
 }
 

@@ -22,8 +22,8 @@ func answers() map[string]string {
 		"token_balances":             `SELECT owner, mint, balance FROM token_balances FINAL ORDER BY owner, mint`,
 		"mint_holders":               `SELECT mint, balance, owner FROM mint_holders FINAL ORDER BY mint, balance, owner`,
 		"compression_signatures":     `SELECT * FROM compression_signatures FINAL ORDER BY slot, signature`,
-		"owner_signatures":           `SELECT * FROM owner_signatures FINAL ORDER BY owner, slot, signature`,
-		"token_owner_signatures":     `SELECT * FROM token_owner_signatures FINAL ORDER BY owner, slot, signature`,
+		"owner_txs":                  `SELECT * FROM owner_txs FINAL ORDER BY owner, slot, sig_prefix`,
+		"token_owner_txs":            `SELECT * FROM token_owner_txs FINAL ORDER BY owner, slot, sig_prefix`,
 	}
 }
 
@@ -97,12 +97,13 @@ func checkLedger(t *testing.T, s store.Store, slot *uint64) {
 		ORDER BY slot, signature`, ledgerSigs(slot, []string{sigMint, sigT1, sigT2, sigT3},
 		[]string{"40 1724707606", "41 1724707606", "42 1724707607", "43 1724707607"}))
 	// getCompressionSignaturesForTokenOwner: Bob 4, Charles 3 (snapshots).
-	check("token owner signatures", `SELECT base58Encode(owner), slot, base58Encode(signature), block_time
-		FROM token_owner_signatures FINAL ORDER BY owner, slot, signature`, append(
+	check("token owner signatures", `SELECT base58Encode(o.owner), o.slot, base58Encode(c.signature), c.block_time FROM token_owner_txs AS o FINAL
+		INNER JOIN compression_signatures AS c FINAL ON c.slot = o.slot AND substring(c.signature, 1, 8) = o.sig_prefix
+		ORDER BY o.owner, o.slot, c.signature`, append(
 		prefixed(charles, ledgerSigs(slot, []string{sigT1, sigT2, sigT3}, []string{"41 1724707606", "42 1724707607", "43 1724707607"})),
 		prefixed(bob, ledgerSigs(slot, []string{sigMint, sigT1, sigT2, sigT3},
 			[]string{"40 1724707606", "41 1724707606", "42 1724707607", "43 1724707607"}))...))
-	check("owner signatures", `SELECT base58Encode(owner), count() FROM owner_signatures FINAL GROUP BY owner`,
+	check("owner signatures", `SELECT base58Encode(owner), count() FROM owner_txs FINAL GROUP BY owner`,
 		[]string{cToken + " 4"})
 }
 

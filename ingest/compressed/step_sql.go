@@ -1,5 +1,7 @@
 package compressed
 
+import "github.com/dasch-labs/dasch/schema"
+
 // The state step's statements. Every one is built from constants only;
 // the slot range and the version come in as {name:Type} params.
 
@@ -97,17 +99,19 @@ SELECT ` + spentColumns + `, assumeNotNull(delegate) FROM (SELECT *, true AS spe
 WHERE is_token AND delegate IS NOT NULL)`
 )
 
-// The signature rows of spends: the owner comes from the spent account,
-// which the decoder of the spending transaction could not see.
+// The transaction rows of spends: the owner comes from the spent
+// account, which the decoder of the spending transaction could not see.
+// The spend's transaction is named by its slot and signature prefix, as
+// the decoder names the creating ones (schema.SigPrefix).
 const (
-	spendSigs = `FROM (SELECT hash, slot, signature, block_time FROM compressed_spent FINAL
+	spendTxs = `FROM (SELECT hash, slot, ` + schema.SigPrefixOfSignature + ` AS sig_prefix FROM compressed_spent FINAL
 	WHERE hash IN (SELECT hash FROM compressed_step_spent_accounts)) AS s
 INNER JOIN compressed_step_spent_accounts AS a USING (hash)`
-	sqlSpendOwnerSigs = `INSERT INTO owner_signatures (owner, slot, signature, block_time)
-SELECT a.owner, s.slot, s.signature, s.block_time ` + spendSigs
+	sqlSpendOwnerSigs = `INSERT INTO owner_txs (owner, slot, sig_prefix)
+SELECT a.owner, s.slot, s.sig_prefix ` + spendTxs
 
-	sqlSpendTokenOwnerSigs = `INSERT INTO token_owner_signatures (owner, slot, signature, block_time)
-SELECT a.token_owner, s.slot, s.signature, s.block_time ` + spendSigs + `
+	sqlSpendTokenOwnerSigs = `INSERT INTO token_owner_txs (owner, slot, sig_prefix)
+SELECT a.token_owner, s.slot, s.sig_prefix ` + spendTxs + `
 WHERE a.is_token`
 )
 

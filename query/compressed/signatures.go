@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -28,13 +29,32 @@ func (p SigPage) apply(q *query) {
 	q.bind("limit", u64Param(p.Limit))
 }
 
+// applyPrefix is apply for a table naming transactions by (slot,
+// sig_prefix): prefixes order as the signatures they start.
+func (p SigPage) applyPrefix(q *query) {
+	if p.Before != nil {
+		q.where(`(slot < {bs:UInt64} OR (slot = {bs:UInt64} AND sig_prefix < `+schema.SigPrefix("{bsig:FixedString(64)}")+`))`).
+			bind("bs", u64Param(p.Before.Slot)).bind("bsig", sigParam(p.Before.Signature))
+	}
+	q.bind("limit", u64Param(p.Limit))
+}
+
 const sigOrder = `ORDER BY slot DESC, signature DESC LIMIT {limit:UInt64}`
 
+// withSignatures selects the (slot, signature, block_time) of the
+// transactions a subquery names by (slot, sig_prefix), from
+// compression_signatures, which holds each signature whole; its key finds
+// them by slot.
+func withSignatures(named string) string {
+	return `SELECT slot, signature, block_time FROM compression_signatures FINAL
+		WHERE (slot, ` + schema.SigPrefixOfSignature + `) IN ` + named
+}
+
 // SignaturesForOwner lists the transactions that created or spent an
-// account owned by owner, from owner_signatures (ordered by owner, slot,
-// signature).
+// account owned by owner, from owner_txs (ordered by owner, slot,
+// sig_prefix).
 func SignaturesForOwner(ctx context.Context, s store.Store, owner Key, p SigPage) ([]SignatureInfo, error) {
-	out, err := ownerSignatures(ctx, s, "owner_signatures", owner, p)
+	out, err := ownerSignatures(ctx, s, schema.TableOwnerTxs, owner, p)
 	if err != nil {
 		return nil, fmt.Errorf("signatures for owner: %w", err)
 	}
@@ -42,9 +62,9 @@ func SignaturesForOwner(ctx context.Context, s store.Store, owner Key, p SigPage
 }
 
 // SignaturesForTokenOwner lists the transactions that created or spent a
-// token account of owner, from token_owner_signatures.
+// token account of owner, from token_owner_txs.
 func SignaturesForTokenOwner(ctx context.Context, s store.Store, owner Key, p SigPage) ([]SignatureInfo, error) {
-	out, err := ownerSignatures(ctx, s, "token_owner_signatures", owner, p)
+	out, err := ownerSignatures(ctx, s, schema.TableTokenOwnerTxs, owner, p)
 	if err != nil {
 		return nil, fmt.Errorf("signatures for token owner: %w", err)
 	}
@@ -55,9 +75,12 @@ func ownerSignatures(ctx context.Context, s store.Store, table string, owner Key
 	if p.Limit == 0 {
 		return nil, nil
 	}
+	// The page is chosen in the owner table, then its signatures are read.
 	q := newQuery().where(`owner = {owner:FixedString(32)}`).bind("owner", keyParam(owner))
-	p.apply(q)
-	res, err := s.Query(ctx, q.sql(`SELECT slot, signature, block_time FROM `+table+` FINAL`, sigOrder), q.params)
+	p.applyPrefix(q)
+	page := `(` + q.sql(`SELECT slot, sig_prefix FROM `+table+` FINAL`,
+		`ORDER BY slot DESC, sig_prefix DESC LIMIT {limit:UInt64}`) + `)`
+	res, err := s.Query(ctx, withSignatures(page)+` `+sigOrder, q.params)
 	if err != nil {
 		return nil, err
 	}
@@ -79,19 +102,18 @@ func LatestSignatures(ctx context.Context, s store.Store, p SigPage) ([]Signatur
 	return scanSignatures(res)
 }
 
-// touching is the (slot, signature) of every transaction that created or
+// touching is the (slot, sig_prefix) of every transaction that created or
 // spent one of the accounts hashes selects (a subquery over compressed
 // accounts using the params of the caller).
 func touching(hashes string) string {
-	return `(SELECT slot_created, signature FROM compressed_accounts WHERE hash IN ` + hashes + `
-		UNION ALL SELECT slot, signature FROM compressed_spent WHERE hash IN ` + hashes + `)`
+	return `(SELECT slot_created, sig_prefix FROM compressed_accounts WHERE hash IN ` + hashes + `
+		UNION ALL SELECT slot, ` + schema.SigPrefixOfSignature + ` FROM compressed_spent WHERE hash IN ` + hashes + `)`
 }
 
 // SignaturesForAccount lists the transactions that created or spent the
 // account hash: at most two.
 func SignaturesForAccount(ctx context.Context, s store.Store, hash Key) ([]SignatureInfo, error) {
-	res, err := s.Query(ctx, `SELECT slot, signature, block_time FROM compression_signatures FINAL
-		WHERE (slot, signature) IN `+touching(`({hash:FixedString(32)})`)+` `+
+	res, err := s.Query(ctx, withSignatures(touching(`({hash:FixedString(32)})`))+` `+
 		`ORDER BY slot DESC, signature DESC`, store.Params{"hash": keyParam(hash)})
 	if err != nil {
 		return nil, fmt.Errorf("signatures for account: %w", err)
@@ -105,7 +127,7 @@ func SignaturesForAddress(ctx context.Context, s store.Store, address Key, p Sig
 	if p.Limit == 0 {
 		return nil, nil
 	}
-	q := newQuery().where(`(slot, signature) IN `+
+	q := newQuery().where(`(slot, `+schema.SigPrefixOfSignature+`) IN `+
 		touching(`(SELECT hash FROM compressed_accounts WHERE address = {addr:FixedString(32)})`)).
 		bind("addr", keyParam(address))
 	p.apply(q)

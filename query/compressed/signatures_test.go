@@ -30,8 +30,8 @@ func TestSignatures(t *testing.T) {
 	rows := []slotSig{{5, 1}, {5, 9}, {7, 3}, {2, 200}, {5, 9}} // the last is a re-ingested duplicate
 	for _, r := range rows {
 		p := store.Params{"s": strconv.FormatUint(r.slot, 10), "g": string(sigBytes(r.sig)), "o": raw(key(1)), "t": "1700000000"}
-		for _, table := range []string{"owner_signatures", "token_owner_signatures"} {
-			exec(t, s, "INSERT INTO "+table+" (owner, slot, signature, block_time) VALUES ({o:FixedString(32)}, {s:UInt64}, {g:FixedString(64)}, {t:Int64})", p)
+		for _, table := range []string{"owner_txs", "token_owner_txs"} {
+			exec(t, s, "INSERT INTO "+table+" (owner, slot, sig_prefix) VALUES ({o:FixedString(32)}, {s:UInt64}, toFixedString(substring({g:FixedString(64)}, 1, 8), 8))", p)
 		}
 		exec(t, s, "INSERT INTO compression_signatures (slot, signature, block_time) VALUES ({s:UInt64}, {g:FixedString(64)}, {t:Int64})", p)
 	}
@@ -87,8 +87,8 @@ func TestSignaturesForAccountAndAddress(t *testing.T) {
 			store.Params{"s": strconv.FormatUint(slot, 10), "g": string(sigBytes(g))})
 	}
 	create := func(h byte, addr *qc.Key, slot uint64, g byte) {
-		exec(t, s, `INSERT INTO compressed_accounts (hash, slot_created, signature, address)
-			VALUES ({h:FixedString(32)}, {s:UInt64}, {g:FixedString(64)}, {a:Nullable(FixedString(32))})`,
+		exec(t, s, `INSERT INTO compressed_accounts (hash, slot_created, sig_prefix, address)
+			VALUES ({h:FixedString(32)}, {s:UInt64}, toFixedString(substring({g:FixedString(64)}, 1, 8), 8), {a:Nullable(FixedString(32))})`,
 			store.Params{"h": raw(key(h)), "s": strconv.FormatUint(slot, 10), "g": string(sigBytes(g)), "a": raw(*addr)})
 		ins(slot, g)
 	}

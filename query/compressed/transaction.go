@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -59,7 +60,7 @@ func TransactionBySignature(ctx context.Context, s store.Store, sig Signature) (
 	p["slot"] = u64Param(tx.Slot)
 
 	res, err = s.Query(ctx, `SELECT `+accountColumns+` FROM compressed_accounts
-		WHERE slot_created = {slot:UInt64} AND signature = {sig:FixedString(64)}
+		WHERE slot_created = {slot:UInt64} AND sig_prefix = `+schema.SigPrefix("{sig:FixedString(64)}")+`
 		ORDER BY tree, leaf_index, hash LIMIT 1 BY hash`, p)
 	if err != nil {
 		return nil, fmt.Errorf("transaction opened accounts: %w", err)

@@ -30,8 +30,8 @@ func insertTx(t *testing.T, s store.Store, slot uint64, g byte, vote bool, errJS
 // insertTxAccount writes an output of transaction g at slot.
 func insertTxAccount(t *testing.T, s store.Store, hash byte, leaf, slot uint64, g byte) {
 	t.Helper()
-	exec(t, s, `INSERT INTO compressed_accounts (hash, tree, leaf_index, seq, slot_created, signature, owner, lamports)
-		VALUES ({h:FixedString(32)}, {tr:FixedString(32)}, {l:UInt64}, {l:UInt64} + 1, {s:UInt64}, {g:FixedString(64)}, {o:FixedString(32)}, 5)`,
+	exec(t, s, `INSERT INTO compressed_accounts (hash, tree, leaf_index, seq, slot_created, sig_prefix, owner, lamports)
+		VALUES ({h:FixedString(32)}, {tr:FixedString(32)}, {l:UInt64}, {l:UInt64} + 1, {s:UInt64}, toFixedString(substring({g:FixedString(64)}, 1, 8), 8), {o:FixedString(32)}, 5)`,
 		store.Params{"h": raw(key(hash)), "tr": raw(key(200)), "l": strconv.FormatUint(leaf, 10),
 			"s": strconv.FormatUint(slot, 10), "g": string(sigBytes(g)), "o": raw(key(1))})
 }
