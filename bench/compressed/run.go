@@ -251,6 +251,9 @@ func (r *runner) load(ctx context.Context) error {
 		if r.pg, err = pgref.Start(ctx, pgref.Options{BinDir: cfg.PGBinDir, Settings: pgSettings()}); err != nil {
 			return err
 		}
+		for _, d := range r.pg.Removed {
+			r.say("postgres: removed %s, left by a run whose process is gone", d)
+		}
 		r.say("postgres: loading %d token accounts (COPY, %d streams)", cfg.Gen.Accounts, cfg.Parallel)
 		if rep.PG, err = loadPostgres(ctx, r.pg.DSN(), r.plan, cfg.ChunkAccounts, cfg.Parallel); err != nil {
 			return err

@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/dasch-labs/dasch/internal/scratch"
 )
 
 // DefaultBinDir is where Debian's postgresql-15 package installs the server.
@@ -51,6 +53,9 @@ type Server struct {
 	proc   *os.Process
 	exited chan error
 	log    string
+	// Removed lists the directories of earlier servers whose process
+	// died without removing them, removed by Start.
+	Removed []string
 }
 
 // FindBinDir locates the server binaries: $DASCH_PG_BIN, DefaultBinDir, or
@@ -98,11 +103,11 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := os.MkdirTemp("", "dasch-pgref-*")
+	root, removed, err := scratch.Make("dasch-pgref-*")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("pgref: %w", err)
 	}
-	s := &Server{root: root, log: filepath.Join(root, "postgres.log")}
+	s := &Server{root: root, log: filepath.Join(root, "postgres.log"), Removed: removed}
 	ok := false
 	defer func() {
 		if !ok {

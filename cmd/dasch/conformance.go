@@ -35,7 +35,7 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 	}
 	ctx, cancel := server.SignalContext(ctx)
 	defer cancel()
-	tmp, err := os.MkdirTemp("", "dasch-conformance-*")
+	tmp, err := scratchDir(e, "dasch-conformance-*")
 	if err != nil {
 		return fmt.Errorf("temporary store: %w", err)
 	}
@@ -110,7 +110,7 @@ func runConformanceDAS(ctx context.Context, e *env, args []string) error {
 	}
 	ctx, cancel := server.SignalContext(ctx)
 	defer cancel()
-	tmp, err := os.MkdirTemp("", "dasch-conformance-*")
+	tmp, err := scratchDir(e, "dasch-conformance-*")
 	if err != nil {
 		return fmt.Errorf("temporary store: %w", err)
 	}
