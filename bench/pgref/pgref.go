@@ -23,7 +23,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/dasch-labs/dasch/internal/scratch"
+	"github.com/dasch-labs/dasch/internal/tempdir"
 )
 
 // DefaultBinDir is where Debian's postgresql-15 package installs the server.
@@ -103,7 +103,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, removed, err := scratch.Make("dasch-pgref-*")
+	root, removed, err := tempdir.Make("dasch-pgref-*")
 	if err != nil {
 		return nil, fmt.Errorf("pgref: %w", err)
 	}

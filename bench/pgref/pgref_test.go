@@ -14,7 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/dasch-labs/dasch/bench/pgref"
-	"github.com/dasch-labs/dasch/internal/scratch"
+	"github.com/dasch-labs/dasch/internal/tempdir"
 )
 
 func TestStartStop(t *testing.T) {
@@ -85,7 +85,7 @@ func staleDir(t *testing.T) string {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	owner := fmt.Sprintf("%s %d 1\n", strings.TrimSpace(string(boot)), child.Process.Pid)
-	if err := os.WriteFile(filepath.Join(dir, scratch.OwnerFile), []byte(owner), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, tempdir.OwnerFile), []byte(owner), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -72,7 +72,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 
 func benchInsert(ctx context.Context, e *env, url string, rows, batch int) error {
 	if url == "" {
-		dir, err := scratchDir(e, "dasch-bench-*")
+		dir, err := tempDir(e, "dasch-bench-*")
 		if err != nil {
 			return err
 		}
@@ -118,7 +118,7 @@ func withBenchStore(ctx context.Context, e *env, url, suite string, run func(db 
 	dir := strings.TrimPrefix(url, "embedded:")
 	switch {
 	case url == "":
-		d, err := scratchDir(e, "dasch-bench-*")
+		d, err := tempDir(e, "dasch-bench-*")
 		if err != nil {
 			return err
 		}
@@ -162,7 +162,7 @@ func benchCompressed(ctx context.Context, e *env, url string, cfg compressed.Con
 	dir := strings.TrimPrefix(url, "embedded:")
 	switch {
 	case url == "":
-		d, err := scratchDir(e, "dasch-bench-*")
+		d, err := tempDir(e, "dasch-bench-*")
 		if err != nil {
 			return err
 		}

@@ -35,7 +35,7 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 	}
 	ctx, cancel := server.SignalContext(ctx)
 	defer cancel()
-	tmp, err := scratchDir(e, "dasch-conformance-*")
+	tmp, err := tempDir(e, "dasch-conformance-*")
 	if err != nil {
 		return fmt.Errorf("temporary store: %w", err)
 	}
@@ -110,7 +110,7 @@ func runConformanceDAS(ctx context.Context, e *env, args []string) error {
 	}
 	ctx, cancel := server.SignalContext(ctx)
 	defer cancel()
-	tmp, err := scratchDir(e, "dasch-conformance-*")
+	tmp, err := tempDir(e, "dasch-conformance-*")
 	if err != nil {
 		return fmt.Errorf("temporary store: %w", err)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dasch-labs/dasch/internal/scratch"
+	"github.com/dasch-labs/dasch/internal/tempdir"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 	"github.com/dasch-labs/dasch/store/dial"
@@ -31,10 +31,10 @@ func openStore(ctx context.Context, e *env, url string, migrate bool) (store.Sto
 	return s, closer, nil
 }
 
-// scratchDir makes a temporary directory for a run's own store (see
-// package scratch), logging the ones of dead runs it removed first.
-func scratchDir(e *env, pattern string) (string, error) {
-	dir, removed, err := scratch.Make(pattern)
+// tempDir makes a temporary directory for a run's own store (see
+// package tempdir), logging the ones of dead runs it removed first.
+func tempDir(e *env, pattern string) (string, error) {
+	dir, removed, err := tempdir.Make(pattern)
 	for _, d := range removed {
 		e.log.Info("removed a temporary directory left by a run whose process is gone", "dir", d)
 	}

@@ -1,4 +1,4 @@
-// Package scratch makes the temporary directories of benchmark and
+// Package tempdir makes the temporary directories of benchmark and
 // conformance runs, and removes the ones left by runs that died before
 // removing their own (SIGKILL, a machine restart): a 20M-account bench
 // with PostgreSQL peaks at about 73 GB of them.
@@ -8,7 +8,7 @@
 // says its process is gone: same boot, and no process with that pid and
 // start time. A directory without a readable owner file (another tool's,
 // an older dasch's, one being made right now) is left alone.
-package scratch
+package tempdir
 
 import (
 	"bytes"
@@ -21,23 +21,23 @@ import (
 	"strings"
 )
 
-// OwnerFile is the name of the owner file in a scratch directory.
+// OwnerFile is the name of the owner file in a temporary directory.
 const OwnerFile = ".dasch-owner"
 
-// Make removes the scratch directories matching pattern in the system's
+// Make removes the temporary directories matching pattern in the system's
 // temporary directory whose process is gone, then creates a new one as
 // os.MkdirTemp("", pattern) does, with its owner file. It returns the new
 // directory and the ones it removed; a stale directory it could not
 // remove is not an error (it is left for the next run).
 func Make(pattern string) (dir string, removed []string, err error) {
-	return makeIn(os.TempDir(), pattern, self)
+	return makeIn(os.TempDir(), pattern, current())
 }
 
 func makeIn(root, pattern string, p proc) (string, []string, error) {
 	removed, _ := sweep(root, pattern, p)
 	dir, err := os.MkdirTemp(root, pattern)
 	if err != nil {
-		return "", removed, fmt.Errorf("scratch directory: %w", err)
+		return "", removed, fmt.Errorf("temporary directory: %w", err)
 	}
 	owner, err := p.owner()
 	if err != nil {
@@ -47,7 +47,7 @@ func makeIn(root, pattern string, p proc) (string, []string, error) {
 	}
 	if err := os.WriteFile(filepath.Join(dir, OwnerFile), []byte(owner), 0o644); err != nil {
 		os.RemoveAll(dir)
-		return "", removed, fmt.Errorf("scratch directory %s: owner file: %w", dir, err)
+		return "", removed, fmt.Errorf("temporary directory %s: owner file: %w", dir, err)
 	}
 	return dir, removed, nil
 }
@@ -56,11 +56,11 @@ func makeIn(root, pattern string, p proc) (string, []string, error) {
 // file names a process that is gone.
 func sweep(root, pattern string, p proc) ([]string, error) {
 	if strings.ContainsRune(pattern, filepath.Separator) {
-		return nil, fmt.Errorf("scratch pattern %q: contains a path separator", pattern)
+		return nil, fmt.Errorf("temporary directory pattern %q: contains a path separator", pattern)
 	}
 	matches, err := filepath.Glob(filepath.Join(root, pattern))
 	if err != nil {
-		return nil, fmt.Errorf("scratch pattern %q: %w", pattern, err)
+		return nil, fmt.Errorf("temporary directory pattern %q: %w", pattern, err)
 	}
 	var removed []string
 	var errs []error
@@ -118,7 +118,8 @@ type proc struct {
 	pid      int
 }
 
-var self = proc{procRoot: "/proc", pid: os.Getpid()}
+// current is this process, on the system's /proc.
+func current() proc { return proc{procRoot: "/proc", pid: os.Getpid()} }
 
 // owner is this process's owner line.
 func (p proc) owner() (string, error) {

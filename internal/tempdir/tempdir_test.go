@@ -1,4 +1,4 @@
-package scratch
+package tempdir
 
 import (
 	"fmt"
@@ -108,7 +108,7 @@ func TestSweepWithoutProc(t *testing.T) {
 }
 
 func TestSweepRejectsPathPattern(t *testing.T) {
-	if _, err := sweep(t.TempDir(), "../dasch-*", self); err == nil {
+	if _, err := sweep(t.TempDir(), "../dasch-*", current()); err == nil {
 		t.Fatal("a pattern with a path separator was accepted")
 	}
 }
@@ -116,11 +116,11 @@ func TestSweepRejectsPathPattern(t *testing.T) {
 // On the real /proc: a directory made by this process survives a sweep,
 // one owned by a child that has exited is removed.
 func TestMakeRealProc(t *testing.T) {
-	if _, err := self.bootID(); err != nil {
+	if _, err := current().bootID(); err != nil {
 		t.Skipf("no /proc boot id here: %v", err)
 	}
 	root := t.TempDir()
-	mine, _, err := makeIn(root, "dasch-test-*", self)
+	mine, _, err := makeIn(root, "dasch-test-*", current())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestMakeRealProc(t *testing.T) {
 	dead.pid = cmd.Process.Pid
 	stale := filepath.Join(root, "dasch-test-stale")
 	mustWrite(t, filepath.Join(stale, OwnerFile), dead.String())
-	next, removed, err := makeIn(root, "dasch-test-*", self)
+	next, removed, err := makeIn(root, "dasch-test-*", current())
 	if err != nil {
 		t.Fatal(err)
 	}
