@@ -49,6 +49,7 @@ type Options struct {
 // Server is a running reference cluster.
 type Server struct {
 	root   string // temporary directory holding data and log
+	dir    *tempdir.Dir
 	port   int
 	proc   *os.Process
 	exited chan error
@@ -103,11 +104,12 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, removed, err := tempdir.Make("dasch-pgref-*")
+	dir, removed, err := tempdir.Make("dasch-pgref-*")
 	if err != nil {
 		return nil, fmt.Errorf("pgref: %w", err)
 	}
-	s := &Server{root: root, log: filepath.Join(root, "postgres.log"), Removed: removed}
+	root := dir.Path
+	s := &Server{root: root, dir: dir, log: filepath.Join(root, "postgres.log"), Removed: removed}
 	ok := false
 	defer func() {
 		if !ok {
@@ -233,7 +235,7 @@ func (s *Server) Stop() error {
 		s.proc = nil
 	}
 	if s.root != "" {
-		if e := os.RemoveAll(s.root); e != nil && err == nil {
+		if e := s.dir.Remove(); e != nil && err == nil {
 			err = e
 		}
 		s.root = ""

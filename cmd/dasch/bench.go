@@ -72,11 +72,12 @@ func runBench(ctx context.Context, e *env, args []string) error {
 
 func benchInsert(ctx context.Context, e *env, url string, rows, batch int) error {
 	if url == "" {
-		dir, err := tempDir(e, "dasch-bench-*")
+		d, err := tempDir(e, "dasch-bench-*")
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(dir)
+		defer d.Remove()
+		dir := d.Path
 		url = "embedded:" + dir
 	}
 	s, closeStore, err := openStore(ctx, e, url, true)
@@ -122,8 +123,8 @@ func withBenchStore(ctx context.Context, e *env, url, suite string, run func(db 
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(d)
-		dir = d
+		defer d.Remove()
+		dir = d.Path
 	case dir == url || dir == "":
 		return usagef("the %s suite needs an empty embedded store (--store embedded:DIR), not %q", suite, url)
 	default:
@@ -166,8 +167,8 @@ func benchCompressed(ctx context.Context, e *env, url string, cfg compressed.Con
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(d)
-		dir = d
+		defer d.Remove()
+		dir = d.Path
 	case dir == url || dir == "":
 		return usagef("the compressed suite needs an empty embedded store (--store embedded:DIR), not %q", url)
 	default:

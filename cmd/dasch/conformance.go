@@ -35,11 +35,12 @@ func runConformance(ctx context.Context, e *env, args []string) error {
 	}
 	ctx, cancel := server.SignalContext(ctx)
 	defer cancel()
-	tmp, err := tempDir(e, "dasch-conformance-*")
+	d, err := tempDir(e, "dasch-conformance-*")
 	if err != nil {
 		return fmt.Errorf("temporary store: %w", err)
 	}
-	defer os.RemoveAll(tmp)
+	defer d.Remove()
+	tmp := d.Path
 	s, closeStore, err := openStore(ctx, e, "embedded:"+tmp, true)
 	if err != nil {
 		return err
@@ -110,11 +111,12 @@ func runConformanceDAS(ctx context.Context, e *env, args []string) error {
 	}
 	ctx, cancel := server.SignalContext(ctx)
 	defer cancel()
-	tmp, err := tempDir(e, "dasch-conformance-*")
+	d, err := tempDir(e, "dasch-conformance-*")
 	if err != nil {
 		return fmt.Errorf("temporary store: %w", err)
 	}
-	defer os.RemoveAll(tmp)
+	defer d.Remove()
+	tmp := d.Path
 	s, closeStore, err := openStore(ctx, e, "embedded:"+tmp, true)
 	if err != nil {
 		return err

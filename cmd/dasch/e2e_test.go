@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/goccy/go-json"
+
+	"github.com/dasch-labs/dasch/internal/tempdir"
 )
 
 // These tests run the real binary, as a user would: build, migrate, ingest
@@ -23,18 +25,18 @@ import (
 var bin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "dasch-bin-*")
+	dir, _, err := tempdir.Make("dasch-bin-*")
 	if err != nil {
 		panic(err)
 	}
-	bin = filepath.Join(dir, "dasch")
+	bin = filepath.Join(dir.Path, "dasch")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
 		os.Exit(1)
 	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	dir.Remove()
 	os.Exit(code)
 }
 

@@ -33,7 +33,7 @@ func openStore(ctx context.Context, e *env, url string, migrate bool) (store.Sto
 
 // tempDir makes a temporary directory for a run's own store (see
 // package tempdir), logging the ones of dead runs it removed first.
-func tempDir(e *env, pattern string) (string, error) {
+func tempDir(e *env, pattern string) (*tempdir.Dir, error) {
 	dir, removed, err := tempdir.Make(pattern)
 	for _, d := range removed {
 		e.log.Info("removed a temporary directory left by a run whose process is gone", "dir", d)

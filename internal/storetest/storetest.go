@@ -3,10 +3,10 @@ package storetest
 
 import (
 	"context"
-	"os"
 	"sync"
 	"testing"
 
+	"github.com/dasch-labs/dasch/internal/tempdir"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 	"github.com/dasch-labs/dasch/store/chdb"
@@ -17,7 +17,7 @@ import (
 var shared struct {
 	once sync.Once
 	db   *chdb.DB
-	dir  string
+	dir  *tempdir.Dir
 	err  error
 }
 
@@ -26,11 +26,13 @@ func Open(t testing.TB) store.Store {
 	t.Helper()
 	ctx := context.Background()
 	shared.once.Do(func() {
-		shared.dir, shared.err = os.MkdirTemp("", "dasch-test-*")
+		// A test binary killed before Close leaves its directory: the next
+		// one removes it.
+		shared.dir, _, shared.err = tempdir.Make("dasch-test-*")
 		if shared.err != nil {
 			return
 		}
-		shared.db, shared.err = chdb.Open(ctx, shared.dir, chdb.Options{
+		shared.db, shared.err = chdb.Open(ctx, shared.dir.Path, chdb.Options{
 			// Repeated identical queries must not be answered from the cache
 			// of an earlier test's data.
 			Settings: map[string]string{"use_query_condition_cache": "0"},
@@ -68,6 +70,6 @@ func Close() {
 	if shared.db != nil {
 		shared.db.Close()
 		_ = chdb.Shutdown()
-		os.RemoveAll(shared.dir)
+		shared.dir.Remove()
 	}
 }
