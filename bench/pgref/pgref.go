@@ -48,8 +48,7 @@ type Options struct {
 
 // Server is a running reference cluster.
 type Server struct {
-	root   string // temporary directory holding data and log
-	dir    *tempdir.Dir
+	dir    *tempdir.Dir // holds data and log; nil once removed
 	port   int
 	proc   *os.Process
 	exited chan error
@@ -109,7 +108,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("pgref: %w", err)
 	}
 	root := dir.Path
-	s := &Server{root: root, dir: dir, log: filepath.Join(root, "postgres.log"), Removed: removed}
+	s := &Server{dir: dir, log: filepath.Join(root, "postgres.log"), Removed: removed}
 	ok := false
 	defer func() {
 		if !ok {
@@ -234,11 +233,11 @@ func (s *Server) Stop() error {
 		}
 		s.proc = nil
 	}
-	if s.root != "" {
+	if s.dir != nil {
 		if e := s.dir.Remove(); e != nil && err == nil {
 			err = e
 		}
-		s.root = ""
+		s.dir = nil
 	}
 	return err
 }

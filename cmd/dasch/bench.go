@@ -77,8 +77,7 @@ func benchInsert(ctx context.Context, e *env, url string, rows, batch int) error
 			return err
 		}
 		defer d.Remove()
-		dir := d.Path
-		url = "embedded:" + dir
+		url = "embedded:" + d.Path
 	}
 	s, closeStore, err := openStore(ctx, e, url, true)
 	if err != nil {
