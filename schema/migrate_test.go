@@ -216,3 +216,11 @@ func TestMergeBase(t *testing.T) {
 		}
 	}
 }
+
+// SigPrefixOfSignature is SigPrefix written out as a constant (statements
+// built from constants use it): the two must not drift apart.
+func TestSigPrefixConstant(t *testing.T) {
+	if got := schema.SigPrefix("signature"); got != schema.SigPrefixOfSignature {
+		t.Fatalf("SigPrefix(\"signature\") = %s, SigPrefixOfSignature = %s", got, schema.SigPrefixOfSignature)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/mr-tron/base58"
 
 	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -35,7 +36,7 @@ func (e *env) insertOutput(hash byte, leaf uint64, g byte, token bool) {
 	e.exec(`INSERT INTO compressed_accounts (hash, tree, queue, tree_type, leaf_index, seq, slot_created, sig_prefix,
 		owner, lamports, is_token, mint, token_owner, amount)
 		VALUES ({h:FixedString(32)}, {tree:FixedString(32)}, {queue:FixedString(32)}, 1, {l:UInt64}, {l:UInt64} + 1, 0,
-		toFixedString(substring({g:FixedString(64)}, 1, 8), 8), {o:FixedString(32)}, 9, {tok:Bool}, {m:FixedString(32)}, {to:FixedString(32)}, 700)`,
+		`+schema.SigPrefix("{g:FixedString(64)}")+`, {o:FixedString(32)}, 9, {tok:Bool}, {m:FixedString(32)}, {to:FixedString(32)}, 700)`,
 		store.Params{"h": raw(key(hash)), "tree": raw(key(200)), "queue": raw(key(201)), "l": u(leaf), "g": txSig(g),
 			"o": raw(key(250)), "tok": map[bool]string{true: "true", false: "false"}[token], "m": raw(key(3)), "to": raw(key(1))})
 }

@@ -1,6 +1,7 @@
 package compressed
 
 import (
+	"github.com/dasch-labs/dasch/schema"
 	"slices"
 	"strings"
 	"testing"
@@ -98,7 +99,7 @@ func checkLedger(t *testing.T, s store.Store, slot *uint64) {
 		[]string{"40 1724707606", "41 1724707606", "42 1724707607", "43 1724707607"}))
 	// getCompressionSignaturesForTokenOwner: Bob 4, Charles 3 (snapshots).
 	check("token owner signatures", `SELECT base58Encode(o.owner), o.slot, base58Encode(c.signature), c.block_time FROM token_owner_txs AS o FINAL
-		INNER JOIN compression_signatures AS c FINAL ON c.slot = o.slot AND substring(c.signature, 1, 8) = o.sig_prefix
+		INNER JOIN compression_signatures AS c FINAL ON c.slot = o.slot AND `+schema.SigPrefix("c.signature")+` = o.sig_prefix
 		ORDER BY o.owner, o.slot, c.signature`, append(
 		prefixed(charles, ledgerSigs(slot, []string{sigT1, sigT2, sigT3}, []string{"41 1724707606", "42 1724707607", "43 1724707607"})),
 		prefixed(bob, ledgerSigs(slot, []string{sigMint, sigT1, sigT2, sigT3},

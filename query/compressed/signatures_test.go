@@ -8,6 +8,7 @@ import (
 
 	"github.com/dasch-labs/dasch/internal/storetest"
 	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -31,7 +32,7 @@ func TestSignatures(t *testing.T) {
 	for _, r := range rows {
 		p := store.Params{"s": strconv.FormatUint(r.slot, 10), "g": string(sigBytes(r.sig)), "o": raw(key(1)), "t": "1700000000"}
 		for _, table := range []string{"owner_txs", "token_owner_txs"} {
-			exec(t, s, "INSERT INTO "+table+" (owner, slot, sig_prefix) VALUES ({o:FixedString(32)}, {s:UInt64}, toFixedString(substring({g:FixedString(64)}, 1, 8), 8))", p)
+			exec(t, s, "INSERT INTO "+table+" (owner, slot, sig_prefix) VALUES ({o:FixedString(32)}, {s:UInt64}, "+schema.SigPrefix("{g:FixedString(64)}")+")", p)
 		}
 		exec(t, s, "INSERT INTO compression_signatures (slot, signature, block_time) VALUES ({s:UInt64}, {g:FixedString(64)}, {t:Int64})", p)
 	}
@@ -88,7 +89,7 @@ func TestSignaturesForAccountAndAddress(t *testing.T) {
 	}
 	create := func(h byte, addr *qc.Key, slot uint64, g byte) {
 		exec(t, s, `INSERT INTO compressed_accounts (hash, slot_created, sig_prefix, address)
-			VALUES ({h:FixedString(32)}, {s:UInt64}, toFixedString(substring({g:FixedString(64)}, 1, 8), 8), {a:Nullable(FixedString(32))})`,
+			VALUES ({h:FixedString(32)}, {s:UInt64}, `+schema.SigPrefix("{g:FixedString(64)}")+`, {a:Nullable(FixedString(32))})`,
 			store.Params{"h": raw(key(h)), "s": strconv.FormatUint(slot, 10), "g": string(sigBytes(g)), "a": raw(*addr)})
 		ins(slot, g)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dasch-labs/dasch/internal/storetest"
 	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -31,7 +32,7 @@ func insertTx(t *testing.T, s store.Store, slot uint64, g byte, vote bool, errJS
 func insertTxAccount(t *testing.T, s store.Store, hash byte, leaf, slot uint64, g byte) {
 	t.Helper()
 	exec(t, s, `INSERT INTO compressed_accounts (hash, tree, leaf_index, seq, slot_created, sig_prefix, owner, lamports)
-		VALUES ({h:FixedString(32)}, {tr:FixedString(32)}, {l:UInt64}, {l:UInt64} + 1, {s:UInt64}, toFixedString(substring({g:FixedString(64)}, 1, 8), 8), {o:FixedString(32)}, 5)`,
+		VALUES ({h:FixedString(32)}, {tr:FixedString(32)}, {l:UInt64}, {l:UInt64} + 1, {s:UInt64}, `+schema.SigPrefix("{g:FixedString(64)}")+`, {o:FixedString(32)}, 5)`,
 		store.Params{"h": raw(key(hash)), "tr": raw(key(200)), "l": strconv.FormatUint(leaf, 10),
 			"s": strconv.FormatUint(slot, 10), "g": string(sigBytes(g)), "o": raw(key(1))})
 }
