@@ -157,6 +157,7 @@ func Migrations() []Migration {
 		{Version: 17, Name: "fewer_merge_rewrites", Statements: fewerMergeRewrites()},
 		{Version: 18, Name: "signature_prefixes", Statements: signaturePrefixes()},
 		{Version: 19, Name: "drop_full_signatures", Statements: dropFullSignatures()},
+		{Version: 20, Name: "stored_balances", Statements: storedBalances()},
 	}
 }
 

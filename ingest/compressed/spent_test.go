@@ -94,6 +94,11 @@ func fixtureName(col string) string    { return `replaceAll(toString(` + col + `
 
 // fixtureAccount is the INSERT of one output account of mint "mint".
 func fixtureAccount(hash, owner string, slot int, token bool, tokenOwner, delegate string, amount int) string {
+	return fixtureMintAccount(hash, owner, slot, token, "mint", tokenOwner, delegate, amount)
+}
+
+// fixtureMintAccount is the INSERT of one output account of mint.
+func fixtureMintAccount(hash, owner string, slot int, token bool, mint, tokenOwner, delegate string, amount int) string {
 	del := `NULL`
 	if delegate != "" {
 		del = fixtureKey(delegate)
@@ -101,7 +106,7 @@ func fixtureAccount(hash, owner string, slot int, token bool, tokenOwner, delega
 	return `INSERT INTO compressed_accounts (hash, tree, queue, tree_type, leaf_index, in_output_queue, slot_created, sig_prefix,
 		owner, lamports, data, is_token, mint, token_owner, amount, delegate) VALUES (` +
 		fixtureKey(hash) + `, ` + fixtureKey("tree") + `, ` + fixtureKey("queue") + `, 3, 1, true, ` + strconv.Itoa(slot) + `, ` +
-		fixturePrefix("sig-"+hash) + `, ` + fixtureKey(owner) + `, 5, 'data', ` + strconv.FormatBool(token) + `, ` + fixtureKey("mint") + `, ` +
+		fixturePrefix("sig-"+hash) + `, ` + fixtureKey(owner) + `, 5, 'data', ` + strconv.FormatBool(token) + `, ` + fixtureKey(mint) + `, ` +
 		fixtureKey(tokenOwner) + `, ` + strconv.Itoa(amount) + `, ` + del + `)`
 }
 

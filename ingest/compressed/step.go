@@ -17,6 +17,7 @@ import (
 // Apply calls must not overlap (the pipeline runs steps one at a time).
 type StateStep struct {
 	versions versions
+	balances balanceCache
 	// checked is set once no step is left unfinished; a failing Apply
 	// clears it.
 	checked bool
@@ -28,7 +29,14 @@ var _ ingest.StateStep = (*StateStep)(nil)
 
 // NewStateStep returns the compressed state step.
 func NewStateStep() *StateStep {
-	return &StateStep{versions: versions{now: time.Now}}
+	return &StateStep{versions: versions{now: time.Now}, balances: balanceCache{limit: DefaultBalanceCache}}
+}
+
+// BalanceCache sets the most (owner, mint) pairs the step keeps in memory
+// to find old balances (DefaultBalanceCache); 0 makes it read them from
+// token_balances every step.
+func (st *StateStep) BalanceCache(pairs int) {
+	st.balances = balanceCache{limit: pairs}
 }
 
 // Observe makes the step report the time each of its writes takes to f,
@@ -65,10 +73,8 @@ func (st *StateStep) finishEarlier(ctx context.Context, s store.Store) (err erro
 	}
 	if v, _ := res.Rows[0][0].(uint64); v != 0 {
 		params := store.Params{"version": strconv.FormatUint(v, 10)}
-		for _, w := range balanceWrites(sqlRedoneDeltas) {
-			if err := st.exec(ctx, s, w, params); err != nil {
-				return fmt.Errorf("redo step %d: %w", v, err)
-			}
+		if err := st.writeBalances(ctx, s, params, v, sqlRedoneDeltas, false); err != nil {
+			return fmt.Errorf("redo step %d: %w", v, err)
 		}
 	}
 	st.checked = true
@@ -150,19 +156,38 @@ func eventWrites(spends bool) []statement {
 	return append(out, statement{"ledger markers", sqlMark})
 }
 
-// balanceWrites turn the counted events into balance changes, move
-// holders before balances (see sqlHolders) and record the version as
-// finished.
-func balanceWrites(deltas string) []statement {
-	return []statement{
-		{"clear deltas", sqlClearDeltas},
-		{"deltas", deltas},
-		{"clear balance changes", sqlClearChanges},
-		{"balance changes", sqlChanges},
-		{"mint_holders", sqlHolders},
-		{"token_balances", sqlBalances},
-		{"finished", sqlFinished},
+// writeBalances turns the counted events into balance changes, moves
+// holders before balances (see sqlHolders) and records the version as
+// finished. With cached, the old balances come from the step's copy
+// (balanceCache), which then takes the new ones.
+func (st *StateStep) writeBalances(ctx context.Context, s store.Store, params store.Params, version uint64, deltas string, cached bool) error {
+	for _, w := range []statement{{"clear deltas", sqlClearDeltas}, {"deltas", deltas}, {"clear balance changes", sqlClearChanges}} {
+		if err := st.exec(ctx, s, w, params); err != nil {
+			return err
+		}
 	}
+	changes := sqlChanges
+	var next []pairBalance
+	if cached {
+		start := time.Now()
+		var err error
+		if next, err = st.balances.lookup(ctx, s); err != nil {
+			return err
+		}
+		st.observed("stored balances", start)
+		changes = sqlChangesCached
+	}
+	for _, w := range []statement{
+		{"balance changes", changes}, {"mint_holders", sqlHolders}, {"token_balances", sqlBalances}, {"finished", sqlFinished},
+	} {
+		if err := st.exec(ctx, s, w, params); err != nil {
+			return err
+		}
+	}
+	if cached {
+		st.balances.commit(next, version)
+	}
+	return nil
 }
 
 // Apply implements ingest.StateStep.
@@ -170,6 +195,7 @@ func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) 
 	defer func() {
 		if err != nil {
 			st.checked = false
+			st.balances.drop()
 		}
 	}()
 	if from > to {
@@ -209,10 +235,11 @@ func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) 
 			return err
 		}
 	}
-	for _, w := range balanceWrites(sqlDeltas) {
-		if err := st.exec(ctx, s, w, params); err != nil {
-			return err
-		}
+	start = time.Now()
+	cached, err := st.balances.prepare(ctx, s)
+	if err != nil {
+		return err
 	}
-	return nil
+	st.observed("balance cache", start)
+	return st.writeBalances(ctx, s, params, v, sqlDeltas, cached)
 }

@@ -179,18 +179,26 @@ FROM `
 // alone first: left to choose, the engine puts both conditions in one
 // prewhere (EXPLAIN actions=1) and the lookup took 3x as long (0.3 vs
 // 0.1 s for 100k pairs among 3.6M balances). It is computed once per
-// step; the holder and balance writes both read it.
-const sqlChanges = `INSERT INTO compressed_step_changes (owner, mint, new_balance, old_balance, had)
-WITH stored AS (
+// step; the holder and balance writes both read it. The step uses it when
+// it keeps no copy of the balances (balanceCache) and to redo a failed
+// step.
+const (
+	changesHead = `INSERT INTO compressed_step_changes (owner, mint, new_balance, old_balance, had)
+WITH stored AS (`
+	changesTail = `)
+SELECT owner, mint, toUInt64(toInt128(old_balance) + delta), old_balance, had
+FROM compressed_step_deltas AS d LEFT JOIN stored AS o USING (pair)
+WHERE NOT had OR delta != 0` + joinSettings
+	sqlChanges = changesHead + `
 	SELECT pair, argMax(balance, version) AS old_balance, true AS had
 	FROM token_balances
 	PREWHERE pair IN (SELECT pair FROM compressed_step_deltas)
 	WHERE version < {version:UInt64}
-	GROUP BY pair
+	GROUP BY pair` + changesTail
+	// sqlChangesCached takes the old balances the step's in-memory copy
+	// found (balanceCache.lookup) instead of scanning token_balances.
+	sqlChangesCached = changesHead + `SELECT pair, old_balance, true AS had FROM ` + schema.TableStepStored + changesTail
 )
-SELECT owner, mint, toUInt64(toInt128(old_balance) + delta), old_balance, had
-FROM compressed_step_deltas AS d LEFT JOIN stored AS o USING (pair)
-WHERE NOT had OR delta != 0` + joinSettings
 
 // The scratch tables are emptied before a step fills them.
 const (

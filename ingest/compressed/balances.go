@@ -1,0 +1,187 @@
+package compressed
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// DefaultBalanceCache is the most (owner, mint) pairs the state step keeps
+// in memory (about 30–60 bytes each); above it the step reads the old
+// balances from token_balances.
+const DefaultBalanceCache = 50_000_000
+
+// pairKey is token_balances.pair: sipHash128Reference(owner ‖ mint).
+type pairKey [16]byte
+
+// balanceCache is the state step's copy of the latest balance of every
+// (owner, mint) pair, keyed by the pair digest, as of the newest finished
+// version. With it a step finds the old balances of the pairs it changes
+// by lookups instead of scanning token_balances.pair: a step's pairs hit
+// every granule, so that scan read every stored balance, and it grew with
+// them (19 s of the 89.5 s ingest of 20M accounts).
+//
+// It is only a copy: it is loaded from the store, compared with the
+// newest finished version before every step (another writer's step, or a
+// redo, makes it reload) and dropped by any failed step.
+type balanceCache struct {
+	limit int
+	m     map[pairKey]uint64
+	// version is the finished step version m reflects.
+	version uint64
+}
+
+// pairBalance is a pair's balance after the step being written.
+type pairBalance struct {
+	pair    pairKey
+	balance uint64
+}
+
+// sqlNewestFinished is the newest finished step version (0 if none).
+const sqlNewestFinished = `SELECT max(version) FROM compressed_step_versions`
+
+// sqlLoadBalances returns every pair's latest balance as pair ‖ balance
+// (16 + 8 bytes, little-endian), concatenated in 256 strings: one value
+// per row instead of two per pair keeps decoding cheap for tens of
+// millions of pairs.
+const sqlLoadBalances = `SELECT arrayStringConcat(groupArray(concat(pair, reinterpretAsFixedString(b))))
+FROM (SELECT pair, argMax(balance, version) AS b FROM token_balances GROUP BY pair)
+GROUP BY substring(pair, 1, 1)`
+
+// sqlDeltaDigests returns the step's deltas as pair ‖ delta (16 + 16
+// bytes, Int128 little-endian), concatenated in one string.
+const sqlDeltaDigests = `SELECT arrayStringConcat(groupArray(concat(pair, reinterpretAsFixedString(delta))))
+FROM compressed_step_deltas`
+
+// sqlClearStored empties the old balances' scratch table.
+const sqlClearStored = `TRUNCATE TABLE ` + schema.TableStepStored
+
+// le64 decodes 8 little-endian bytes without copying them out of s.
+func le64(s string) uint64 {
+	_ = s[7]
+	var v uint64
+	for i := 7; i >= 0; i-- {
+		v = v<<8 | uint64(s[i])
+	}
+	return v
+}
+
+// drop forgets the copy: the next step loads it again.
+func (c *balanceCache) drop() { c.m = nil }
+
+// prepare makes the copy current before a step's balance writes, loading
+// it if needed, and tells whether the step may use it: not when disabled
+// or when the store holds more balance rows than the limit.
+func (c *balanceCache) prepare(ctx context.Context, s store.Store) (bool, error) {
+	if c.limit <= 0 {
+		return false, nil
+	}
+	res, err := s.Query(ctx, sqlNewestFinished, nil)
+	if err != nil {
+		return false, fmt.Errorf("balance cache: read finished version: %w", err)
+	}
+	finished, _ := res.Rows[0][0].(uint64)
+	if c.m != nil && c.version == finished {
+		return true, nil
+	}
+	c.m = nil
+	// Rows, not pairs: an upper bound read from part metadata.
+	if res, err = s.Query(ctx, `SELECT count() FROM token_balances`, nil); err != nil {
+		return false, fmt.Errorf("balance cache: count balances: %w", err)
+	}
+	if n, _ := res.Rows[0][0].(uint64); n > uint64(c.limit) {
+		return false, nil
+	} else if res, err = s.Query(ctx, sqlLoadBalances, nil); err != nil {
+		return false, fmt.Errorf("balance cache: load: %w", err)
+	} else {
+		m := make(map[pairKey]uint64, n)
+		for _, r := range res.Rows {
+			raw, _ := r[0].(string)
+			if len(raw)%24 != 0 {
+				return false, fmt.Errorf("balance cache: load: %d bytes, not pairs of 24", len(raw))
+			}
+			for i := 0; i < len(raw); i += 24 {
+				var key pairKey
+				copy(key[:], raw[i:i+16])
+				m[key] = le64(raw[i+16 : i+24])
+			}
+		}
+		c.m = m
+	}
+	c.version = finished
+	return true, nil
+}
+
+// lookup reads the step's deltas, writes the copy's balances of those
+// pairs into the scratch table sqlChangesCached reads, and returns the
+// balances the step's writes will leave (as sqlChanges computes them:
+// pairs without a balance, or whose balance changes).
+func (c *balanceCache) lookup(ctx context.Context, s store.Store) ([]pairBalance, error) {
+	if err := s.Exec(ctx, sqlClearStored, nil); err != nil {
+		return nil, fmt.Errorf("clear stored balances: %w", err)
+	}
+	res, err := s.Query(ctx, sqlDeltaDigests, nil)
+	if err != nil {
+		return nil, fmt.Errorf("read deltas: %w", err)
+	}
+	raw, _ := res.Rows[0][0].(string)
+	if len(raw)%32 != 0 {
+		return nil, fmt.Errorf("read deltas: %d bytes, not pairs of 32", len(raw))
+	}
+	mem := memory.DefaultAllocator
+	pairs := array.NewFixedSizeBinaryBuilder(mem, &arrow.FixedSizeBinaryType{ByteWidth: 16})
+	olds := array.NewUint64Builder(mem)
+	defer pairs.Release()
+	defer olds.Release()
+	next := make([]pairBalance, 0, len(raw)/32)
+	for i := 0; i < len(raw); i += 32 {
+		var key pairKey
+		copy(key[:], raw[i:i+16])
+		lo, hi := le64(raw[i+16:i+24]), le64(raw[i+24:i+32])
+		old, had := c.m[key]
+		if had {
+			pairs.Append(key[:])
+			olds.Append(old)
+		}
+		if !had || lo|hi != 0 {
+			// toUInt64(old + delta) keeps the sum's low 64 bits.
+			next = append(next, pairBalance{key, old + lo})
+		}
+	}
+	if olds.Len() == 0 {
+		return next, nil
+	}
+	pa, oa := pairs.NewArray(), olds.NewArray()
+	defer pa.Release()
+	defer oa.Release()
+	sch := arrow.NewSchema([]arrow.Field{
+		field("pair", &arrow.FixedSizeBinaryType{ByteWidth: 16}), field("old_balance", arrow.PrimitiveTypes.Uint64),
+	}, nil)
+	rec := array.NewRecordBatch(sch, []arrow.Array{pa, oa}, int64(oa.Len()))
+	defer rec.Release()
+	if err := s.Insert(ctx, schema.TableStepStored, rec); err != nil {
+		return nil, fmt.Errorf("write stored balances: %w", err)
+	}
+	return next, nil
+}
+
+// commit records a finished step's balances in the copy. A copy grown
+// past the limit is dropped; prepare then declines it.
+func (c *balanceCache) commit(next []pairBalance, version uint64) {
+	if c.m == nil {
+		return
+	}
+	for _, p := range next {
+		c.m[p.pair] = p.balance
+	}
+	c.version = version
+	if len(c.m) > c.limit {
+		c.m = nil
+	}
+}
