@@ -23,8 +23,13 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 	batchRows := fs.Int("batch-rows", arrowbatch.DefaultRows, "insert a table's batch at this many rows")
 	batchMB := fs.Int("batch-mb", arrowbatch.DefaultBytes>>20, "or at this many MiB")
 	batchAge := fs.Duration("batch-age", arrowbatch.DefaultAge, "or when its oldest row is this old")
+	balanceCache := fs.Int("balance-cache", compressed.DefaultBalanceCache,
+		"keep up to this many (owner, mint) balances in memory for the state step (0: read them from the store every step)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *balanceCache < 0 {
+		return usagef("--balance-cache must not be negative")
 	}
 	if *batchRows <= 0 || *batchMB <= 0 || *batchMB > 1<<14 || *batchAge <= 0 {
 		return usagef("--batch-rows, --batch-mb (at most 16384) and --batch-age must be positive")
@@ -61,6 +66,11 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 	}
 	if err := compressed.Configure(ctx, s, &cfg); err != nil {
 		return err
+	}
+	for _, st := range cfg.Steps {
+		if cs, ok := st.(*compressed.StateStep); ok {
+			cs.BalanceCache(*balanceCache)
+		}
 	}
 	cfg.Decoders = append(cfg.Decoders, assets.Decoder{})
 	_, err = ingest.Run(ctx, cfg)

@@ -22,6 +22,9 @@ func TestIngestCompressed(t *testing.T) {
 		{"tiny batches", []string{"--batch-rows", "1", "--batch-mb", "1", "--batch-age", "1ms"}, "EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu\t105", false},
 		{"batch rows zero", []string{"--batch-rows", "0"}, "--batch-rows, --batch-mb (at most 16384) and --batch-age must be positive", true},
 		{"batch age negative", []string{"--batch-age", "-1s"}, "must be positive", true},
+		// Old balances read from the store every step: the same answers.
+		{"no balance cache", []string{"--balance-cache", "0"}, "EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu\t105", false},
+		{"balance cache negative", []string{"--balance-cache", "-1"}, "--balance-cache must not be negative", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

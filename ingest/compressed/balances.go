@@ -32,7 +32,7 @@ type pairKey [16]byte
 // redo, makes it reload) and dropped by any failed step.
 type balanceCache struct {
 	limit int
-	m     map[pairKey]uint64
+	m     *pairTable
 	// version is the finished step version m reflects.
 	version uint64
 }
@@ -100,7 +100,7 @@ func (c *balanceCache) prepare(ctx context.Context, s store.Store) (bool, error)
 	} else if res, err = s.Query(ctx, sqlLoadBalances, nil); err != nil {
 		return false, fmt.Errorf("balance cache: load: %w", err)
 	} else {
-		m := make(map[pairKey]uint64, n)
+		m := newPairTable(int(n))
 		for _, r := range res.Rows {
 			raw, _ := r[0].(string)
 			if len(raw)%24 != 0 {
@@ -109,7 +109,7 @@ func (c *balanceCache) prepare(ctx context.Context, s store.Store) (bool, error)
 			for i := 0; i < len(raw); i += 24 {
 				var key pairKey
 				copy(key[:], raw[i:i+16])
-				m[key] = le64(raw[i+16 : i+24])
+				m.Put(&key, le64(raw[i+16:i+24]))
 			}
 		}
 		c.m = m
@@ -144,7 +144,7 @@ func (c *balanceCache) lookup(ctx context.Context, s store.Store) ([]pairBalance
 		var key pairKey
 		copy(key[:], raw[i:i+16])
 		lo, hi := le64(raw[i+16:i+24]), le64(raw[i+24:i+32])
-		old, had := c.m[key]
+		old, had := c.m.Get(&key)
 		if had {
 			pairs.Append(key[:])
 			olds.Append(old)
@@ -177,11 +177,11 @@ func (c *balanceCache) commit(next []pairBalance, version uint64) {
 	if c.m == nil {
 		return
 	}
-	for _, p := range next {
-		c.m[p.pair] = p.balance
+	for i := range next {
+		c.m.Put(&next[i].pair, next[i].balance)
 	}
 	c.version = version
-	if len(c.m) > c.limit {
+	if c.m.Len() > c.limit {
 		c.m = nil
 	}
 }

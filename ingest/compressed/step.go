@@ -185,7 +185,9 @@ func (st *StateStep) writeBalances(ctx context.Context, s store.Store, params st
 		}
 	}
 	if cached {
+		start := time.Now()
 		st.balances.commit(next, version)
+		st.observed("balance copy", start)
 	}
 	return nil
 }
