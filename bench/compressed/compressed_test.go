@@ -34,6 +34,7 @@ func TestSmallRun(t *testing.T) {
 		ChunkAccounts: 3_900,
 		// Three chunks of 1,300 (a third of ChunkAccounts), checked by Run.
 		Transfers:   3_000,
+		LiveSlots:   3,
 		Postgres:    pgErr == nil,
 		Depths:      []int{0, 1_000, 1_000_000},
 		Clients:     8,
@@ -81,6 +82,10 @@ func TestSmallRun(t *testing.T) {
 	if tr := rep.Transfers; tr.Transfers != 3_000 || tr.Chunks != 3 || tr.Steps < 1 || tr.SupplyAfter == 0 || tr.SupplyAfter != tr.SupplyBefore {
 		t.Errorf("transfer figures: %d transfers, %d steps over %d chunks, supply %d -> %d",
 			tr.Transfers, tr.Steps, tr.Chunks, tr.SupplyBefore, tr.SupplyAfter)
+	}
+	// Two series of three live slots, each after a warmup slot.
+	if tr := rep.Transfers; tr.Live.N != 3 || tr.LiveScan.N != 3 || tr.LiveTransfers != 800 {
+		t.Errorf("live slots: %d and %d measured, %d transfers", tr.Live.N, tr.LiveScan.N, tr.LiveTransfers)
 	}
 	var out strings.Builder
 	rep.WriteTable(&out)

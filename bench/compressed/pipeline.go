@@ -151,7 +151,7 @@ func (ph Phases) Sorted() []string {
 // (see runPipeline). Load is the wall time of the whole run, event
 // generation included (it overlaps the inserts and takes CPU from them;
 // its own time is the phase "generate").
-func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (IngestFigures, error) {
+func loadDasch(ctx context.Context, s store.Store, step *cingest.StateStep, p *Plan, chunk, par int) (IngestFigures, error) {
 	fig := IngestFigures{Phases: Phases{}}
 	if err := seedTrees(ctx, s, p); err != nil {
 		return fig, err
@@ -162,7 +162,7 @@ func loadDasch(ctx context.Context, s store.Store, p *Plan, chunk, par int) (Ing
 		return fig, err
 	}
 	start := time.Now()
-	err = runPipeline(ctx, s, par, &fig, Slot(0), func(ctx context.Context, emit emitFunc, phase phaseFunc) error {
+	err = runPipeline(ctx, s, step, par, &fig, Slot(0), func(ctx context.Context, emit emitFunc, phase phaseFunc) error {
 		var err error
 		var arena eventArena
 		st, err = p.Stream(ctx, chunk, func(ch *Chunk) error {
@@ -212,7 +212,9 @@ type emitFunc func(evs []light.Events, last uint64) error
 // batches are inserted par at a time, and the state step derives every
 // read table beside them in the pipeline's Stepper, from slot first on.
 // Phases and counts go to fig; gen times its own work through phase.
-func runPipeline(ctx context.Context, s store.Store, par int, fig *IngestFigures, first uint64,
+// step is the process's state step: a live indexer keeps one, with its
+// copy of the balances, from run to run.
+func runPipeline(ctx context.Context, s store.Store, step *cingest.StateStep, par int, fig *IngestFigures, first uint64,
 	gen func(context.Context, emitFunc, phaseFunc) error) error {
 	dec, err := cingest.NewDecoder(ctx, s)
 	if err != nil {
@@ -224,7 +226,6 @@ func runPipeline(ctx context.Context, s store.Store, par int, fig *IngestFigures
 		fig.Phases.add(what, d)
 		mu.Unlock()
 	}
-	step := cingest.NewStateStep()
 	step.Observe(func(what string, d time.Duration) { phase("step: "+what, d) })
 	mem := memory.NewGoAllocator()
 	builders := map[string]arrowbatch.Builder{}

@@ -81,6 +81,12 @@ func (r *Report) WriteTable(w io.Writer) {
 		t.Row(label, measure.Count(int(tr.Rate())), pgRate, rat,
 			fmt.Sprintf("%s tx over the state, after the pages", measure.Count(tr.Transfers)))
 		t.Row("  state steps over chunks inserted", fmt.Sprintf("%d over %d of %s tx", tr.Steps, tr.Chunks, measure.Count(r.Cfg.transferChunk())), "", "", "")
+		if tr.Live.Measured() {
+			t.Row(fmt.Sprintf("  live slot of %d tx, p50 / p99 ms", transfersPerSlot), measure.Lat(tr.Live), "", "",
+				fmt.Sprintf("%d slots, each stepped before the next", tr.Live.N))
+			t.Row("    scanning token_balances instead", measure.Lat(tr.LiveScan), "", "",
+				fmt.Sprintf("p50 %s the balance copy's", ratio(float64(tr.LiveScan.P50), float64(tr.Live.P50))))
+		}
 	}
 
 	// Pages, one client.

@@ -23,6 +23,7 @@ import (
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/bench/internal/measure"
 	"github.com/dasch-labs/dasch/bench/pgref"
+	cingest "github.com/dasch-labs/dasch/ingest/compressed"
 	qc "github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/serving"
@@ -65,6 +66,11 @@ type Config struct {
 	// TransferFigures). Default 1% of the accounts, at most 50,000
 	// (PostgreSQL applies a few hundred a second at 20M); negative: none.
 	Transfers int
+	// LiveSlots is the number of slots of transfersPerSlot transfers
+	// ingested one at a time after the transfers, each stepped before the
+	// next (see liveSlots), twice: with the state step's balance copy and
+	// scanning token_balances. Default 20; negative: none.
+	LiveSlots int
 	// SettleLimit bounds the wait for dasch's merges after the load.
 	// Default 5 minutes.
 	SettleLimit time.Duration
@@ -83,6 +89,9 @@ func (c *Config) applyDefaults() {
 	}
 	if c.Transfers == 0 {
 		c.Transfers = min(c.Gen.Accounts/100, 50_000)
+	}
+	if c.LiveSlots == 0 {
+		c.LiveSlots = 20
 	}
 	if c.Parallel <= 0 {
 		c.Parallel = 2
@@ -165,7 +174,7 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{cfg: cfg, s: s, plan: plan, began: time.Now(),
+	r := &runner{cfg: cfg, s: s, plan: plan, began: time.Now(), step: cingest.NewStateStep(),
 		rep: &Report{Cfg: cfg, CPUs: runtime.NumCPU(), Postgres: cfg.Postgres, LoadBefore: loadAvg()}}
 	defer r.close(ctx)
 	if err := r.load(ctx); err != nil {
@@ -203,10 +212,15 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 	if cfg.Transfers > 0 {
 		// After the pages: the transfers change the state they read.
 		r.say("dasch: %d transfers, each spending a stored account and creating two", cfg.Transfers)
-		if r.rep.Transfers, err = runTransfers(ctx, s, r.pc, plan, r.rep.Dasch.Stats, cfg.Transfers, cfg.transferChunk(), cfg.Parallel); err != nil {
+		if r.rep.Transfers, err = runTransfers(ctx, s, r.step, r.pc, plan, r.rep.Dasch.Stats, cfg.Transfers, cfg.LiveSlots, cfg.transferChunk(), cfg.Parallel); err != nil {
 			return nil, err
 		}
-		r.say("dasch: transfers ingested in %.1fs (postgres %.1fs)", r.rep.Transfers.Load.Seconds(), r.rep.Transfers.PG.Seconds())
+		tr := r.rep.Transfers
+		r.say("dasch: transfers ingested in %.1fs (postgres %.1fs)", tr.Load.Seconds(), tr.PG.Seconds())
+		if tr.Live.Measured() {
+			r.say("dasch: live slots of %d transfers, p50 / p99 ms: %s with the step's balance copy, %s scanning token_balances",
+				transfersPerSlot, measure.Lat(tr.Live), measure.Lat(tr.LiveScan))
+		}
 	}
 	r.rep.Elapsed = time.Since(r.began)
 	r.say("done")
@@ -215,8 +229,11 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 
 // runner carries one run's state from phase to phase.
 type runner struct {
-	cfg   Config
-	s     store.Store
+	cfg Config
+	s   store.Store
+	// step is the state step of every ingest of the run, as one indexer
+	// process keeps it.
+	step  *cingest.StateStep
 	plan  *Plan
 	rep   *Report
 	began time.Time
@@ -270,7 +287,7 @@ func (r *runner) load(ctx context.Context) error {
 	}
 	r.say("dasch: same rows inserted in %.1fs", rep.SameRows.Load.Seconds())
 	r.say("dasch: ingesting %d token accounts end to end (decoder, %d insert streams, state step)", cfg.Gen.Accounts, cfg.Parallel)
-	if rep.Dasch, err = loadDasch(ctx, r.s, r.plan, cfg.ChunkAccounts, cfg.Parallel); err != nil {
+	if rep.Dasch, err = loadDasch(ctx, r.s, r.step, r.plan, cfg.ChunkAccounts, cfg.Parallel); err != nil {
 		return err
 	}
 	r.say("dasch: ingest %.1fs; waiting for merges", rep.Dasch.Load.Seconds())

@@ -9,6 +9,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/dasch-labs/dasch/bench/internal/measure"
+	cingest "github.com/dasch-labs/dasch/ingest/compressed"
 	"github.com/dasch-labs/dasch/ingest/light"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -33,6 +35,11 @@ type TransferFigures struct {
 	SupplyBefore, SupplyAfter uint64
 	// PG is PostgreSQL's time for the same transfers (zero without it).
 	PG time.Duration
+	// Live and LiveScan are the slots ingested one at a time after them
+	// (see liveSlots), with the state step's balance copy and scanning
+	// token_balances; LiveTransfers is the transfers those slots held.
+	Live, LiveScan measure.Series
+	LiveTransfers  int
 }
 
 // Rate and PGRate are transfers per second.
@@ -53,12 +60,18 @@ type spendable struct {
 // the pipeline. It checks the state each leaves: every picked account
 // spent, the supply unchanged and, in dasch, every balance equal to its
 // unspent accounts.
-func runTransfers(ctx context.Context, s store.Store, pg *pgx.Conn, p *Plan, st Stats, n, chunk, par int) (TransferFigures, error) {
+func runTransfers(ctx context.Context, s store.Store, step *cingest.StateStep, pg *pgx.Conn, p *Plan, st Stats, n, live, chunk, par int) (TransferFigures, error) {
 	fig := TransferFigures{IngestFigures: IngestFigures{Phases: Phases{}}}
-	picked, err := pickSpendable(ctx, s, p, st.Accounts, n)
+	want := n
+	if live > 0 {
+		// Two series of live slots, each after one warmup slot.
+		want += 2 * (live + 1) * transfersPerSlot
+	}
+	all, err := pickSpendable(ctx, s, p, st.Accounts, want)
 	if err != nil {
 		return fig, err
 	}
+	picked, rest := all[:min(n, len(all))], all[min(n, len(all)):]
 	fig.Transfers = len(picked)
 	if fig.SupplyBefore, err = supply(ctx, s); err != nil {
 		return fig, err
@@ -73,7 +86,7 @@ func runTransfers(ctx context.Context, s store.Store, pg *pgx.Conn, p *Plan, st 
 		}
 	}
 	start := time.Now()
-	err = runPipeline(ctx, s, par, &fig.IngestFigures, first, func(ctx context.Context, emit emitFunc, phase phaseFunc) error {
+	err = runPipeline(ctx, s, step, par, &fig.IngestFigures, first, func(ctx context.Context, emit emitFunc, phase phaseFunc) error {
 		for lo := 0; lo < len(picked); lo += chunk {
 			t0 := time.Now()
 			hi := min(lo+chunk, len(picked))
@@ -91,6 +104,13 @@ func runTransfers(ctx context.Context, s store.Store, pg *pgx.Conn, p *Plan, st 
 	fig.Load = time.Since(start)
 	fig.Accounts = 3 * fig.Transfers
 	lastSlot := first + uint64((len(picked)-1)/transfersPerSlot)
+	if slots := min(live, len(rest)/(2*transfersPerSlot)-1); slots > 0 {
+		seq := base + 2*uint64(len(picked))
+		if fig.Live, fig.LiveScan, fig.LiveTransfers, err = liveSlots(ctx, s, step, p, rest, seq, lastSlot+1, slots, par); err != nil {
+			return fig, err
+		}
+		lastSlot += uint64(fig.LiveTransfers / transfersPerSlot)
+	}
 	if err := checkpoint(ctx, s, lastSlot); err != nil {
 		return fig, err
 	}
@@ -98,6 +118,39 @@ func runTransfers(ctx context.Context, s store.Store, pg *pgx.Conn, p *Plan, st 
 		return fig, err
 	}
 	return fig, checkTransfers(ctx, s, fig)
+}
+
+// liveSlots ingests slots of transfersPerSlot transfers from picked one
+// at a time, each stepped before the next comes, as a live indexer meets
+// them: what a slot costs, the state step's work included, is how fresh
+// the answers stay. It measures a series through step (the run's state
+// step, holding its copy of the balances), then one through a new step
+// that scans token_balances for the old balances instead
+// (BalanceCache(0)), each after one warmup slot. Slots start at slot,
+// their outputs at stream position seq; it returns the transfers used.
+func liveSlots(ctx context.Context, s store.Store, step *cingest.StateStep, p *Plan, picked []spendable, seq, slot uint64, slots, par int) (withCopy, scanning measure.Series, used int, err error) {
+	scan := cingest.NewStateStep()
+	scan.BalanceCache(0)
+	one := func(st *cingest.StateStep) func(context.Context, measure.Req) error {
+		return func(ctx context.Context, _ measure.Req) error {
+			lo := used
+			at := slot + uint64(lo/transfersPerSlot)
+			evs := transferEvents(p, picked[lo:lo+transfersPerSlot], seq+2*uint64(lo), at)
+			used += transfersPerSlot
+			fig := IngestFigures{Phases: Phases{}}
+			return runPipeline(ctx, s, st, par, &fig, at, func(_ context.Context, emit emitFunc, _ phaseFunc) error {
+				return emit(evs, at)
+			})
+		}
+	}
+	b := measure.Budget{Warmup: 1, Requests: slots, MinRequests: slots}
+	if withCopy, err = measure.Sequential(ctx, b, one(step)); err != nil {
+		return withCopy, scanning, used, fmt.Errorf("live slots: %w", err)
+	}
+	if scanning, err = measure.Sequential(ctx, b, one(scan)); err != nil {
+		return withCopy, scanning, used, fmt.Errorf("live slots, scanning: %w", err)
+	}
+	return withCopy, scanning, used, nil
 }
 
 // pickSpendable reads n stored token accounts spread over the whole state
@@ -191,8 +244,8 @@ func checkTransfers(ctx context.Context, s store.Store, fig TransferFigures) err
 		return fmt.Errorf("check transfers: %w", err)
 	}
 	spent, off := res.Rows[0][0].(uint64), res.Rows[0][1].(uint64)
-	if spent != uint64(fig.Transfers) {
-		return fmt.Errorf("check transfers: %d token accounts spent, want %d", spent, fig.Transfers)
+	if want := uint64(fig.Transfers + fig.LiveTransfers); spent != want {
+		return fmt.Errorf("check transfers: %d token accounts spent, want %d", spent, want)
 	}
 	if off != 0 {
 		return fmt.Errorf("check transfers: %d balances differ from their unspent accounts", off)

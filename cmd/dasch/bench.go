@@ -32,6 +32,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	clients := fs.Int("clients", 64, "compressed suite: concurrent clients")
 	chunk := fs.Int("chunk", compressed.DefaultChunkAccounts, "compressed suite: token accounts per chunk, one insert per table (dasch ingest's default batch is 50,000 rows)")
 	transfers := fs.Int("transfers", 0, "compressed suite: transfers ingested after the pages, each spending a stored account and creating two (0: 1% of --accounts, at most 50,000; negative: none)")
+	liveSlots := fs.Int("live-slots", 0, "compressed suite: slots of 100 transfers ingested one at a time after the transfers, with the state step's balance copy and scanning token_balances (0: 20; negative: none)")
 	withPG := fs.Bool("postgres", true, "compressed suite: load and query the PostgreSQL 15 reference")
 	pgBin := fs.String("pg-bin", "", "compressed suite: directory of initdb and postgres (default: "+pgref.DefaultBinDir+")")
 	defAssets, err := assets.AssetsFromEnv(assets.DefaultAssets)
@@ -56,6 +57,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 			Gen:           compressed.GenConfig{Accounts: *accounts, Mints: *mints, Seed: *seed},
 			ChunkAccounts: *chunk,
 			Transfers:     *transfers,
+			LiveSlots:     *liveSlots,
 			Clients:       *clients,
 			Postgres:      *withPG,
 			PGBinDir:      *pgBin,
