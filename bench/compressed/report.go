@@ -142,6 +142,21 @@ func (r *Report) WriteTable(w io.Writer) {
 			ph = append(ph, fmt.Sprintf("%s %.1f", k, tr.Phases[k].Seconds()))
 		}
 		fmt.Fprintf(w, "dasch transfers time by phase, s: %s\n", strings.Join(ph, ", "))
+		for _, l := range []struct {
+			what string
+			ph   Phases
+		}{{"with the balance copy", tr.LivePhases}, {"scanning token_balances", tr.LiveScanPhases}} {
+			if len(l.ph) == 0 {
+				continue
+			}
+			var ph []string
+			for _, k := range l.ph.Sorted() {
+				if ms := float64(l.ph[k]) / float64(time.Millisecond); ms >= 0.5 {
+					ph = append(ph, fmt.Sprintf("%s %.0f", k, ms))
+				}
+			}
+			fmt.Fprintf(w, "dasch live slot time by phase, %s, ms per slot: %s\n", l.what, strings.Join(ph, ", "))
+		}
 		fmt.Fprintf(w, "transfers checked: every spent account marked spent, every balance equal to its unspent accounts, supply %d unchanged\n", tr.SupplyAfter)
 	}
 	if len(d.Parts) > 0 {

@@ -40,6 +40,9 @@ type TransferFigures struct {
 	// token_balances; LiveTransfers is the transfers those slots held.
 	Live, LiveScan measure.Series
 	LiveTransfers  int
+	// LivePhases and LiveScanPhases sum each series' phases, in ms per
+	// slot.
+	LivePhases, LiveScanPhases Phases
 }
 
 // Rate and PGRate are transfers per second.
@@ -106,7 +109,7 @@ func runTransfers(ctx context.Context, s store.Store, step *cingest.StateStep, p
 	lastSlot := first + uint64((len(picked)-1)/transfersPerSlot)
 	if slots := min(live, len(rest)/(2*transfersPerSlot)-1); slots > 0 {
 		seq := base + 2*uint64(len(picked))
-		if fig.Live, fig.LiveScan, fig.LiveTransfers, err = liveSlots(ctx, s, step, p, rest, seq, lastSlot+1, slots, par); err != nil {
+		if err := liveSlots(ctx, s, step, p, rest, seq, lastSlot+1, slots, par, &fig); err != nil {
 			return fig, err
 		}
 		lastSlot += uint64(fig.LiveTransfers / transfersPerSlot)
@@ -126,31 +129,49 @@ func runTransfers(ctx context.Context, s store.Store, step *cingest.StateStep, p
 // the answers stay. It measures a series through step (the run's state
 // step, holding its copy of the balances), then one through a new step
 // that scans token_balances for the old balances instead
-// (BalanceCache(0)), each after one warmup slot. Slots start at slot,
-// their outputs at stream position seq; it returns the transfers used.
-func liveSlots(ctx context.Context, s store.Store, step *cingest.StateStep, p *Plan, picked []spendable, seq, slot uint64, slots, par int) (withCopy, scanning measure.Series, used int, err error) {
+// (BalanceCache(0)), each after one warmup slot, into fig. Slots start at
+// slot, their outputs at stream position seq.
+func liveSlots(ctx context.Context, s store.Store, step *cingest.StateStep, p *Plan, picked []spendable, seq, slot uint64, slots, par int, fig *TransferFigures) error {
 	scan := cingest.NewStateStep()
 	scan.BalanceCache(0)
-	one := func(st *cingest.StateStep) func(context.Context, measure.Req) error {
-		return func(ctx context.Context, _ measure.Req) error {
+	used := 0
+	one := func(st *cingest.StateStep, phases Phases) func(context.Context, measure.Req) error {
+		return func(ctx context.Context, r measure.Req) error {
 			lo := used
 			at := slot + uint64(lo/transfersPerSlot)
 			evs := transferEvents(p, picked[lo:lo+transfersPerSlot], seq+2*uint64(lo), at)
 			used += transfersPerSlot
-			fig := IngestFigures{Phases: Phases{}}
-			return runPipeline(ctx, s, st, par, &fig, at, func(_ context.Context, emit emitFunc, _ phaseFunc) error {
+			f := IngestFigures{Phases: Phases{}}
+			err := runPipeline(ctx, s, st, par, &f, at, func(_ context.Context, emit emitFunc, _ phaseFunc) error {
 				return emit(evs, at)
 			})
+			if !r.Warm {
+				for k, d := range f.Phases {
+					phases.add(k, d/time.Duration(slots))
+				}
+			}
+			return err
 		}
 	}
 	b := measure.Budget{Warmup: 1, Requests: slots, MinRequests: slots}
-	if withCopy, err = measure.Sequential(ctx, b, one(step)); err != nil {
-		return withCopy, scanning, used, fmt.Errorf("live slots: %w", err)
+	fig.LivePhases, fig.LiveScanPhases = Phases{}, Phases{}
+	// The merges of the writes before each series run out first: both
+	// series meet a quiet engine.
+	var err error
+	if _, _, err = settle(ctx, s, 2*time.Minute); err != nil {
+		return err
 	}
-	if scanning, err = measure.Sequential(ctx, b, one(scan)); err != nil {
-		return withCopy, scanning, used, fmt.Errorf("live slots, scanning: %w", err)
+	if fig.Live, err = measure.Sequential(ctx, b, one(step, fig.LivePhases)); err != nil {
+		return fmt.Errorf("live slots: %w", err)
 	}
-	return withCopy, scanning, used, nil
+	if _, _, err = settle(ctx, s, 2*time.Minute); err != nil {
+		return err
+	}
+	if fig.LiveScan, err = measure.Sequential(ctx, b, one(scan, fig.LiveScanPhases)); err != nil {
+		return fmt.Errorf("live slots, scanning: %w", err)
+	}
+	fig.LiveTransfers = used
+	return nil
 }
 
 // pickSpendable reads n stored token accounts spread over the whole state
