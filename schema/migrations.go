@@ -158,6 +158,7 @@ func Migrations() []Migration {
 		{Version: 18, Name: "signature_prefixes", Statements: signaturePrefixes()},
 		{Version: 19, Name: "drop_full_signatures", Statements: dropFullSignatures()},
 		{Version: 20, Name: "stored_balances", Statements: storedBalances()},
+		{Version: 21, Name: "account_granules", Statements: accountGranules()},
 	}
 }
 
