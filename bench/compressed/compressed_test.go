@@ -83,9 +83,15 @@ func TestSmallRun(t *testing.T) {
 		t.Errorf("transfer figures: %d transfers, %d steps over %d chunks, supply %d -> %d",
 			tr.Transfers, tr.Steps, tr.Chunks, tr.SupplyBefore, tr.SupplyAfter)
 	}
-	// Two series of three live slots, each after a warmup slot.
-	if tr := rep.Transfers; tr.Live.N != 3 || tr.LiveScan.N != 3 || tr.LiveTransfers != 800 {
-		t.Errorf("live slots: %d and %d measured, %d transfers", tr.Live.N, tr.LiveScan.N, tr.LiveTransfers)
+	// Three series of three live slots, each after a warmup slot.
+	if tr := rep.Transfers; len(tr.Live) != 3 || tr.LiveTransfers != 1_200 {
+		t.Errorf("live slots: %d series, %d transfers", len(tr.Live), tr.LiveTransfers)
+	} else {
+		for _, l := range tr.Live {
+			if l.N != 3 || l.Warmup <= 0 || l.Phases["step: deltas"] <= 0 {
+				t.Errorf("live series %s: %d slots, warmup %v, phases %v", l.Name, l.N, l.Warmup, l.Phases)
+			}
+		}
 	}
 	var out strings.Builder
 	rep.WriteTable(&out)

@@ -81,11 +81,12 @@ func (r *Report) WriteTable(w io.Writer) {
 		t.Row(label, measure.Count(int(tr.Rate())), pgRate, rat,
 			fmt.Sprintf("%s tx over the state, after the pages", measure.Count(tr.Transfers)))
 		t.Row("  state steps over chunks inserted", fmt.Sprintf("%d over %d of %s tx", tr.Steps, tr.Chunks, measure.Count(r.Cfg.transferChunk())), "", "", "")
-		if tr.Live.Measured() {
-			t.Row(fmt.Sprintf("  live slot of %d tx, p50 / p99 ms", transfersPerSlot), measure.Lat(tr.Live), "", "",
-				fmt.Sprintf("%d slots, each stepped before the next", tr.Live.N))
-			t.Row("    scanning token_balances instead", measure.Lat(tr.LiveScan), "", "",
-				fmt.Sprintf("p50 %s the balance copy's", ratio(float64(tr.LiveScan.P50), float64(tr.Live.P50))))
+		for i, l := range tr.Live {
+			note := fmt.Sprintf("%d slots, each stepped before the next", l.N)
+			if i > 0 {
+				note = fmt.Sprintf("p50 %s the first series'; warmup slot %s ms", ratio(float64(l.P50), float64(tr.Live[0].P50)), measure.MS(l.Warmup))
+			}
+			t.Row(fmt.Sprintf("  live slot of %d tx, %s, p50 / p99 ms", transfersPerSlot, l.Name), measure.Lat(l.Series), "", "", note)
 		}
 	}
 
@@ -142,20 +143,14 @@ func (r *Report) WriteTable(w io.Writer) {
 			ph = append(ph, fmt.Sprintf("%s %.1f", k, tr.Phases[k].Seconds()))
 		}
 		fmt.Fprintf(w, "dasch transfers time by phase, s: %s\n", strings.Join(ph, ", "))
-		for _, l := range []struct {
-			what string
-			ph   Phases
-		}{{"with the balance copy", tr.LivePhases}, {"scanning token_balances", tr.LiveScanPhases}} {
-			if len(l.ph) == 0 {
-				continue
-			}
+		for _, l := range tr.Live {
 			var ph []string
-			for _, k := range l.ph.Sorted() {
-				if ms := float64(l.ph[k]) / float64(time.Millisecond); ms >= 0.5 {
+			for _, k := range l.Phases.Sorted() {
+				if ms := float64(l.Phases[k]) / float64(time.Millisecond); ms >= 0.5 {
 					ph = append(ph, fmt.Sprintf("%s %.0f", k, ms))
 				}
 			}
-			fmt.Fprintf(w, "dasch live slot time by phase, %s, ms per slot: %s\n", l.what, strings.Join(ph, ", "))
+			fmt.Fprintf(w, "dasch live slot time by phase, %s, ms per slot: %s\n", l.Name, strings.Join(ph, ", "))
 		}
 		fmt.Fprintf(w, "transfers checked: every spent account marked spent, every balance equal to its unspent accounts, supply %d unchanged\n", tr.SupplyAfter)
 	}

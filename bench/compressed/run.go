@@ -68,8 +68,9 @@ type Config struct {
 	Transfers int
 	// LiveSlots is the number of slots of transfersPerSlot transfers
 	// ingested one at a time after the transfers, each stepped before the
-	// next (see liveSlots), twice: with the state step's balance copy and
-	// scanning token_balances. Default 20; negative: none.
+	// next (see liveSlots), in three series: with the state step's balance
+	// copy, scanning token_balances, and with the copy again. Default 20;
+	// negative: none.
 	LiveSlots int
 	// SettleLimit bounds the wait for dasch's merges after the load.
 	// Default 5 minutes.
@@ -217,9 +218,9 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 		}
 		tr := r.rep.Transfers
 		r.say("dasch: transfers ingested in %.1fs (postgres %.1fs)", tr.Load.Seconds(), tr.PG.Seconds())
-		if tr.Live.Measured() {
-			r.say("dasch: live slots of %d transfers, p50 / p99 ms: %s with the step's balance copy, %s scanning token_balances",
-				transfersPerSlot, measure.Lat(tr.Live), measure.Lat(tr.LiveScan))
+		for _, l := range tr.Live {
+			r.say("dasch: live slots of %d transfers, %s: p50 / p99 %s ms (warmup slot %s ms)",
+				transfersPerSlot, l.Name, measure.Lat(l.Series), measure.MS(l.Warmup))
 		}
 	}
 	r.rep.Elapsed = time.Since(r.began)

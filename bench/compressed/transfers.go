@@ -35,14 +35,21 @@ type TransferFigures struct {
 	SupplyBefore, SupplyAfter uint64
 	// PG is PostgreSQL's time for the same transfers (zero without it).
 	PG time.Duration
-	// Live and LiveScan are the slots ingested one at a time after them
-	// (see liveSlots), with the state step's balance copy and scanning
-	// token_balances; LiveTransfers is the transfers those slots held.
-	Live, LiveScan measure.Series
-	LiveTransfers  int
-	// LivePhases and LiveScanPhases sum each series' phases, in ms per
-	// slot.
-	LivePhases, LiveScanPhases Phases
+	// Live is the series of slots ingested one at a time after them (see
+	// liveSlots); LiveTransfers is the transfers those slots held.
+	Live          []LiveSeries
+	LiveTransfers int
+}
+
+// LiveSeries is one series of live slots.
+type LiveSeries struct {
+	Name string
+	measure.Series
+	// Warmup is the unmeasured first slot's time: it loads what the
+	// series' state step keeps (the balance copy of a new step).
+	Warmup time.Duration
+	// Phases are the measured slots' phases, per slot.
+	Phases Phases
 }
 
 // Rate and PGRate are transfers per second.
@@ -67,8 +74,8 @@ func runTransfers(ctx context.Context, s store.Store, step *cingest.StateStep, p
 	fig := TransferFigures{IngestFigures: IngestFigures{Phases: Phases{}}}
 	want := n
 	if live > 0 {
-		// Two series of live slots, each after one warmup slot.
-		want += 2 * (live + 1) * transfersPerSlot
+		// Three series of live slots, each after one warmup slot.
+		want += 3 * (live + 1) * transfersPerSlot
 	}
 	all, err := pickSpendable(ctx, s, p, st.Accounts, want)
 	if err != nil {
@@ -107,7 +114,7 @@ func runTransfers(ctx context.Context, s store.Store, step *cingest.StateStep, p
 	fig.Load = time.Since(start)
 	fig.Accounts = 3 * fig.Transfers
 	lastSlot := first + uint64((len(picked)-1)/transfersPerSlot)
-	if slots := min(live, len(rest)/(2*transfersPerSlot)-1); slots > 0 {
+	if slots := min(live, len(rest)/(3*transfersPerSlot)-1); slots > 0 {
 		seq := base + 2*uint64(len(picked))
 		if err := liveSlots(ctx, s, step, p, rest, seq, lastSlot+1, slots, par, &fig); err != nil {
 			return fig, err
@@ -126,49 +133,51 @@ func runTransfers(ctx context.Context, s store.Store, step *cingest.StateStep, p
 // liveSlots ingests slots of transfersPerSlot transfers from picked one
 // at a time, each stepped before the next comes, as a live indexer meets
 // them: what a slot costs, the state step's work included, is how fresh
-// the answers stay. It measures a series through step (the run's state
-// step, holding its copy of the balances), then one through a new step
-// that scans token_balances for the old balances instead
-// (BalanceCache(0)), each after one warmup slot, into fig. Slots start at
-// slot, their outputs at stream position seq.
+// the answers stay. Three series, each after one warmup slot: through
+// step (the run's state step, holding its copy of the balances), through
+// a new step that scans token_balances for the old balances instead
+// (BalanceCache(0)), and through step again, whose copy reloads in the
+// warmup slot (the other step wrote since). The engine's caches warm as
+// the series go on; the third series shows how much. Slots start at slot,
+// their outputs at stream position seq.
 func liveSlots(ctx context.Context, s store.Store, step *cingest.StateStep, p *Plan, picked []spendable, seq, slot uint64, slots, par int, fig *TransferFigures) error {
 	scan := cingest.NewStateStep()
 	scan.BalanceCache(0)
 	used := 0
-	one := func(st *cingest.StateStep, phases Phases) func(context.Context, measure.Req) error {
-		return func(ctx context.Context, r measure.Req) error {
+	for _, sr := range []struct {
+		name string
+		step *cingest.StateStep
+	}{{"balance copy", step}, {"scanning token_balances", scan}, {"balance copy, reloaded", step}} {
+		ls := LiveSeries{Name: sr.name, Phases: Phases{}}
+		one := func(ctx context.Context, r measure.Req) error {
+			start := time.Now()
 			lo := used
 			at := slot + uint64(lo/transfersPerSlot)
 			evs := transferEvents(p, picked[lo:lo+transfersPerSlot], seq+2*uint64(lo), at)
 			used += transfersPerSlot
 			f := IngestFigures{Phases: Phases{}}
-			err := runPipeline(ctx, s, st, par, &f, at, func(_ context.Context, emit emitFunc, _ phaseFunc) error {
+			err := runPipeline(ctx, s, sr.step, par, &f, at, func(_ context.Context, emit emitFunc, _ phaseFunc) error {
 				return emit(evs, at)
 			})
-			if !r.Warm {
-				for k, d := range f.Phases {
-					phases.add(k, d/time.Duration(slots))
-				}
+			if r.Warm {
+				ls.Warmup = time.Since(start)
+				return err
+			}
+			for k, d := range f.Phases {
+				ls.Phases.add(k, d/time.Duration(slots))
 			}
 			return err
 		}
-	}
-	b := measure.Budget{Warmup: 1, Requests: slots, MinRequests: slots}
-	fig.LivePhases, fig.LiveScanPhases = Phases{}, Phases{}
-	// The merges of the writes before each series run out first: both
-	// series meet a quiet engine.
-	var err error
-	if _, _, err = settle(ctx, s, 2*time.Minute); err != nil {
-		return err
-	}
-	if fig.Live, err = measure.Sequential(ctx, b, one(step, fig.LivePhases)); err != nil {
-		return fmt.Errorf("live slots: %w", err)
-	}
-	if _, _, err = settle(ctx, s, 2*time.Minute); err != nil {
-		return err
-	}
-	if fig.LiveScan, err = measure.Sequential(ctx, b, one(scan, fig.LiveScanPhases)); err != nil {
-		return fmt.Errorf("live slots, scanning: %w", err)
+		// The merges of the writes before run out first: every series
+		// meets a quiet engine.
+		if _, _, err := settle(ctx, s, 2*time.Minute); err != nil {
+			return err
+		}
+		var err error
+		if ls.Series, err = measure.Sequential(ctx, measure.Budget{Warmup: 1, Requests: slots, MinRequests: slots}, one); err != nil {
+			return fmt.Errorf("live slots, %s: %w", sr.name, err)
+		}
+		fig.Live = append(fig.Live, ls)
 	}
 	fig.LiveTransfers = used
 	return nil
