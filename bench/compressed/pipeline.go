@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -136,6 +137,18 @@ func (ph Phases) add(what string, d time.Duration) { ph[what] += d }
 
 // phaseFunc adds a duration to a phase; safe from any goroutine.
 type phaseFunc func(what string, d time.Duration)
+
+// list writes the phases longest first as "name value" in unit with
+// prec decimals, leaving out those below skip units.
+func (ph Phases) list(unit time.Duration, prec int, skip float64) string {
+	var out []string
+	for _, k := range ph.Sorted() {
+		if v := float64(ph[k]) / float64(unit); v >= skip {
+			out = append(out, k+" "+strconv.FormatFloat(v, 'f', prec, 64))
+		}
+	}
+	return strings.Join(out, ", ")
+}
 
 // Sorted lists the phases longest first.
 func (ph Phases) Sorted() []string {

@@ -124,33 +124,15 @@ func (r *Report) WriteTable(w io.Writer) {
 	fmt.Fprintf(w, "balances pages cycle over %d owners holding %s to %s mints; concurrent runs stop at %s requests or %s\n",
 		r.BalanceOwners, measure.Count(r.OwnerMintsMin), measure.Count(r.OwnerMintsMax), measure.Count(c.Concurrent.Requests), c.Concurrent.Time)
 	if len(d.Phases) > 0 {
-		var ph []string
-		for _, k := range d.Phases.Sorted() {
-			ph = append(ph, fmt.Sprintf("%s %.1f", k, d.Phases[k].Seconds()))
-		}
-		fmt.Fprintf(w, "dasch ingest time by phase, s (inserts summed over %d streams; the step runs beside them): %s\n", c.Parallel, strings.Join(ph, ", "))
+		fmt.Fprintf(w, "dasch ingest time by phase, s (inserts summed over %d streams; the step runs beside them): %s\n", c.Parallel, d.Phases.list(time.Second, 1, 0))
 	}
 	if raw := r.SameRows; len(raw.Phases) > 0 {
-		var ph []string
-		for _, k := range raw.Phases.Sorted() {
-			ph = append(ph, fmt.Sprintf("%s %.1f", k, raw.Phases[k].Seconds()))
-		}
-		fmt.Fprintf(w, "same rows, raw insert time by table, s (summed over %d streams): %s\n", c.Parallel, strings.Join(ph, ", "))
+		fmt.Fprintf(w, "same rows, raw insert time by table, s (summed over %d streams): %s\n", c.Parallel, raw.Phases.list(time.Second, 1, 0))
 	}
 	if tr := r.Transfers; len(tr.Phases) > 0 {
-		var ph []string
-		for _, k := range tr.Phases.Sorted() {
-			ph = append(ph, fmt.Sprintf("%s %.1f", k, tr.Phases[k].Seconds()))
-		}
-		fmt.Fprintf(w, "dasch transfers time by phase, s: %s\n", strings.Join(ph, ", "))
+		fmt.Fprintf(w, "dasch transfers time by phase, s: %s\n", tr.Phases.list(time.Second, 1, 0))
 		for _, l := range tr.Live {
-			var ph []string
-			for _, k := range l.Phases.Sorted() {
-				if ms := float64(l.Phases[k]) / float64(time.Millisecond); ms >= 0.5 {
-					ph = append(ph, fmt.Sprintf("%s %.0f", k, ms))
-				}
-			}
-			fmt.Fprintf(w, "dasch live slot time by phase, %s, ms per slot: %s\n", l.Name, strings.Join(ph, ", "))
+			fmt.Fprintf(w, "dasch live slot time by phase, %s, ms per slot: %s\n", l.Name, l.Phases.list(time.Millisecond, 0, 0.5))
 		}
 		fmt.Fprintf(w, "transfers checked: every spent account marked spent, every balance equal to its unspent accounts, supply %d unchanged\n", tr.SupplyAfter)
 	}

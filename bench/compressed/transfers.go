@@ -45,8 +45,9 @@ type TransferFigures struct {
 type LiveSeries struct {
 	Name string
 	measure.Series
-	// Warmup is the unmeasured first slot's time: it loads what the
-	// series' state step keeps (the balance copy of a new step).
+	// Warmup is the unmeasured first slot's time, which includes loading
+	// what the series' state step keeps when it must (the balance copy of
+	// the third series).
 	Warmup time.Duration
 	// Phases are the measured slots' phases, per slot.
 	Phases Phases

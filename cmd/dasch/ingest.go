@@ -64,13 +64,8 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 		Progress:   e.stdout,
 		IsTTY:      isTerminal(e.stdout),
 	}
-	if err := compressed.Configure(ctx, s, &cfg); err != nil {
+	if err := compressed.Configure(ctx, s, &cfg, func(st *compressed.StateStep) { st.BalanceCache(*balanceCache) }); err != nil {
 		return err
-	}
-	for _, st := range cfg.Steps {
-		if cs, ok := st.(*compressed.StateStep); ok {
-			cs.BalanceCache(*balanceCache)
-		}
 	}
 	cfg.Decoders = append(cfg.Decoders, assets.Decoder{})
 	_, err = ingest.Run(ctx, cfg)

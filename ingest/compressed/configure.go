@@ -12,9 +12,10 @@ import (
 )
 
 // Configure adds compressed-state indexing to cfg: the Decoder, resolving
-// trees through state_trees, and the StateStep. An empty state_trees is
-// first seeded with the default tree list (config/trees.json).
-func Configure(ctx context.Context, s store.Store, cfg *ingest.Config) error {
+// trees through state_trees, and the StateStep, to which each of opts is
+// applied (StateStep.BalanceCache, …). An empty state_trees is first
+// seeded with the default tree list (config/trees.json).
+func Configure(ctx context.Context, s store.Store, cfg *ingest.Config, opts ...func(*StateStep)) error {
 	if cfg == nil {
 		return errors.New("compressed: no ingest config")
 	}
@@ -32,6 +33,10 @@ func Configure(ctx context.Context, s store.Store, cfg *ingest.Config) error {
 		return err
 	}
 	cfg.Decoders = append(cfg.Decoders, d)
-	cfg.Steps = append(cfg.Steps, NewStateStep())
+	step := NewStateStep()
+	for _, o := range opts {
+		o(step)
+	}
+	cfg.Steps = append(cfg.Steps, step)
 	return nil
 }

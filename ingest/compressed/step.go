@@ -13,7 +13,9 @@ import (
 // StateStep derives the compressed read tables for committed slot ranges:
 // accounts by owner and by delegate, token accounts, the signature rows of
 // spends, token balances and mint holders. Everything runs in SQL over
-// what the Decoder wrote, and applying a range again changes no answer.
+// what the Decoder wrote, but for the old balances, which come from the
+// step's copy of them (balanceCache) when it holds one; applying a range
+// again changes no answer.
 // Apply calls must not overlap (the pipeline runs steps one at a time).
 type StateStep struct {
 	versions versions
@@ -72,8 +74,7 @@ func (st *StateStep) finishEarlier(ctx context.Context, s store.Store) (err erro
 		return fmt.Errorf("find unfinished step: %w", err)
 	}
 	if v, _ := res.Rows[0][0].(uint64); v != 0 {
-		params := store.Params{"version": strconv.FormatUint(v, 10)}
-		if err := st.writeBalances(ctx, s, params, v, sqlRedoneDeltas, false); err != nil {
+		if err := st.writeBalances(ctx, s, v, sqlRedoneDeltas, false); err != nil {
 			return fmt.Errorf("redo step %d: %w", v, err)
 		}
 	}
@@ -160,7 +161,8 @@ func eventWrites(spends bool) []statement {
 // holders before balances (see sqlHolders) and records the version as
 // finished. With cached, the old balances come from the step's copy
 // (balanceCache), which then takes the new ones.
-func (st *StateStep) writeBalances(ctx context.Context, s store.Store, params store.Params, version uint64, deltas string, cached bool) error {
+func (st *StateStep) writeBalances(ctx context.Context, s store.Store, version uint64, deltas string, cached bool) error {
+	params := store.Params{"version": strconv.FormatUint(version, 10)}
 	for _, w := range []statement{{"clear deltas", sqlClearDeltas}, {"deltas", deltas}, {"clear balance changes", sqlClearChanges}} {
 		if err := st.exec(ctx, s, w, params); err != nil {
 			return err
@@ -243,5 +245,5 @@ func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) 
 		return err
 	}
 	st.observed("balance cache", start)
-	return st.writeBalances(ctx, s, params, v, sqlDeltas, cached)
+	return st.writeBalances(ctx, s, v, sqlDeltas, cached)
 }
