@@ -9,11 +9,12 @@ import "fmt"
 // mint_holders keep ClickHouse's default: the API's store paths read
 // ranges of them with FINAL, which slows with every part.
 // owner_txs and token_owner_txs, which replaced the owner signature
-// tables in migration 18, are created with it.
+// tables in migration 18, and token_ledger_applied (migration 22) are
+// created with it.
 func MergeBaseTables() []string {
 	return []string{
 		TableCompressed, TableCompressedSpent, TableCompressedByOwner, TableTokenAccounts, TableTokenByDelegate,
-		TableTokenLedger, TableCompressionSigs, TableOwnerTxs, TableTokenOwnerTxs,
+		TableTokenLedger, TableCompressionSigs, TableOwnerTxs, TableTokenOwnerTxs, TableTokenLedgerApplied,
 	}
 }
 

@@ -48,9 +48,10 @@ func rawCodecs() []string {
 
 // RawColumns lists the columns stored without compression as
 // "table.column", for tests: the rawColumns of tables that still exist
-// and the signature prefixes of migration 18, random bytes too.
+// and the signature prefixes of migration 18 and the hashes of migration
+// 22's markers, random bytes too.
 func RawColumns() []string {
-	out := make([]string, 0, len(rawColumns)+3)
+	out := make([]string, 0, len(rawColumns)+4)
 	for _, c := range rawColumns {
 		if c.table != TableOwnerSigs && c.table != TableTokenOwnerSigs {
 			out = append(out, c.table+"."+c.column)
@@ -59,5 +60,5 @@ func RawColumns() []string {
 	for _, t := range []string{TableCompressed, TableOwnerTxs, TableTokenOwnerTxs} {
 		out = append(out, t+".sig_prefix")
 	}
-	return out
+	return append(out, TableTokenLedgerApplied+".hash")
 }

@@ -159,6 +159,7 @@ func Migrations() []Migration {
 		{Version: 19, Name: "drop_full_signatures", Statements: dropFullSignatures()},
 		{Version: 20, Name: "stored_balances", Statements: storedBalances()},
 		{Version: 21, Name: "account_granules", Statements: accountGranules()},
+		{Version: 22, Name: "narrow_markers", Statements: narrowMarkers()},
 	}
 }
 

@@ -28,6 +28,7 @@ func daschTables() []string {
 		schema.TableCompressed, schema.TableCompressedByOwner, schema.TableTokenAccounts, schema.TableTokenByDelegate,
 		schema.TableTokenBalances, schema.TableMintHolders,
 		schema.TableCompressionSigs, schema.TableOwnerTxs, schema.TableTokenOwnerTxs, schema.TableTokenLedger,
+		schema.TableTokenLedgerApplied,
 	}
 }
 

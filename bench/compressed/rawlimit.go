@@ -165,16 +165,15 @@ func sameRows(p *Plan, ch *Chunk, dec *cingest.Decoder, builders map[string]arro
 	jobs = append(jobs,
 		insertJob{schema.TableTokenBalances, bal.NewRecordBatch()},
 		insertJob{schema.TableMintHolders, hold.NewRecordBatch()})
-	// The ledger holds each output twice until merges: as inserted and as
-	// counted by the state step.
-	for _, applied := range []uint64{0, 1} {
-		jobs = append(jobs, insertJob{schema.TableTokenLedger, ledgerRows(mem, p, ch, applied)})
-	}
+	// Each output is in the ledger, and marked as counted by the state
+	// step.
+	jobs = append(jobs, insertJob{schema.TableTokenLedger, ledgerRows(mem, p, ch)},
+		insertJob{schema.TableTokenLedgerApplied, markerRows(mem, p, ch)})
 	return jobs, nil
 }
 
 // ledgerRows builds the token_ledger rows of a chunk's outputs.
-func ledgerRows(mem memory.Allocator, p *Plan, ch *Chunk, applied uint64) arrow.RecordBatch {
+func ledgerRows(mem memory.Allocator, p *Plan, ch *Chunk) arrow.RecordBatch {
 	pk, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
 	rb := array.NewRecordBuilder(mem, arrow.NewSchema([]arrow.Field{
 		{Name: "slot", Type: u64}, {Name: "hash", Type: pk}, {Name: "kind", Type: arrow.PrimitiveTypes.Uint8},
@@ -193,7 +192,27 @@ func ledgerRows(mem memory.Allocator, p *Plan, ch *Chunk, applied uint64) arrow.
 		f[4].(*array.FixedSizeBinaryBuilder).Append(o[:])
 		f[5].(*array.FixedSizeBinaryBuilder).Append(m[:])
 		f[6].(*array.Uint64Builder).Append(a.Amount)
-		f[7].(*array.Uint64Builder).Append(applied)
+		f[7].(*array.Uint64Builder).Append(0)
+	}
+	return rb.NewRecordBatch()
+}
+
+// markerRows builds the token_ledger_applied rows of a chunk's outputs.
+func markerRows(mem memory.Allocator, p *Plan, ch *Chunk) arrow.RecordBatch {
+	u64 := arrow.PrimitiveTypes.Uint64
+	rb := array.NewRecordBuilder(mem, arrow.NewSchema([]arrow.Field{
+		{Name: "slot", Type: u64}, {Name: "hash", Type: arrowbatch.PubkeyType()},
+		{Name: "kind", Type: arrow.PrimitiveTypes.Uint8}, {Name: "applied", Type: u64},
+	}, nil))
+	defer rb.Release()
+	f := rb.Fields()
+	for i := range ch.Accounts {
+		a := &ch.Accounts[i]
+		h := p.AccountHash(a.Seq)
+		f[0].(*array.Uint64Builder).Append(Slot(a.Seq))
+		f[1].(*array.FixedSizeBinaryBuilder).Append(h[:])
+		f[2].(*array.Uint8Builder).Append(0)
+		f[3].(*array.Uint64Builder).Append(1)
 	}
 	return rb.NewRecordBatch()
 }

@@ -16,55 +16,86 @@ import (
 // balance writes, as a step failing between the two leaves them: the next
 // step, in a new process, first redoes those writes from the markers, so
 // the balances and holders equal an uninterrupted run's and no event is
-// counted twice or lost.
+// counted twice or lost. The markers are where the step writes them, or
+// where steps wrote them before migration 22 (whole events in
+// token_ledger), which the migration carries over.
 func TestUnfinishedStepIsRedone(t *testing.T) {
-	s := storetest.Open(t)
-	ctx := context.Background()
-	index(t, s, paths(listed...), ingest.Config{})
-	want := snapshot(t, s)
-	last := rows(t, s, `SELECT max(version) FROM compressed_step_versions`)[0]
-	for _, q := range []string{
-		`ALTER TABLE token_balances DELETE WHERE version = ` + last,
-		`ALTER TABLE mint_holders DELETE WHERE version = ` + last,
-		`ALTER TABLE compressed_step_versions DELETE WHERE version = ` + last,
-	} {
-		if err := s.Exec(ctx, q+` SETTINGS mutations_sync = 2`, nil); err != nil {
-			t.Fatal(err)
+	for _, old := range []bool{false, true} {
+		name := "markers"
+		if old {
+			name = "markers before migration 22"
 		}
+		t.Run(name, func(t *testing.T) {
+			s := storetest.Open(t)
+			ctx := context.Background()
+			index(t, s, paths(listed...), ingest.Config{})
+			want := snapshot(t, s)
+			last := rows(t, s, `SELECT max(version) FROM compressed_step_versions`)[0]
+			for _, q := range []string{
+				`ALTER TABLE token_balances DELETE WHERE version = ` + last,
+				`ALTER TABLE mint_holders DELETE WHERE version = ` + last,
+				`ALTER TABLE compressed_step_versions DELETE WHERE version = ` + last,
+			} {
+				if err := s.Exec(ctx, q+` SETTINGS mutations_sync = 2`, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if old {
+				execAll(t, s, oldMarkers...)
+				reapply(t, s, "narrow_markers")
+			}
+			if got := rows(t, s, sqlUnfinished); !slices.Equal(got, []string{last}) {
+				t.Fatalf("unfinished version %v, want %s", got, last)
+			}
+			if got := snapshot(t, s); got["token_balances"] == want["token_balances"] {
+				t.Fatal("deleting the last step's writes changed no balance: the test checks nothing")
+			}
+			// A new step object stands for a new process; its range is the last
+			// slot again, whose events are all marked: only the redo changes state.
+			if err := NewStateStep().Apply(ctx, s, 43, 43); err != nil {
+				t.Fatal(err)
+			}
+			sameAnswers(t, "redone", want, snapshot(t, s))
+			checkLedger(t, s, nil)
+			if got := rows(t, s, sqlUnfinished); !slices.Equal(got, []string{"0"}) {
+				t.Errorf("unfinished version %v after the redo", got)
+			}
+		})
 	}
-	if got := rows(t, s, sqlUnfinished); !slices.Equal(got, []string{last}) {
-		t.Fatalf("unfinished version %v, want %s", got, last)
-	}
-	if got := snapshot(t, s); got["token_balances"] == want["token_balances"] {
-		t.Fatal("deleting the last step's writes changed no balance: the test checks nothing")
-	}
-	// A new step object stands for a new process; its range is the last
-	// slot again, whose events are all marked: only the redo changes state.
-	if err := NewStateStep().Apply(ctx, s, 43, 43); err != nil {
-		t.Fatal(err)
-	}
-	sameAnswers(t, "redone", want, snapshot(t, s))
-	checkLedger(t, s, nil)
-	if got := rows(t, s, sqlUnfinished); !slices.Equal(got, []string{"0"}) {
-		t.Errorf("unfinished version %v after the redo", got)
-	}
+}
+
+// oldMarkers moves the markers into token_ledger as steps wrote them
+// before migration 22: each counted event written again whole, with the
+// step's version as applied (a spend with its account's token fields).
+var oldMarkers = []string{
+	`INSERT INTO token_ledger (slot, hash, kind, token, owner, mint, amount, applied)
+		SELECT e.slot, e.hash, 0, true, e.owner, e.mint, e.amount, m.applied
+		FROM (SELECT * FROM token_ledger WHERE kind = 0 LIMIT 1 BY slot, hash) AS e
+		INNER JOIN (SELECT * FROM token_ledger_applied WHERE kind = 0) AS m ON e.slot = m.slot AND e.hash = m.hash`,
+	`INSERT INTO token_ledger (slot, hash, kind, token, owner, mint, amount, applied)
+		SELECT m.slot, m.hash, 1, a.is_token, a.token_owner, a.mint, a.amount, m.applied
+		FROM (SELECT * FROM token_ledger_applied WHERE kind = 1) AS m
+		INNER JOIN (SELECT * FROM compressed_accounts LIMIT 1 BY hash) AS a USING (hash)`,
+	`TRUNCATE TABLE token_ledger_applied`,
 }
 
 // TestLedgerCarryOver runs migration 6 over state stored before it, with
 // no ledger and stale balances and holders: it rebuilds them from the
-// accounts and marks every stored event as counted, so stepping the
-// whole range again changes nothing.
+// accounts and marks every stored event as counted in the ledger, where
+// markers were kept until migration 22, which carries them over to
+// token_ledger_applied. Stepping the whole range again changes nothing.
 func TestLedgerCarryOver(t *testing.T) {
 	s := storetest.Open(t)
 	ctx := context.Background()
 	index(t, s, paths(listed...), ingest.Config{})
 	want := snapshot(t, s)
-	for _, table := range []string{"token_ledger", "compressed_step_versions", "token_balances", "mint_holders"} {
+	for _, table := range []string{"token_ledger", schema.TableTokenLedgerApplied, "compressed_step_versions", "token_balances", "mint_holders"} {
 		if err := s.Exec(ctx, "TRUNCATE TABLE "+table, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
 	reapply(t, s, "compressed_ledger")
+	reapply(t, s, "narrow_markers")
 	sameAnswers(t, "carried over", want, snapshot(t, s))
 	counts := rowCounts(t, s)
 	if err := NewStateStep().Apply(ctx, s, 40, 43); err != nil {

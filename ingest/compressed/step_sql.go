@@ -119,20 +119,22 @@ WHERE a.is_token`
 const sqlClearEvents = `TRUNCATE TABLE compressed_step_events`
 
 // sqlOutputEvents and sqlSpendEvents list, into the step's scratch
-// table, the token events the balances do not count yet. The ledger is
-// ordered by slot, so the range's events are read by a key range, never
-// by scanning the table. FINAL folds each event with its marker before
-// the applied = 0 filter (TestMarkersFoldUnmerged keeps them in separate
-// parts and fails without FINAL). It replaced a GROUP BY (slot, hash):
-// the outputs' read went from 3.2 to 0.4 s over the 8 steps of a
-// 4M-account bench run, 21.1 to 3.1 s over the 40 of a 20M one.
+// table, the token events the balances do not count yet: those without a
+// marker in token_ledger_applied. The ledger and its markers are ordered
+// by slot, so the range's events and markers are read by key ranges,
+// never by scanning a table. FINAL folds re-indexed copies of an event
+// (TestMarkersFoldUnmerged keeps them in separate parts and fails without
+// it); before migration 22 it also folded each event with its marker,
+// which applied = 0 still skips.
 //
 // Outputs: those created in the range (owner, mint and amount were
 // written with them).
 const sqlOutputEvents = `INSERT INTO compressed_step_events (slot, hash, kind, token, owner, mint, amount)
 SELECT slot, hash, 0, true, owner, mint, amount
 FROM token_ledger FINAL
-WHERE slot BETWEEN {from:UInt64} AND {to:UInt64} AND kind = 0 AND applied = 0`
+WHERE slot BETWEEN {from:UInt64} AND {to:UInt64} AND kind = 0 AND applied = 0
+	AND (slot, hash) NOT IN (SELECT slot, hash FROM ` + schema.TableTokenLedgerApplied + `
+		WHERE slot BETWEEN {from:UInt64} AND {to:UInt64} AND kind = 0)`
 
 // Spends: those of the range, and those of the range's outputs that were
 // indexed (at a later slot) before them, found through the step's spent
@@ -146,30 +148,47 @@ WHERE slot BETWEEN {from:UInt64} AND {to:UInt64} AND kind = 0 AND applied = 0`
 const sqlSpendEvents = `INSERT INTO compressed_step_events (slot, hash, kind, token, owner, mint, amount)
 WITH fresh AS (
 	SELECT slot, hash FROM token_ledger FINAL
-	WHERE kind = 1 AND applied = 0 AND (slot BETWEEN {from:UInt64} AND {to:UInt64} OR (slot, hash) IN (
-		SELECT slot, hash FROM compressed_spent WHERE hash IN (SELECT hash FROM compressed_step_spent)))
+	WHERE kind = 1 AND applied = 0 AND ` + spendKeys + `
+		AND (slot, hash) NOT IN (SELECT slot, hash FROM ` + schema.TableTokenLedgerApplied + ` WHERE kind = 1 AND ` + spendKeys + `)
 )
 SELECT f.slot, f.hash, 1, a.is_token, a.token_owner, a.mint, a.amount
 FROM fresh AS f
 INNER JOIN compressed_step_spent_accounts AS a USING (hash)`
 
-// sqlMark writes the listed events again as applied by this step. It is
-// one insert, so a step's markers are stored all or none, before its
-// balance writes: a step failing after it is redone from the markers.
-const sqlMark = `INSERT INTO token_ledger (slot, hash, kind, token, owner, mint, amount, applied)
-SELECT slot, hash, kind, token, owner, mint, amount, {version:UInt64} FROM compressed_step_events`
+// spendKeys selects, by the (slot, hash) key of the ledger and of its
+// markers, the spends a step counts: see sqlSpendEvents.
+const spendKeys = `(slot BETWEEN {from:UInt64} AND {to:UInt64} OR (slot, hash) IN (
+		SELECT slot, hash FROM compressed_spent WHERE hash IN (SELECT hash FROM compressed_step_spent)))`
+
+// sqlMark marks the listed events as counted by this step. It is one
+// insert, so a step's markers are stored all or none, before its balance
+// writes: a step failing after it is redone from the markers.
+const sqlMark = `INSERT INTO ` + schema.TableTokenLedgerApplied + ` (slot, hash, kind, applied)
+SELECT slot, hash, kind, {version:UInt64} FROM compressed_step_events`
 
 // sqlDeltas and sqlRedoneDeltas sum, into the step's scratch table, the
 // counted events per (owner, mint), with the pair's digest: from the
-// step's event list, or from the ledger's markers of the version when a
-// failed step is redone.
+// step's event list, or, when a failed step is redone, from the events
+// its markers name: outputs as the ledger holds them (any copy: they are
+// equal), spends with the account they spent (accounts are immutable).
+// A redo is rare: it may read the whole ledger.
 const (
 	deltasPrefix = `INSERT INTO compressed_step_deltas (owner, mint, pair, delta)
 SELECT owner, mint, sipHash128Reference(concat(owner, mint)), sum(if(kind = 0, toInt128(amount), -toInt128(amount)))
 FROM `
 	deltasSuffix    = ` WHERE token GROUP BY owner, mint`
 	sqlDeltas       = deltasPrefix + `compressed_step_events` + deltasSuffix
-	sqlRedoneDeltas = deltasPrefix + `(SELECT kind, token, owner, mint, amount FROM token_ledger WHERE applied = {version:UInt64})` + deltasSuffix
+	sqlRedoneDeltas = deltasPrefix + `(
+	SELECT kind, token, owner, mint, amount FROM token_ledger
+	WHERE kind = 0 AND (slot, hash) IN (SELECT slot, hash FROM ` + schema.TableTokenLedgerApplied + `
+		WHERE applied = {version:UInt64} AND kind = 0)
+	LIMIT 1 BY slot, hash
+	UNION ALL
+	SELECT 1 AS kind, a.is_token AS token, a.token_owner AS owner, a.mint AS mint, a.amount AS amount
+	FROM (SELECT hash FROM ` + schema.TableTokenLedgerApplied + ` FINAL WHERE applied = {version:UInt64} AND kind = 1) AS m
+	INNER JOIN (SELECT hash, is_token, token_owner, mint, amount FROM compressed_accounts
+		WHERE hash IN (SELECT hash FROM ` + schema.TableTokenLedgerApplied + ` WHERE applied = {version:UInt64} AND kind = 1)
+		LIMIT 1 BY hash) AS a USING (hash))` + deltasSuffix
 )
 
 // sqlChanges lists, into the step's scratch table, the (owner, mint)
@@ -212,7 +231,7 @@ const sqlFinished = `INSERT INTO compressed_step_versions (version) VALUES ({ver
 // sqlUnfinished finds the newest version whose markers are stored
 // without its balance writes having finished, or 0.
 const sqlUnfinished = `SELECT if(m > f, m, 0) FROM (SELECT
-	(SELECT max(applied) FROM token_ledger) AS m,
+	(SELECT max(applied) FROM ` + schema.TableTokenLedgerApplied + `) AS m,
 	(SELECT max(version) FROM compressed_step_versions) AS f)`
 
 // sqlHolders moves each changed pair in mint_holders: a tombstone for the

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -29,7 +30,7 @@ func (v *versions) next(ctx context.Context, s store.Store) (uint64, error) {
 	if !v.loaded {
 		res, err := s.Query(ctx, `SELECT greatest(
 			(SELECT max(version) FROM token_balances), (SELECT max(version) FROM mint_holders),
-			(SELECT max(applied) FROM token_ledger))`, nil)
+			(SELECT max(applied) FROM `+schema.TableTokenLedgerApplied+`))`, nil)
 		if err != nil {
 			return 0, fmt.Errorf("read stored versions: %w", err)
 		}
