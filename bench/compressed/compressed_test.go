@@ -63,8 +63,8 @@ func TestSmallRun(t *testing.T) {
 	if !rep.HoldersConc.HTTP.Measured() || !rep.BalancesConc.HTTP.Measured() {
 		t.Error("concurrent runs not measured")
 	}
-	if d := rep.Dasch; d.Chunks != 6 || d.Steps < 1 || d.Steps > d.Chunks+1 {
-		t.Errorf("%d state steps over %d chunks", d.Steps, d.Chunks)
+	if d := rep.Dasch; d.Chunks != 6 || d.Steps < 1 || d.Steps > d.Chunks+1 || d.StepTail <= 0 || d.StepTail >= d.Load {
+		t.Errorf("%d state steps over %d chunks, %v of %v after the last insert", d.Steps, d.Chunks, d.StepTail, d.Load)
 	}
 	if rep.Dasch.Accounts != 20_000 || rep.Dasch.Load <= 0 || rep.NarrowRowsPerSec <= 0 {
 		t.Errorf("ingest figures %+v", rep.Dasch)

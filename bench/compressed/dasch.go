@@ -81,6 +81,9 @@ type IngestFigures struct {
 	// Steps is how many state steps dasch's load ran over its Chunks:
 	// fewer when the steps fell behind the inserts.
 	Steps, Chunks int
+	// StepTail is how long the state steps ran on after the last chunk's
+	// inserts ended: the part of Load the inserts did not overlap.
+	StepTail time.Duration
 	// Parts are dasch's active parts per table once merges settled.
 	Parts map[string]int
 	// DiskBytes is the size on disk of the loaded tables and indexes.

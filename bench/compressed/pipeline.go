@@ -306,6 +306,8 @@ func runPipeline(ctx context.Context, s store.Store, step *cingest.StateStep, pa
 			}
 			last = pr.to
 		}
+		inserted := time.Now()
+		defer func() { fig.StepTail += time.Since(inserted) }()
 		if err := stepper.Stop(); err != nil {
 			return err
 		}

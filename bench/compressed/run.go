@@ -291,7 +291,7 @@ func (r *runner) load(ctx context.Context) error {
 	if rep.Dasch, err = loadDasch(ctx, r.s, r.step, r.plan, cfg.ChunkAccounts, cfg.Parallel); err != nil {
 		return err
 	}
-	r.say("dasch: ingest %.1fs; waiting for merges", rep.Dasch.Load.Seconds())
+	r.say("dasch: ingest %.1fs (state steps %.1fs of it after the last insert); waiting for merges", rep.Dasch.Load.Seconds(), rep.Dasch.StepTail.Seconds())
 	if rep.Dasch.Settle, rep.Dasch.Parts, err = settle(ctx, r.s, cfg.SettleLimit); err != nil {
 		return err
 	}

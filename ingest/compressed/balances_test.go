@@ -64,16 +64,29 @@ func newBalanceScript(n int) balanceScript {
 	return sc
 }
 
-// failingStore fails the first statement containing sql once armed.
+// failingStore fails the first statement containing sql once armed. A
+// step runs some statements side by side: the mutex guards armed.
 type failingStore struct {
 	store.Store
 	sql   string
+	mu    sync.Mutex
 	armed bool
 }
 
+func (f *failingStore) arm(on bool) {
+	f.mu.Lock()
+	f.armed = on
+	f.mu.Unlock()
+}
+
 func (f *failingStore) Exec(ctx context.Context, sql string, params store.Params) error {
-	if f.armed && strings.Contains(sql, f.sql) {
+	f.mu.Lock()
+	fail := f.armed && strings.Contains(sql, f.sql)
+	if fail {
 		f.armed = false
+	}
+	f.mu.Unlock()
+	if fail {
 		return errors.New("injected failure")
 	}
 	return f.Store.Exec(ctx, sql, params)
@@ -83,8 +96,8 @@ func (f *failingStore) Exec(ctx context.Context, sql string, params store.Params
 // scanning token_balances and through the step's in-memory copy: alone,
 // alternating with a second step object (another writer: the copy must
 // notice and reload), over a limit the copy outgrows, and with a step
-// failing after its markers. Every way ends with the balances and
-// holders the history adds up to.
+// failing after its markers (its balances or its holders write). Every
+// way ends with the balances and holders the history adds up to.
 func TestBalanceCache(t *testing.T) {
 	const slots = 12
 	sc := newBalanceScript(slots)
@@ -94,8 +107,9 @@ func TestBalanceCache(t *testing.T) {
 		limit int
 		// steps: the objects stepping, in turn.
 		steps int
-		// failAt fails the token_balances write of this slot's step once.
+		// failAt fails the write into table fail of this slot's step once.
 		failAt int
+		fail   string
 		// cached: whether steps used the copy: all, some or none.
 		cached string
 	}{
@@ -103,12 +117,15 @@ func TestBalanceCache(t *testing.T) {
 		{name: "cached", limit: DefaultBalanceCache, steps: 1, cached: "all"},
 		{name: "two writers", limit: DefaultBalanceCache, steps: 2, cached: "all"},
 		{name: "outgrown", limit: 8, steps: 1, cached: "some"},
-		{name: "failed step", limit: DefaultBalanceCache, steps: 1, failAt: 7, cached: "all"},
+		{name: "failed step", limit: DefaultBalanceCache, steps: 1, failAt: 7, fail: "token_balances", cached: "all"},
+		// The balances are written beside the holders: they may be
+		// stored when the holders' write fails.
+		{name: "failed holders", limit: DefaultBalanceCache, steps: 1, failAt: 7, fail: "mint_holders", cached: "all"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := context.Background()
-			fs := &failingStore{Store: storetest.Open(t), sql: "INSERT INTO token_balances"}
+			fs := &failingStore{Store: storetest.Open(t), sql: "INSERT INTO " + c.fail + " "}
 			var mu sync.Mutex
 			used := 0
 			steps := make([]*StateStep, c.steps)
@@ -130,7 +147,7 @@ func TestBalanceCache(t *testing.T) {
 				if slot == slots {
 					from--
 				}
-				fs.armed = slot == c.failAt
+				fs.arm(slot == c.failAt)
 				err := step.Apply(ctx, fs, from, to)
 				if c.failAt == slot {
 					if err == nil {
