@@ -96,8 +96,9 @@ func (f *failingStore) Exec(ctx context.Context, sql string, params store.Params
 // scanning token_balances and through the step's in-memory copy: alone,
 // alternating with a second step object (another writer: the copy must
 // notice and reload), over a limit the copy outgrows, and with a step
-// failing after its markers (its balances or its holders write). Every
-// way ends with the balances and holders the history adds up to.
+// failing after its markers (its balances or its holders write) or in
+// the rewrite of its spent accounts. Every way ends with the balances and
+// holders the history adds up to.
 func TestBalanceCache(t *testing.T) {
 	const slots = 12
 	sc := newBalanceScript(slots)
@@ -121,6 +122,9 @@ func TestBalanceCache(t *testing.T) {
 		// The balances are written beside the holders: they may be
 		// stored when the holders' write fails.
 		{name: "failed holders", limit: DefaultBalanceCache, steps: 1, failAt: 7, fail: "mint_holders", cached: "all"},
+		// Spent accounts' rows are rewritten beside the balance writes,
+		// which may finish when the rewrite fails.
+		{name: "failed spent rewrite", limit: DefaultBalanceCache, steps: 1, failAt: 7, fail: "token_accounts", cached: "all"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -167,6 +171,10 @@ func TestBalanceCache(t *testing.T) {
 				}
 			}
 			checkBalances(t, fs, sc.want)
+			if got := rows(t, fs, `SELECT count() FROM token_accounts FINAL
+				WHERE NOT spent AND hash IN (SELECT hash FROM compressed_spent)`); !slices.Equal(got, []string{"0"}) {
+				t.Errorf("spent accounts listed as unspent: %v", got)
+			}
 			switch {
 			case c.cached == "none" && used != 0,
 				c.cached == "all" && used < slots,
