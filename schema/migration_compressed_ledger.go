@@ -22,7 +22,8 @@ const (
 // not carry the spent account; the step resolves it). applied is 0 as
 // inserted; the step that adds the event to the balances writes it again
 // with applied = its version, which wins (ReplacingMergeTree(applied)),
-// so re-ingesting or re-stepping never counts an event twice.
+// so re-ingesting or re-stepping never counts an event twice. Since
+// migration 22 the markers are written to token_ledger_applied instead.
 //
 // The step's balance writes and its markers are separate inserts: the
 // markers go first, and compressed_step_versions records the versions

@@ -185,31 +185,9 @@ func (st *StateStep) writeBalances(ctx context.Context, s store.Store, version u
 			return nil
 		}
 		return st.exec(ctx, s, statement{"ledger markers", sqlMark}, params)
-	}, func() error {
-		for _, w := range []statement{{"clear deltas", sqlClearDeltas}, {"deltas", deltas}, {"clear balance changes", sqlClearChanges}} {
-			if err := st.exec(ctx, s, w, params); err != nil {
-				return err
-			}
-		}
-		changes := sqlChanges
-		if fresh {
-			start := time.Now()
-			var err error
-			if cached, err = st.balances.prepare(ctx, s); err != nil {
-				return err
-			}
-			st.observed("balance cache", start)
-		}
-		if cached {
-			start := time.Now()
-			var err error
-			if next, err = st.balances.lookup(ctx, s); err != nil {
-				return err
-			}
-			st.observed("stored balances", start)
-			changes = sqlChangesCached
-		}
-		return st.exec(ctx, s, statement{"balance changes", changes}, params)
+	}, func() (err error) {
+		next, cached, err = st.listChanges(ctx, s, deltas, fresh, params)
+		return err
 	})
 	if err != nil {
 		return err
@@ -230,6 +208,34 @@ func (st *StateStep) writeBalances(ctx context.Context, s store.Store, version u
 		st.observed("balance copy", start)
 	}
 	return nil
+}
+
+// listChanges sums the deltas and lists the balance changes. A fresh step
+// takes the old balances from the step's copy when it may (cached), and
+// gets the balances the copy is to take once the step's writes finish.
+func (st *StateStep) listChanges(ctx context.Context, s store.Store, deltas string, fresh bool, params store.Params) (next []pairBalance, cached bool, err error) {
+	for _, w := range []statement{{"clear deltas", sqlClearDeltas}, {"deltas", deltas}, {"clear balance changes", sqlClearChanges}} {
+		if err := st.exec(ctx, s, w, params); err != nil {
+			return nil, false, err
+		}
+	}
+	changes := sqlChanges
+	if fresh {
+		start := time.Now()
+		if cached, err = st.balances.prepare(ctx, s); err != nil {
+			return nil, false, err
+		}
+		st.observed("balance cache", start)
+	}
+	if cached {
+		start := time.Now()
+		if next, err = st.balances.lookup(ctx, s); err != nil {
+			return nil, false, err
+		}
+		st.observed("stored balances", start)
+		changes = sqlChangesCached
+	}
+	return next, cached, st.exec(ctx, s, statement{"balance changes", changes}, params)
 }
 
 // together runs f and g at once and returns their errors.
