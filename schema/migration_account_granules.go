@@ -16,8 +16,7 @@ import "fmt"
 // migration 10 did for token_accounts.
 //
 // The four views reading compressed_accounts are dropped first and made
-// again on the rebuilt table (as they stand since migrations 7, 10 and
-// 15). Interrupted anywhere, the statements apply again from the start:
+// again on the rebuilt table, as they stand (views.go). Interrupted anywhere, the statements apply again from the start:
 // the copy is redone from compressed_accounts, which is always whole, and
 // the swap is one RENAME of both tables.
 func accountGranules() []string {
@@ -37,16 +36,9 @@ func accountGranules() []string {
 		`DROP TABLE IF EXISTS compressed_accounts_old`,
 		`RENAME TABLE compressed_accounts TO compressed_accounts_old, compressed_accounts_next TO compressed_accounts`,
 		`DROP TABLE IF EXISTS compressed_accounts_old`,
-		`CREATE MATERIALIZED VIEW IF NOT EXISTS compressed_by_owner_mv TO compressed_by_owner AS
-			SELECT ` + viewAccountColumns + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE NOT is_token`,
-		`CREATE MATERIALIZED VIEW IF NOT EXISTS token_accounts_mv TO token_accounts AS
-			SELECT ` + viewAccountColumns + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE is_token`,
-		`CREATE MATERIALIZED VIEW IF NOT EXISTS token_accounts_by_delegate_mv TO token_accounts_by_delegate AS
-			SELECT ` + viewAccountColumns + `, assumeNotNull(delegate) AS delegate_key, false AS spent, toUInt64(0) AS spent_slot
-			FROM compressed_accounts WHERE is_token AND delegate IS NOT NULL`,
-		`CREATE MATERIALIZED VIEW IF NOT EXISTS token_ledger_outputs_mv TO token_ledger AS
-			SELECT slot_created AS slot, hash, toUInt8(0) AS kind, true AS token,
-				token_owner AS owner, mint, amount, toUInt64(0) AS applied
-			FROM compressed_accounts WHERE is_token`,
+		viewByOwner,
+		viewTokenAccounts,
+		viewByDelegate,
+		viewLedgerOutputs,
 	}
 }

@@ -25,11 +25,8 @@ func compressedIngest() []string {
 	return []string{
 		`CREATE MATERIALIZED VIEW IF NOT EXISTS compressed_by_owner_mv TO compressed_by_owner AS
 			SELECT ` + viewAccountColumns + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts`,
-		`CREATE MATERIALIZED VIEW IF NOT EXISTS token_accounts_mv TO token_accounts AS
-			SELECT ` + viewAccountColumns + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE is_token`,
-		`CREATE MATERIALIZED VIEW IF NOT EXISTS token_accounts_by_delegate_mv TO token_accounts_by_delegate AS
-			SELECT ` + viewAccountColumns + `, assumeNotNull(delegate) AS delegate_key, false AS spent, toUInt64(0) AS spent_slot
-			FROM compressed_accounts WHERE is_token AND delegate IS NOT NULL`,
+		viewTokenAccounts,
+		viewByDelegate,
 		// Scratch, emptied at the start of each step that uses it: only one
 		// state step runs at a time.
 		`CREATE TABLE IF NOT EXISTS compressed_step_changes (

@@ -78,10 +78,7 @@ func compressedLedger() []string {
 		) ENGINE = Memory`,
 		`ALTER TABLE token_balances ADD COLUMN IF NOT EXISTS pair FixedString(16)
 			MATERIALIZED sipHash128Reference(concat(owner, mint))`,
-		`CREATE MATERIALIZED VIEW IF NOT EXISTS token_ledger_outputs_mv TO token_ledger AS
-			SELECT slot_created AS slot, hash, toUInt8(0) AS kind, true AS token,
-				token_owner AS owner, mint, amount, toUInt64(0) AS applied
-			FROM compressed_accounts WHERE is_token`,
+		viewLedgerOutputs,
 		`CREATE MATERIALIZED VIEW IF NOT EXISTS token_ledger_spends_mv TO token_ledger AS
 			SELECT slot, hash, toUInt8(1) AS kind, false AS token,
 				` + zero + ` AS owner, ` + zero + ` AS mint, toUInt64(0) AS amount, toUInt64(0) AS applied

@@ -12,8 +12,7 @@ package schema
 func ownerTokens() []string {
 	return []string{
 		`DROP VIEW IF EXISTS compressed_by_owner_mv`,
-		`CREATE MATERIALIZED VIEW IF NOT EXISTS compressed_by_owner_mv TO compressed_by_owner AS
-			SELECT ` + viewAccountColumns + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE NOT is_token`,
+		viewByOwner,
 		`ALTER TABLE compressed_by_owner DELETE WHERE is_token SETTINGS mutations_sync = 2`,
 	}
 }

@@ -33,7 +33,6 @@ func tokenGranules() []string {
 		`DROP TABLE IF EXISTS token_accounts_old`,
 		`RENAME TABLE token_accounts TO token_accounts_old, token_accounts_next TO token_accounts`,
 		`DROP TABLE IF EXISTS token_accounts_old`,
-		`CREATE MATERIALIZED VIEW IF NOT EXISTS token_accounts_mv TO token_accounts AS
-			SELECT ` + viewAccountColumns + `, false AS spent, toUInt64(0) AS spent_slot FROM compressed_accounts WHERE is_token`,
+		viewTokenAccounts,
 	}
 }
