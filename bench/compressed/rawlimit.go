@@ -172,13 +172,14 @@ func sameRows(p *Plan, ch *Chunk, dec *cingest.Decoder, builders map[string]arro
 	return jobs, nil
 }
 
-// ledgerRows builds the token_ledger rows of a chunk's outputs.
+// ledgerRows builds the token_ledger rows of a chunk's outputs (applied
+// takes its default, 0).
 func ledgerRows(mem memory.Allocator, p *Plan, ch *Chunk) arrow.RecordBatch {
 	pk, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
 	rb := array.NewRecordBuilder(mem, arrow.NewSchema([]arrow.Field{
 		{Name: "slot", Type: u64}, {Name: "hash", Type: pk}, {Name: "kind", Type: arrow.PrimitiveTypes.Uint8},
 		{Name: "token", Type: arrow.FixedWidthTypes.Boolean}, {Name: "owner", Type: pk}, {Name: "mint", Type: pk},
-		{Name: "amount", Type: u64}, {Name: "applied", Type: u64},
+		{Name: "amount", Type: u64},
 	}, nil))
 	defer rb.Release()
 	f := rb.Fields()
@@ -192,7 +193,6 @@ func ledgerRows(mem memory.Allocator, p *Plan, ch *Chunk) arrow.RecordBatch {
 		f[4].(*array.FixedSizeBinaryBuilder).Append(o[:])
 		f[5].(*array.FixedSizeBinaryBuilder).Append(m[:])
 		f[6].(*array.Uint64Builder).Append(a.Amount)
-		f[7].(*array.Uint64Builder).Append(0)
 	}
 	return rb.NewRecordBatch()
 }

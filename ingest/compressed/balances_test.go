@@ -220,7 +220,7 @@ FROM (
   LIMIT 1 BY slot, hash
   UNION ALL
   SELECT a.token_owner, a.mint, 1, a.amount
-  FROM (SELECT DISTINCT hash FROM token_ledger_applied WHERE kind = 1) AS m
+  FROM (SELECT hash FROM token_ledger_applied FINAL WHERE kind = 1) AS m
   INNER JOIN (SELECT hash, token_owner, mint, amount FROM compressed_accounts
     WHERE is_token LIMIT 1 BY hash) AS a USING (hash)
 ) GROUP BY owner, mint`
