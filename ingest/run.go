@@ -42,7 +42,7 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 		prog:  newProgress(cfg.Progress, cfg.IsTTY, cfg.Source),
 		start: time.Now(),
 	}
-	r.batch, err = arrowbatch.New(observeInserts(cfg.Store, cfg.Steps), arrowbatch.Options{
+	r.batch, err = arrowbatch.New(cfg.Store, arrowbatch.Options{
 		Tables:   tables(r.work.decoders),
 		Limits:   cfg.limits(),
 		OnInsert: func(table string, rows, _ int) { r.stats.Rows[table] += uint64(rows) },

@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
@@ -200,50 +197,5 @@ func TestStepsRunBesideInserts(t *testing.T) {
 	}
 	if next := checkRanges(t, step.calls, 40); next != 44 {
 		t.Errorf("calls %v do not reach 43", step.calls)
-	}
-}
-
-// observingStep records the rows of every record it is shown, by table,
-// and how many were stored in the table when it was shown.
-type observingStep struct {
-	recordingStep
-	s      store.Store
-	mu     sync.Mutex
-	shown  map[string]int64
-	stored map[string]uint64
-}
-
-func (o *observingStep) Inserted(table string, rec arrow.RecordBatch) {
-	res, err := o.s.Query(context.Background(), `SELECT count() FROM `+table, nil)
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.shown[table] += rec.NumRows()
-	if err == nil {
-		o.stored[table] = max(o.stored[table], res.Rows[0][0].(uint64))
-	}
-}
-
-// TestStepsSeeInserts: a step that observes inserts is shown every
-// record the pipeline inserted, once stored.
-func TestStepsSeeInserts(t *testing.T) {
-	s := storetest.Open(t)
-	step := &observingStep{s: s, shown: map[string]int64{}, stored: map[string]uint64{}}
-	st, err := Run(context.Background(), Config{
-		Store: s, Source: source.NewFileList(photonFiles(40, 41, 42, 43)),
-		Steps: []StateStep{step}, BatchRows: 1, Workers: 1,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(st.Rows) == 0 {
-		t.Fatal("no rows inserted")
-	}
-	for table, n := range st.Rows {
-		if step.shown[table] != int64(n) {
-			t.Errorf("%s: %d rows shown, %d inserted", table, step.shown[table], n)
-		}
-		if step.stored[table] < n {
-			t.Errorf("%s: shown before stored (%d of %d rows stored)", table, step.stored[table], n)
-		}
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dasch-labs/dasch/ingest"
@@ -294,7 +293,7 @@ func runPipeline(ctx context.Context, s store.Store, step *cingest.StateStep, pa
 		for pr := range ready {
 			fig.Bytes += pr.bytes
 			fig.Chunks++
-			err := timedInserts(ctx, s, pr.jobs, par, phase, step.Inserted)
+			err := timedInserts(ctx, s, pr.jobs, par, phase)
 			releaseJobs(pr.jobs)
 			if err != nil {
 				return err
@@ -349,17 +348,14 @@ func releaseJobs(jobs []insertJob) {
 }
 
 // timedInserts runs the inserts par at a time, adding each one's time to
-// its table's phase, and shows each inserted record to inserted (the
-// state step, as the ingest pipeline does: ingest.InsertObserver).
-func timedInserts(ctx context.Context, s store.Store, jobs []insertJob, par int, phase phaseFunc,
-	inserted func(table string, rec arrow.RecordBatch)) error {
+// its table's phase.
+func timedInserts(ctx context.Context, s store.Store, jobs []insertJob, par int, phase phaseFunc) error {
 	return parallel.Run(jobs, par, func(_ int, j insertJob) error {
 		start := time.Now()
 		if err := s.Insert(ctx, j.table, j.rec); err != nil {
 			return fmt.Errorf("insert into %s: %w", j.table, err)
 		}
 		phase("insert "+j.table, time.Since(start))
-		inserted(j.table, j.rec)
 		return nil
 	})
 }

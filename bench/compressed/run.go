@@ -286,12 +286,14 @@ func (r *runner) load(ctx context.Context) error {
 	if rep.SameRows, err = sameRowsLimit(ctx, r.s, r.plan, cfg.ChunkAccounts, cfg.Parallel); err != nil {
 		return err
 	}
-	r.say("dasch: same rows inserted in %.1fs", rep.SameRows.Load.Seconds())
+	r.say("dasch: same rows inserted in %.1fs, CPU %.1fs", rep.SameRows.Load.Seconds(), rep.SameRows.CPU.Seconds())
 	r.say("dasch: ingesting %d token accounts end to end (decoder, %d insert streams, state step)", cfg.Gen.Accounts, cfg.Parallel)
 	if rep.Dasch, err = loadDasch(ctx, r.s, r.step, r.plan, cfg.ChunkAccounts, cfg.Parallel); err != nil {
 		return err
 	}
-	r.say("dasch: ingest %.1fs (state steps %.1fs of it after the last insert); waiting for merges", rep.Dasch.Load.Seconds(), rep.Dasch.StepTail.Seconds())
+	r.say("dasch: ingest %.1fs, CPU %.1fs (state steps %.1fs of it after the last insert); waiting for merges",
+		rep.Dasch.Load.Seconds(), rep.Dasch.CPU.Seconds(), rep.Dasch.StepTail.Seconds())
+	r.say("dasch: ingest phases, s: %s", rep.Dasch.Phases.list(time.Second, 1, 0.5))
 	if rep.Dasch.Settle, rep.Dasch.Parts, err = settle(ctx, r.s, cfg.SettleLimit); err != nil {
 		return err
 	}

@@ -186,12 +186,3 @@ func (c *balanceCache) commit(next []pairBalance, version uint64) {
 		c.m = nil
 	}
 }
-
-// finish records that the copy, updated in place by a step
-// (changesOf), reflects version. A copy grown past the limit is dropped.
-func (c *balanceCache) finish(version uint64) {
-	c.version = version
-	if c.m.Len() > c.limit {
-		c.m = nil
-	}
-}

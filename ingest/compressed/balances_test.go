@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -92,21 +90,6 @@ func (f *failingStore) Exec(ctx context.Context, sql string, params store.Params
 		return errors.New("injected failure")
 	}
 	return f.Store.Exec(ctx, sql, params)
-}
-
-// Insert fails like Exec, for an Arrow insert into the table named by
-// sql ("INSERT INTO table ").
-func (f *failingStore) Insert(ctx context.Context, table string, rec arrow.RecordBatch) error {
-	f.mu.Lock()
-	fail := f.armed && f.sql == "INSERT INTO "+table+" "
-	if fail {
-		f.armed = false
-	}
-	f.mu.Unlock()
-	if fail {
-		return errors.New("injected failure")
-	}
-	return f.Store.Insert(ctx, table, rec)
 }
 
 // TestBalanceCache steps one history with the old balances found by

@@ -112,39 +112,3 @@ func (t *pairTable) grow() {
 	}
 	*t = *next
 }
-
-// ref returns where k's balance is held and whether k was held: a pair
-// not held is added with balance 0. One probe finds a pair and updates
-// it; the pointer is valid until the next change of the table.
-func (t *pairTable) ref(k *pairKey) (*uint64, bool) {
-	if *k == (pairKey{}) {
-		had := t.hasZero
-		if !had {
-			t.hasZero, t.zero = true, 0
-			t.n++
-		}
-		return &t.zero, had
-	}
-	mask := uint64(len(t.slots) - 1)
-	for i := t.home(k); ; i = (i + 1) & mask {
-		s := &t.slots[i]
-		if s.key == *k {
-			return &s.bal, true
-		}
-		if s.key == (pairKey{}) {
-			if (t.n+1)*4 > len(t.slots)*3 {
-				t.grow()
-				return t.ref(k)
-			}
-			s.key, s.bal = *k, 0
-			t.n++
-			return &s.bal, false
-		}
-	}
-}
-
-// reset empties the table, keeping its array.
-func (t *pairTable) reset() {
-	clear(t.slots)
-	t.n, t.hasZero, t.zero = 0, false, 0
-}

@@ -42,21 +42,11 @@ func TestPairTable(t *testing.T) {
 			ref[pairKey{}] = 7
 			for i := range c.ops {
 				k := c.key(r)
-				switch r.IntN(4) {
-				case 0:
+				if r.IntN(3) == 0 {
 					v, ok := tab.Get(&k)
 					if w, wok := ref[k]; v != w || ok != wok {
 						t.Fatalf("op %d: Get %x = %d %v, want %d %v", i, k, v, ok, w, wok)
 					}
-					continue
-				case 1:
-					// ref adds a missing pair at 0 and updates in place.
-					p, had := tab.ref(&k)
-					if w, wok := ref[k]; *p != w || had != wok {
-						t.Fatalf("op %d: ref %x = %d %v, want %d %v", i, k, *p, had, w, wok)
-					}
-					*p += 5
-					ref[k] += 5
 					continue
 				}
 				v := r.Uint64()
@@ -73,12 +63,6 @@ func TestPairTable(t *testing.T) {
 			}
 			if len(tab.slots) < minPairSlots || tab.Len()*4 > len(tab.slots)*3 {
 				t.Errorf("%d pairs in %d slots", tab.Len(), len(tab.slots))
-			}
-			tab.reset()
-			for k := range ref {
-				if _, ok := tab.Get(&k); ok || tab.Len() != 0 {
-					t.Fatalf("after reset: %x held, %d pairs", k, tab.Len())
-				}
 			}
 		})
 	}

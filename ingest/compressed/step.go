@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -17,10 +15,8 @@ import (
 // accounts by owner and by delegate, token accounts, the signature rows of
 // spends, token balances and mint holders. Everything runs in SQL over
 // what the Decoder wrote, but for the old balances, which come from the
-// step's copy of them (balanceCache) when it holds one, and for a range
-// of outputs only whose accounts this process inserted and showed the
-// step (Inserted): those it sums in memory (stepOffered). Applying a
-// range again changes no answer.
+// step's copy of them (balanceCache) when it holds one; applying a range
+// again changes no answer.
 // Apply calls must not overlap (the pipeline runs steps one at a time).
 type StateStep struct {
 	versions versions
@@ -30,19 +26,9 @@ type StateStep struct {
 	checked bool
 	// observe, when set, receives the time each write took (benchmarks).
 	observe func(what string, took time.Duration)
-	// offered holds the accounts this process inserted, for stepOffered.
-	offered offered
 }
 
-var (
-	_ ingest.StateStep      = (*StateStep)(nil)
-	_ ingest.InsertObserver = (*StateStep)(nil)
-)
-
-// Inserted implements ingest.InsertObserver: the step keeps the
-// compressed_accounts records until it applies their slots, to count
-// their token outputs without reading them back (stepOffered).
-func (st *StateStep) Inserted(table string, rec arrow.RecordBatch) { st.offered.add(table, rec) }
+var _ ingest.StateStep = (*StateStep)(nil)
 
 // NewStateStep returns the compressed state step.
 func NewStateStep() *StateStep {
@@ -271,8 +257,6 @@ func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) 
 	if from > to {
 		return fmt.Errorf("empty slot range %d..%d", from, to)
 	}
-	recs := st.offered.take(from, to)
-	defer releaseOffered(recs)
 	// Forester transactions change trees without touching accounts, so the
 	// tree nodes come first, before the early return below.
 	start := time.Now()
@@ -302,13 +286,6 @@ func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) 
 		return err
 	}
 	params["version"] = strconv.FormatUint(v, 10)
-	// A range that spends nothing (bulk loads of new accounts) may be
-	// counted from the records the pipeline showed the step.
-	if !spent {
-		if done, err := st.stepOffered(ctx, s, recs, from, to, v); done || err != nil {
-			return err
-		}
-	}
 	// A live slot is a few hundred rows: its step is about 25 statements
 	// of 3–82 ms each (most under 25), mostly the engine's floor per
 	// statement. Two
