@@ -1,6 +1,7 @@
 package compressed_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -28,8 +29,10 @@ func TestSmallRun(t *testing.T) {
 		t.Fatal(pgErr)
 	}
 	s := storetest.Open(t)
+	var profile bytes.Buffer
 	rep, err := compressed.Run(context.Background(), s, compressed.Config{
-		Gen: compressed.GenConfig{Accounts: 20_000, Seed: 3},
+		IngestProfile: &profile,
+		Gen:           compressed.GenConfig{Accounts: 20_000, Seed: 3},
 		// Not a multiple of the accounts per slot: chunks split slots.
 		ChunkAccounts: 3_900,
 		// Three chunks of 1,300 (a third of ChunkAccounts), checked by Run.
@@ -65,6 +68,10 @@ func TestSmallRun(t *testing.T) {
 	}
 	if d := rep.Dasch; d.Chunks != 6 || d.Steps < 1 || d.Steps > d.Chunks+1 || d.StepTail <= 0 || d.StepTail >= d.Load {
 		t.Errorf("%d state steps over %d chunks, %v of %v after the last insert", d.Steps, d.Chunks, d.StepTail, d.Load)
+	}
+	// pprof writes a gzipped protobuf.
+	if b := profile.Bytes(); len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("ingest profile: %d bytes, not gzipped", len(b))
 	}
 	if rep.Dasch.Accounts != 20_000 || rep.Dasch.Load <= 0 || rep.NarrowRowsPerSec <= 0 {
 		t.Errorf("ingest figures %+v", rep.Dasch)

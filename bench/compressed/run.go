@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -72,6 +73,10 @@ type Config struct {
 	// copy, scanning token_balances, and with the copy again. Default 20;
 	// negative: none.
 	LiveSlots int
+	// IngestProfile, when set, receives a CPU profile (pprof) of the end
+	// to end ingest alone: Go code, the engine's work on the threads that
+	// call it (under runtime.cgocall) and its own threads (external code).
+	IngestProfile io.Writer
 	// SettleLimit bounds the wait for dasch's merges after the load.
 	// Default 5 minutes.
 	SettleLimit time.Duration
@@ -288,7 +293,16 @@ func (r *runner) load(ctx context.Context) error {
 	}
 	r.say("dasch: same rows inserted in %.1fs, CPU %.1fs", rep.SameRows.Load.Seconds(), rep.SameRows.CPU.Seconds())
 	r.say("dasch: ingesting %d token accounts end to end (decoder, %d insert streams, state step)", cfg.Gen.Accounts, cfg.Parallel)
-	if rep.Dasch, err = loadDasch(ctx, r.s, r.step, r.plan, cfg.ChunkAccounts, cfg.Parallel); err != nil {
+	if cfg.IngestProfile != nil {
+		if err := pprof.StartCPUProfile(cfg.IngestProfile); err != nil {
+			return fmt.Errorf("ingest profile: %w", err)
+		}
+	}
+	rep.Dasch, err = loadDasch(ctx, r.s, r.step, r.plan, cfg.ChunkAccounts, cfg.Parallel)
+	if cfg.IngestProfile != nil {
+		pprof.StopCPUProfile()
+	}
+	if err != nil {
 		return err
 	}
 	r.say("dasch: ingest %.1fs, CPU %.1fs (state steps %.1fs of it after the last insert); waiting for merges",

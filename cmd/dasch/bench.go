@@ -33,6 +33,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	chunk := fs.Int("chunk", compressed.DefaultChunkAccounts, "compressed suite: token accounts per chunk, one insert per table (dasch ingest's default batch is 50,000 rows)")
 	transfers := fs.Int("transfers", 0, "compressed suite: transfers ingested after the pages, each spending a stored account and creating two (0: 1% of --accounts, at most 50,000; negative: none)")
 	liveSlots := fs.Int("live-slots", 0, "compressed suite: slots of 100 transfers ingested one at a time after the transfers, with the state step's balance copy and scanning token_balances (0: 20; negative: none)")
+	profile := fs.String("ingest-profile", "", "compressed suite: write a CPU profile (pprof) of the end-to-end ingest to this file")
 	withPG := fs.Bool("postgres", true, "compressed suite: load and query the PostgreSQL 15 reference")
 	pgBin := fs.String("pg-bin", "", "compressed suite: directory of initdb and postgres (default: "+pgref.DefaultBinDir+")")
 	defAssets, err := assets.AssetsFromEnv(assets.DefaultAssets)
@@ -53,7 +54,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		if *accounts <= 0 || *mints <= 0 || *clients <= 0 || *chunk <= 0 {
 			return usagef("--accounts, --mints, --clients and --chunk must be positive")
 		}
-		return benchCompressed(ctx, e, *url, compressed.Config{
+		cfg := compressed.Config{
 			Gen:           compressed.GenConfig{Accounts: *accounts, Mints: *mints, Seed: *seed},
 			ChunkAccounts: *chunk,
 			Transfers:     *transfers,
@@ -62,7 +63,16 @@ func runBench(ctx context.Context, e *env, args []string) error {
 			Postgres:      *withPG,
 			PGBinDir:      *pgBin,
 			Progress:      e.stderr,
-		})
+		}
+		if *profile != "" {
+			f, err := os.Create(*profile)
+			if err != nil {
+				return fmt.Errorf("ingest profile: %w", err)
+			}
+			defer f.Close()
+			cfg.IngestProfile = f
+		}
+		return benchCompressed(ctx, e, *url, cfg)
 	case "assets":
 		if *nAssets <= 0 {
 			return usagef("--assets must be positive")
