@@ -1,17 +1,26 @@
 package compressed
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/rand/v2"
+)
 
 // pairTable maps pair digests to balances for the state step's copy of
 // token_balances: open addressing with linear probing over a power-of-two
-// array, the slot taken from the digest's own first bits (a SipHash, so
-// already uniform). At 18M pairs a lookup or update is a cache miss
-// however it is done; a Go map pays more than one (microbenchmark, 500k
-// random keys among 18M: 90 ns a lookup and 100 ns an update here, 170–260
-// and 270–430 ns with map[[16]byte]uint64).
+// array. The digest is uniform (a SipHash) but unkeyed, so anyone may
+// compute it: owners chosen so that many pairs' digests share their first
+// bits would pile into one run of slots and make every probe walk it. The
+// slot is therefore taken from both halves of the digest mixed with a
+// random seed of the table (home); BenchmarkPairTable (500k random pairs
+// among 18M): 50–55 ns a lookup and 73–77 ns an update, against 39–41 and
+// 60–66 ns taking the digest's first bits. At 18M pairs a lookup or
+// update is a cache miss however it is done; a Go map pays more than one
+// (an earlier microbenchmark: 170–260 and 270–430 ns with
+// map[[16]byte]uint64).
 type pairTable struct {
 	slots []pairSlot
 	shift uint // 64 - log2(len(slots))
+	seed  uint64
 	n     int
 	// The all-zero digest marks empty slots, so it is kept apart.
 	hasZero bool
@@ -40,13 +49,20 @@ func newPairTableSlots(size int) *pairTable {
 	for s := size; s > 1; s >>= 1 {
 		shift--
 	}
-	return &pairTable{slots: make([]pairSlot, size), shift: shift}
+	return &pairTable{slots: make([]pairSlot, size), shift: shift, seed: rand.Uint64()}
 }
 
 // Len is the number of pairs held.
 func (t *pairTable) Len() int { return t.n }
 
-func (t *pairTable) home(k *pairKey) uint64 { return binary.LittleEndian.Uint64(k[:8]) >> t.shift }
+// home is k's first slot: the top bits of the product of an odd constant
+// and both halves of k xored with the seed. The top bits of a product
+// depend on every bit of its factor, so keys that differ anywhere land
+// apart in a way that cannot be aimed at without the seed.
+func (t *pairTable) home(k *pairKey) uint64 {
+	x := binary.LittleEndian.Uint64(k[:8]) ^ binary.LittleEndian.Uint64(k[8:]) ^ t.seed
+	return x * 0x9e3779b97f4a7c15 >> t.shift
+}
 
 // Get returns the balance of k, if held.
 func (t *pairTable) Get(k *pairKey) (uint64, bool) {
