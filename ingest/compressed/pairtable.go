@@ -57,8 +57,9 @@ func (t *pairTable) Len() int { return t.n }
 
 // home is k's first slot: the top bits of the product of an odd constant
 // and both halves of k xored with the seed. The top bits of a product
-// depend on every bit of its factor, so keys that differ anywhere land
-// apart in a way that cannot be aimed at without the seed.
+// depend on every bit of its factor, so keys land apart in a way that
+// cannot be aimed at without the seed, unless their halves xor to the
+// same 64 bits, which a chooser of owners cannot make many digests do.
 func (t *pairTable) home(k *pairKey) uint64 {
 	x := binary.LittleEndian.Uint64(k[:8]) ^ binary.LittleEndian.Uint64(k[8:]) ^ t.seed
 	return x * 0x9e3779b97f4a7c15 >> t.shift

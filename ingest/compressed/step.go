@@ -288,10 +288,9 @@ func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) 
 	params["version"] = strconv.FormatUint(v, 10)
 	// A live slot is a few hundred rows: its step is about 25 statements
 	// of 3–82 ms each (most under 25), mostly the engine's floor per
-	// statement. Two
-	// chains of them at once took the p50 of a slot of 100 transfers from
-	// 200–248 to 186–192 ms scanning, 206–209 to 126–146 ms with the
-	// balance copy (4M-account bench, two runs each).
+	// statement. Two chains of them at once took the p50 of a slot of 100
+	// transfers from 200–248 to 186–192 ms scanning, 206–209 to 126–146 ms
+	// with the balance copy (4M-account bench, two runs each).
 	return together(func() error {
 		if !spent {
 			return nil
