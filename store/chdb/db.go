@@ -55,6 +55,11 @@ type DB struct {
 	mu     sync.RWMutex // closed is guarded; held shared by every call in flight
 	closed bool
 	piece  int // largest piece of an insert's input handed over at once
+	// args connect a part's own connection (see OpenPart) as the pool's
+	// were; parts are the open ones, which Close aborts.
+	args    []string
+	partsMu sync.Mutex
+	parts   map[*part]struct{}
 }
 
 type conn struct{ c *C.chdb_connection }
@@ -129,6 +134,7 @@ func Open(ctx context.Context, dir string, opts Options) (*DB, error) {
 		db.pool <- cn
 	}
 	engine.dir = abs
+	db.args, db.parts = args, map[*part]struct{}{}
 	return db, nil
 }
 
@@ -169,6 +175,13 @@ func (db *DB) Close() error {
 		return nil
 	}
 	db.closed = true
+	// No call is in flight: each holds mu shared.
+	db.partsMu.Lock()
+	for p := range db.parts {
+		p.end(true)
+	}
+	clear(db.parts)
+	db.partsMu.Unlock()
 	engine.mu.Lock()
 	defer engine.mu.Unlock()
 	db.closeConnsLocked()

@@ -261,12 +261,9 @@ func (s *Store) Insert(ctx context.Context, table string, rec arrow.RecordBatch)
 		return err
 	}
 	// Convert before opening the batch so a bad record costs no round trip.
-	cols := make([]any, rec.NumCols())
-	for i := range cols {
-		f := rec.Schema().Field(i)
-		if cols[i], err = columnValues(rec.Column(i), f.Nullable); err != nil {
-			return fmt.Errorf("insert into %s: column %s: %w", table, f.Name, err)
-		}
+	cols, err := recordColumns(table, rec)
+	if err != nil {
+		return err
 	}
 	batch, err := s.conn.PrepareBatch(queryContext(ctx, nil), sql)
 	if err != nil {
@@ -278,14 +275,35 @@ func (s *Store) Insert(ctx context.Context, table string, rec arrow.RecordBatch)
 			_ = batch.Abort()
 		}
 	}()
-	for i, v := range cols {
-		if err := batch.Column(i).Append(v); err != nil {
-			return fmt.Errorf("insert into %s: column %s: %w", table, rec.Schema().Field(i).Name, err)
-		}
+	if err := appendColumns(batch, table, rec.Schema(), cols); err != nil {
+		return err
 	}
 	sent = true
 	if err := batch.Send(); err != nil {
 		return s.queryError(sql, err)
+	}
+	return nil
+}
+
+// recordColumns converts rec's columns to what batch columns append.
+func recordColumns(table string, rec arrow.RecordBatch) ([]any, error) {
+	cols := make([]any, rec.NumCols())
+	for i := range cols {
+		f := rec.Schema().Field(i)
+		var err error
+		if cols[i], err = columnValues(rec.Column(i), f.Nullable); err != nil {
+			return nil, fmt.Errorf("insert into %s: column %s: %w", table, f.Name, err)
+		}
+	}
+	return cols, nil
+}
+
+// appendColumns appends converted columns to batch.
+func appendColumns(batch driver.Batch, table string, sc *arrow.Schema, cols []any) error {
+	for i, v := range cols {
+		if err := batch.Column(i).Append(v); err != nil {
+			return fmt.Errorf("insert into %s: column %s: %w", table, sc.Field(i).Name, err)
+		}
 	}
 	return nil
 }

@@ -201,3 +201,72 @@ func TestIntegrationQueryError(t *testing.T) {
 		t.Error("Insert into a missing column succeeded")
 	}
 }
+
+// TestIntegrationPart: records appended to a part become visible at
+// Commit, as one part; an aborted part stores nothing.
+func TestIntegrationPart(t *testing.T) {
+	s := openTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	table := scratchTable(t, s, "k UInt64")
+	sc := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Uint64}}, nil)
+	rec := func(from, n int) arrow.RecordBatch {
+		b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+		defer b.Release()
+		for i := from; i < from+n; i++ {
+			b.Field(0).(*array.Uint64Builder).Append(uint64(i))
+		}
+		return b.NewRecordBatch()
+	}
+	count := func() (rows, parts uint64) {
+		r, err := s.Query(ctx, "SELECT count() FROM "+table, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Query(ctx, "SELECT count() FROM system.parts WHERE active AND database = currentDatabase() AND table = {t:String}", store.Params{"t": table})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Rows[0][0].(uint64), p.Rows[0][0].(uint64)
+	}
+	w, err := s.OpenPart(ctx, table, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		r := rec(i*700_000, 700_000)
+		err := w.Append(r)
+		r.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rows, _ := count(); rows != 0 {
+		t.Fatalf("%d rows visible before Commit", rows)
+	}
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if rows, parts := count(); rows != 2_100_000 || parts != 1 {
+		t.Fatalf("%d rows in %d parts, want 2100000 in 1", rows, parts)
+	}
+	w, err = s.OpenPart(ctx, table, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rec(0, 10)
+	err = w.Append(r)
+	r.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Abort(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Commit(); !errors.Is(err, store.ErrPartDone) {
+		t.Fatalf("commit after abort: %v", err)
+	}
+	if rows, _ := count(); rows != 2_100_000 {
+		t.Fatalf("%d rows after an aborted part", rows)
+	}
+}

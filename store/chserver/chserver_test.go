@@ -174,6 +174,9 @@ func TestClosedStore(t *testing.T) {
 	if err := s.Insert(ctx, "t", nil); !errors.Is(err, store.ErrClosed) {
 		t.Errorf("Insert after Close = %v, want ErrClosed", err)
 	}
+	if _, err := s.OpenPart(ctx, "t", nil); !errors.Is(err, store.ErrClosed) {
+		t.Errorf("OpenPart after Close = %v, want ErrClosed", err)
+	}
 	if err := s.Close(); err != nil {
 		t.Errorf("second Close = %v, want nil", err)
 	}
@@ -233,6 +236,20 @@ func TestInsertSQL(t *testing.T) {
 		}
 		if err != nil || got != tt.want {
 			t.Errorf("insertSQL(%q) = %q, %v, want %q", tt.table, got, err, tt.want)
+		}
+	}
+}
+
+// TestPartSettings: a part's batch carries store.PartSettings, which make
+// the server squash its blocks into one part.
+func TestPartSettings(t *testing.T) {
+	set := partSettings()
+	if len(set) != len(store.PartSettings()) {
+		t.Errorf("settings %v", set)
+	}
+	for k, v := range store.PartSettings() {
+		if got := fmt.Sprint(set[k]); got != v {
+			t.Errorf("setting %s = %q, want %q", k, got, v)
 		}
 	}
 }

@@ -1,0 +1,181 @@
+package chdb
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+
+	"github.com/dasch-labs/dasch/store"
+)
+
+// part is an open streaming INSERT on a connection of its own: a part
+// open for the length of a bulk load must not take one of the pool's,
+// which the load's own queries need (a connection costs about 80 µs).
+// Its calls take db.mu shared, as every call does, so Close, which takes
+// it exclusively, aborts only parts between calls.
+type part struct {
+	db    *DB
+	table string
+	sql   string
+	c     *C.chdb_connection
+	s     C.chdb_insert_stream
+	a     *appender
+	iw    *ipc.Writer
+	done  bool
+}
+
+var _ store.PartWriter = (*part)(nil)
+
+// OpenPart implements store.Store.
+func (db *DB) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (store.PartWriter, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ins, err := insertSQL(table, sc)
+	if err != nil {
+		return nil, err
+	}
+	settings := store.PartSettings()
+	names := make([]string, 0, len(settings))
+	for k := range settings {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for i, k := range names {
+		sep := ", "
+		if i == 0 {
+			sep = " SETTINGS "
+		}
+		ins += sep + k + " = " + settings[k]
+	}
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	if db.closed {
+		return nil, store.ErrClosed
+	}
+	argv, free := cArgs(db.args)
+	engine.mu.Lock()
+	c := C.dasch_connect(C.int(len(db.args)), argv)
+	engine.mu.Unlock()
+	free()
+	if c == nil {
+		return nil, fmt.Errorf("insert into %s: embedded engine refused a connection", table)
+	}
+	p := &part{db: db, table: table, sql: ins, c: c}
+	q := C.CString(ins)
+	defer C.free(unsafe.Pointer(q))
+	f := C.CString("ArrowStream")
+	defer C.free(unsafe.Pointer(f))
+	p.s = C.dasch_stream_insert(c, q, C.size_t(len(ins)), f, C.size_t(len("ArrowStream")))
+	if p.s == nil {
+		C.dasch_close_conn(c)
+		return nil, &store.QueryError{SQL: ins, Msg: "engine refused the insert stream"}
+	}
+	if e := C.dasch_stream_insert_error(p.s); e != nil {
+		msg := cleanMsg(C.GoString(e))
+		C.dasch_destroy_insert_stream(p.s)
+		C.dasch_close_conn(c)
+		return nil, &store.QueryError{SQL: ins, Msg: msg}
+	}
+	p.a = &appender{s: p.s, sql: ins, piece: db.piece}
+	p.iw = ipc.NewWriter(p.a, ipc.WithSchema(sc))
+	db.partsMu.Lock()
+	db.parts[p] = struct{}{}
+	db.partsMu.Unlock()
+	return p, nil
+}
+
+// Append implements store.PartWriter. A failed append aborts the part:
+// the engine's stream cannot take more after an error.
+func (p *part) Append(rec arrow.RecordBatch) error {
+	p.db.mu.RLock()
+	defer p.db.mu.RUnlock()
+	if p.done {
+		return store.ErrPartDone
+	}
+	if rec.NumRows() == 0 {
+		return nil
+	}
+	if err := p.iw.Write(rec); err != nil {
+		p.abortShared()
+		return fmt.Errorf("insert into %s: %w", p.table, err)
+	}
+	return nil
+}
+
+// Commit implements store.PartWriter.
+func (p *part) Commit() error {
+	p.db.mu.RLock()
+	defer p.db.mu.RUnlock()
+	if p.done {
+		return store.ErrPartDone
+	}
+	err := p.iw.Close()
+	if err == nil {
+		err = p.a.flush()
+	}
+	if err != nil {
+		p.abortShared()
+		return fmt.Errorf("insert into %s: %w", p.table, err)
+	}
+	res := C.dasch_stream_done(p.s)
+	p.release()
+	if res == nil {
+		return &store.QueryError{SQL: p.sql, Msg: "engine returned no result"}
+	}
+	defer C.dasch_destroy_result(res)
+	if e := C.dasch_result_error(res); e != nil {
+		if msg := C.GoString(e); msg != "" {
+			return &store.QueryError{SQL: p.sql, Msg: cleanMsg(msg)}
+		}
+	}
+	return nil
+}
+
+// Abort implements store.PartWriter.
+func (p *part) Abort() error {
+	p.db.mu.RLock()
+	defer p.db.mu.RUnlock()
+	if !p.done {
+		p.abortShared()
+	}
+	return nil
+}
+
+// abortShared cancels the insert and releases p.
+func (p *part) abortShared() {
+	p.end(true)
+	p.forget()
+}
+
+// release ends p after its insert finished or failed, and forgets it.
+func (p *part) release() {
+	p.end(false)
+	p.forget()
+}
+
+// end cancels the insert if asked, then destroys the stream and closes
+// the connection.
+func (p *part) end(cancel bool) {
+	if cancel {
+		C.dasch_stream_cancel_insert(p.s)
+	}
+	p.done = true
+	C.dasch_destroy_insert_stream(p.s)
+	C.dasch_close_conn(p.c)
+}
+
+func (p *part) forget() {
+	p.db.partsMu.Lock()
+	delete(p.db.parts, p)
+	p.db.partsMu.Unlock()
+}
