@@ -92,17 +92,25 @@ func TestCancelKeepsCheckpointConsistent(t *testing.T) {
 	}
 }
 
-// failingStore fails inserts into one table.
+// failingStore fails the commits of parts of one table.
 type failingStore struct {
 	store.Store
 	table string
 }
 
-func (f failingStore) Insert(ctx context.Context, table string, rec arrow.RecordBatch) error {
-	if table == f.table {
-		return errors.New("disk full")
+func (f failingStore) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (store.PartWriter, error) {
+	w, err := f.Store.OpenPart(ctx, table, sc)
+	if err != nil || table != f.table {
+		return w, err
 	}
-	return f.Store.Insert(ctx, table, rec)
+	return failingPart{w}, nil
+}
+
+type failingPart struct{ store.PartWriter }
+
+func (p failingPart) Commit() error {
+	_ = p.PartWriter.Abort()
+	return errors.New("disk full")
 }
 
 func TestInsertFailureHoldsCheckpoint(t *testing.T) {

@@ -39,6 +39,13 @@ type Config struct {
 	BatchRows  int
 	BatchBytes int
 	BatchAge   time.Duration
+	// A table's batches go into one part (see arrowbatch.Limits),
+	// committed at PartRows rows, PartBytes bytes, when its oldest row is
+	// PartAge old, or with a batch that went by age; zero means the
+	// defaults (2.5M rows, 1 GiB, 10 s).
+	PartRows  int
+	PartBytes int
+	PartAge   time.Duration
 	// Progress receives the progress line (when IsTTY) and the closing
 	// summary; nil means silent.
 	Progress io.Writer
@@ -60,11 +67,13 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	l := c.limits()
 	c.BatchRows, c.BatchBytes, c.BatchAge = l.Rows, l.Bytes, l.Age
+	c.PartRows, c.PartBytes, c.PartAge = l.PartRows, l.PartBytes, l.PartAge
 	return c, nil
 }
 
 func (c Config) limits() arrowbatch.Limits {
-	return arrowbatch.Limits{Rows: c.BatchRows, Bytes: c.BatchBytes, Age: c.BatchAge}.WithDefaults()
+	return arrowbatch.Limits{Rows: c.BatchRows, Bytes: c.BatchBytes, Age: c.BatchAge,
+		PartRows: c.PartRows, PartBytes: c.PartBytes, PartAge: c.PartAge}.WithDefaults()
 }
 
 // decoders returns the raw decoder followed by the configured ones.

@@ -182,7 +182,8 @@ func TestStepsRunBesideInserts(t *testing.T) {
 	step := &waitingStep{want: 4}
 	st, err := Run(context.Background(), Config{
 		Store: s, Source: source.NewFileList(photonFiles(40, 41, 42, 43)),
-		Steps: []StateStep{step}, BatchRows: 1, Workers: 1,
+		// A part per batch: each transaction commits on its own.
+		Steps: []StateStep{step}, BatchRows: 1, PartRows: 1, Workers: 1,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -197,5 +198,33 @@ func TestStepsRunBesideInserts(t *testing.T) {
 	}
 	if next := checkRanges(t, step.calls, 40); next != 44 {
 		t.Errorf("calls %v do not reach 43", step.calls)
+	}
+}
+
+// TestRunWritesParts: a fast source's batches go into one part a table,
+// committed whole; with a part per batch, each batch is a part of its
+// own. Parts of level 0 are the ones inserts wrote (merges make higher
+// levels), active or not.
+func TestRunWritesParts(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		partRows int
+		want     uint64
+	}{{"default parts", 0, 1}, {"a part per batch", 1, 4}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := storetest.Open(t)
+			if _, err := Run(context.Background(), Config{
+				Store: s, Source: source.NewFileList(photonFiles(40, 41, 42, 43)),
+				BatchRows: 1, PartRows: tc.partRows, Workers: 1,
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if n := one(t, s, `SELECT count() FROM system.parts WHERE database = currentDatabase() AND table = 'transactions' AND level = 0`, nil)[0]; n != tc.want {
+				t.Errorf("%v parts of transactions, want %d", n, tc.want)
+			}
+			if n := one(t, s, `SELECT count() FROM transactions FINAL`, nil)[0]; n != uint64(4) {
+				t.Errorf("%v transactions, want 4", n)
+			}
+		})
 	}
 }

@@ -35,6 +35,8 @@ func TestSmallRun(t *testing.T) {
 		Gen:           compressed.GenConfig{Accounts: 20_000, Seed: 3},
 		// Not a multiple of the accounts per slot: chunks split slots.
 		ChunkAccounts: 3_900,
+		// Six chunks in three sets of parts.
+		PartChunks: 2,
 		// Three chunks of 1,300 (a third of ChunkAccounts), checked by Run.
 		Transfers:   3_000,
 		LiveSlots:   3,
@@ -66,8 +68,11 @@ func TestSmallRun(t *testing.T) {
 	if !rep.HoldersConc.HTTP.Measured() || !rep.BalancesConc.HTTP.Measured() {
 		t.Error("concurrent runs not measured")
 	}
-	if d := rep.Dasch; d.Chunks != 6 || d.Steps < 1 || d.Steps > d.Chunks+1 || d.StepTail <= 0 || d.StepTail >= d.Load {
+	if d := rep.Dasch; d.Chunks != 6 || d.Steps < 1 || d.Steps > d.PartSets+1 || d.StepTail <= 0 || d.StepTail >= d.Load {
 		t.Errorf("%d state steps over %d chunks, %v of %v after the last insert", d.Steps, d.Chunks, d.StepTail, d.Load)
+	}
+	if d := rep.Dasch; d.PartSets != 3 {
+		t.Errorf("%d sets of parts over %d chunks, want 3", d.PartSets, d.Chunks)
 	}
 	// pprof writes a gzipped protobuf.
 	if b := profile.Bytes(); len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {

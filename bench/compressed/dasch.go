@@ -81,6 +81,9 @@ type IngestFigures struct {
 	// Steps is how many state steps dasch's load ran over its Chunks:
 	// fewer when the steps fell behind the inserts.
 	Steps, Chunks int
+	// PartSets is how many sets of parts (a part per table) the load
+	// committed over its Chunks (see partSets).
+	PartSets int
 	// StepTail is how long the state steps ran on after the last chunk's
 	// inserts ended: the part of Load the inserts did not overlap.
 	StepTail time.Duration
@@ -114,16 +117,10 @@ func (f IngestFigures) TxAccountsPerSec() float64 {
 func (f IngestFigures) CopyAccountsPerSec() float64 { return float64(f.Accounts) / f.Load.Seconds() }
 
 // insertJobs runs the inserts with par workers; the first error wins.
-// took, when set, is told each insert's table and duration (from any of
-// the inserting goroutines).
-func insertJobs(ctx context.Context, s store.Store, jobs []insertJob, par int, took func(table string, d time.Duration)) error {
+func insertJobs(ctx context.Context, s store.Store, jobs []insertJob, par int) error {
 	return parallel.Run(jobs, par, func(_ int, j insertJob) error {
-		start := time.Now()
 		if err := s.Insert(ctx, j.table, j.rec); err != nil {
 			return fmt.Errorf("insert into %s: %w", j.table, err)
-		}
-		if took != nil {
-			took(j.table, time.Since(start))
 		}
 		return nil
 	})
@@ -171,7 +168,7 @@ func narrowLimit(ctx context.Context, s store.Store, rows, batch, par int) (floa
 		b.Release()
 	}
 	start := time.Now()
-	if err := insertJobs(ctx, s, jobs, par, nil); err != nil {
+	if err := insertJobs(ctx, s, jobs, par); err != nil {
 		return 0, err
 	}
 	return float64(rows) / time.Since(start).Seconds(), nil

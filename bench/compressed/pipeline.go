@@ -19,7 +19,6 @@ import (
 	"github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/ingest/light"
 	"github.com/dasch-labs/dasch/ingest/solana"
-	"github.com/dasch-labs/dasch/internal/parallel"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -164,7 +163,7 @@ func (ph Phases) Sorted() []string {
 // (see runPipeline). Load is the wall time of the whole run, event
 // generation included (it overlaps the inserts and takes CPU from them;
 // its own time is the phase "generate").
-func loadDasch(ctx context.Context, s store.Store, step *cingest.StateStep, p *Plan, chunk, par int) (IngestFigures, error) {
+func loadDasch(ctx context.Context, s store.Store, step *cingest.StateStep, p *Plan, chunk, par, partChunks int) (IngestFigures, error) {
 	fig := IngestFigures{Phases: Phases{}}
 	if err := seedTrees(ctx, s, p); err != nil {
 		return fig, err
@@ -175,7 +174,7 @@ func loadDasch(ctx context.Context, s store.Store, step *cingest.StateStep, p *P
 		return fig, err
 	}
 	start := time.Now()
-	err = runPipeline(ctx, s, step, par, &fig, Slot(0), func(ctx context.Context, emit emitFunc, phase phaseFunc) error {
+	err = runPipeline(ctx, s, step, par, partChunks, &fig, Slot(0), func(ctx context.Context, emit emitFunc, phase phaseFunc) error {
 		var err error
 		var arena eventArena
 		st, err = p.Stream(ctx, chunk, func(ch *Chunk) error {
@@ -222,12 +221,14 @@ type emitFunc func(evs []light.Events, last uint64) error
 // runPipeline ingests what gen emits end to end, shaped as the ingest
 // pipeline runs: the compressed decoder turns a chunk's events into rows
 // and its record builders into Arrow batches while the previous chunk's
-// batches are inserted par at a time, and the state step derives every
-// read table beside them in the pipeline's Stepper, from slot first on.
+// batches are appended par at a time to parts of partChunks chunks (see
+// partSets), and the state step derives every read table beside them in
+// the pipeline's Stepper, from slot first on, as each set of parts is
+// committed.
 // Phases and counts go to fig; gen times its own work through phase.
 // step is the process's state step: a live indexer keeps one, with its
 // copy of the balances, from run to run.
-func runPipeline(ctx context.Context, s store.Store, step *cingest.StateStep, par int, fig *IngestFigures, first uint64,
+func runPipeline(ctx context.Context, s store.Store, step *cingest.StateStep, par, partChunks int, fig *IngestFigures, first uint64,
 	gen func(context.Context, emitFunc, phaseFunc) error) error {
 	dec, err := cingest.NewDecoder(ctx, s)
 	if err != nil {
@@ -289,22 +290,29 @@ func runPipeline(ctx context.Context, s store.Store, step *cingest.StateStep, pa
 	// runs it: each step covers every chunk committed since the last one.
 	stepper := ingest.StartStepper(gctx, s, []ingest.StateStep{countedStep{step, &fig.Steps}}, nil, cancel)
 	last := first
+	// A set of parts is stored when its commit ends: the next chunk may
+	// go on with the set's last slot, so as the pipeline's watermark only
+	// the slots before it are complete.
+	parts := newPartSets(s, partChunks, par, phase, func(to uint64) {
+		if to > first {
+			stepper.Advance(first, to-1)
+		}
+	})
 	err = func() error {
 		for pr := range ready {
 			fig.Bytes += pr.bytes
 			fig.Chunks++
-			err := timedInserts(ctx, s, pr.jobs, par, phase)
+			err := parts.add(ctx, pr.jobs, pr.to)
 			releaseJobs(pr.jobs)
 			if err != nil {
 				return err
 			}
-			// The next chunk may go on with the chunk's last slot: as
-			// the pipeline's watermark, only the slots before it are
-			// complete.
-			if pr.to > first {
-				stepper.Advance(first, pr.to-1)
-			}
 			last = pr.to
+		}
+		err := parts.flush()
+		fig.PartSets += parts.sets
+		if err != nil {
+			return err
 		}
 		inserted := time.Now()
 		defer func() { fig.StepTail += time.Since(inserted) }()
@@ -316,6 +324,7 @@ func runPipeline(ctx context.Context, s store.Store, step *cingest.StateStep, pa
 	}()
 	if err != nil {
 		cancel()
+		err = errors.Join(err, parts.abort())
 		for pr := range ready {
 			releaseJobs(pr.jobs)
 		}
@@ -345,19 +354,6 @@ func releaseJobs(jobs []insertJob) {
 	for _, j := range jobs {
 		j.rec.Release()
 	}
-}
-
-// timedInserts runs the inserts par at a time, adding each one's time to
-// its table's phase.
-func timedInserts(ctx context.Context, s store.Store, jobs []insertJob, par int, phase phaseFunc) error {
-	return parallel.Run(jobs, par, func(_ int, j insertJob) error {
-		start := time.Now()
-		if err := s.Insert(ctx, j.table, j.rec); err != nil {
-			return fmt.Errorf("insert into %s: %w", j.table, err)
-		}
-		phase("insert "+j.table, time.Since(start))
-		return nil
-	})
 }
 
 // storedRows counts the rows in the active parts of the compressed

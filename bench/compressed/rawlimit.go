@@ -2,6 +2,7 @@ package compressed
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -24,11 +25,12 @@ const rawPrefix = "bench_raw_"
 
 // sameRowsLimit measures the engine's raw insert rate for the rows the
 // end-to-end ingest stores: the decoder's records plus the derived
-// tables' rows, all built in Go beforehand, inserted par at a time into
-// empty copies of the tables (same engine, sorting key and indexes). Only
-// the inserts are timed: it is the ceiling of any ingest writing these
-// rows, measured in the same run.
-func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par int) (IngestFigures, error) {
+// tables' rows, all built in Go beforehand, appended par at a time to
+// parts of partChunks chunks in empty copies of the tables (same engine,
+// sorting key and indexes), as the end-to-end load writes them. Only the
+// appends and commits are timed: it is the ceiling of any ingest writing
+// these rows in such parts, measured in the same run.
+func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par, partChunks int) (IngestFigures, error) {
 	fig := IngestFigures{Phases: Phases{}}
 	var mu sync.Mutex // guards fig.Phases: the inserts of a chunk run in parallel
 	for _, t := range daschTables() {
@@ -55,6 +57,13 @@ func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par int) 
 			b.Release()
 		}
 	}()
+	// Parts of partChunks chunks, as the end-to-end load writes them.
+	parts := newPartSets(s, partChunks, par, func(what string, d time.Duration) {
+		mu.Lock()
+		fig.Phases.add(strings.Replace(what, rawPrefix, "", 1), d)
+		mu.Unlock()
+	}, nil)
+	defer parts.abort()
 	bal, hold := newHoldingBuilders(mem)
 	defer bal.Release()
 	defer hold.Release()
@@ -80,11 +89,11 @@ func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par int) 
 			return err
 		}
 		start := time.Now()
-		err = insertJobs(ctx, s, jobs, par, func(table string, d time.Duration) {
-			mu.Lock()
-			fig.Phases.add(strings.TrimPrefix(table, rawPrefix), d)
-			mu.Unlock()
-		})
+		// A set's commit is waited for here, so the clock takes it.
+		err = parts.add(ctx, jobs, 0)
+		if err == nil {
+			err = parts.wait()
+		}
 		fig.Load += time.Since(start)
 		cpu1, cerr := processCPU()
 		if cerr != nil && err == nil {
@@ -93,6 +102,16 @@ func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par int) 
 		fig.CPU += cpu1 - cpu0
 		return err
 	})
+	if err == nil {
+		// The last set, if short of partChunks chunks.
+		cpu0, cerr := processCPU()
+		start := time.Now()
+		err = errors.Join(cerr, parts.flush())
+		fig.Load += time.Since(start)
+		cpu1, cerr := processCPU()
+		err = errors.Join(err, cerr)
+		fig.CPU += cpu1 - cpu0
+	}
 	if err != nil {
 		return fig, fmt.Errorf("same-rows limit: %w", err)
 	}

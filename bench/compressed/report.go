@@ -69,6 +69,7 @@ func (r *Report) WriteTable(w io.Writer) {
 	t.Row("  ingest CPU, s | per 1M accounts", cpuCell(d), "", "", busy(d, r.CPUs))
 	t.Row("  state steps over chunks inserted", fmt.Sprintf("%d over %d of %s", d.Steps, d.Chunks, measure.Count(r.Cfg.ChunkAccounts)), "", "",
 		fmt.Sprintf("steps ran %.1fs after the last insert", d.StepTail.Seconds()))
+	t.Row("  parts committed (a part per table)", fmt.Sprintf("%d sets of %d chunks", d.PartSets, r.Cfg.PartChunks), "", "", "")
 	t.Row("  on disk, GB", fmt.Sprintf("%.2f", float64(d.DiskBytes)/1e9),
 		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.2f", float64(p.DiskBytes)/1e9) }),
 		pgOr(r.Postgres, func() string { return ratio(float64(d.DiskBytes), float64(p.DiskBytes)) }), "")

@@ -45,6 +45,10 @@ type Config struct {
 	// Parallel is the number of concurrent inserts or COPY streams.
 	// Default 2.
 	Parallel int
+	// PartChunks is the chunks each part of dasch's load holds: a table's
+	// records go to one INSERT (store.PartWriter) committed every
+	// PartChunks chunks. Default DefaultPartChunks; 1, a part per chunk.
+	PartChunks int
 	// Postgres loads and queries the reference; without it the PostgreSQL
 	// columns stay empty.
 	Postgres bool
@@ -101,6 +105,9 @@ func (c *Config) applyDefaults() {
 	}
 	if c.Parallel <= 0 {
 		c.Parallel = 2
+	}
+	if c.PartChunks <= 0 {
+		c.PartChunks = DefaultPartChunks
 	}
 	if c.Depths == nil {
 		c.Depths = []int{0, 100_000, 1_500_000}
@@ -288,7 +295,7 @@ func (r *runner) load(ctx context.Context) error {
 		return fmt.Errorf("narrow insert limit: %w", err)
 	}
 	r.say("dasch: raw insert of the same rows, pre-built, into copies of the tables")
-	if rep.SameRows, err = sameRowsLimit(ctx, r.s, r.plan, cfg.ChunkAccounts, cfg.Parallel); err != nil {
+	if rep.SameRows, err = sameRowsLimit(ctx, r.s, r.plan, cfg.ChunkAccounts, cfg.Parallel, cfg.PartChunks); err != nil {
 		return err
 	}
 	r.say("dasch: same rows inserted in %.1fs, CPU %.1fs", rep.SameRows.Load.Seconds(), rep.SameRows.CPU.Seconds())
@@ -298,7 +305,7 @@ func (r *runner) load(ctx context.Context) error {
 			return fmt.Errorf("ingest profile: %w", err)
 		}
 	}
-	rep.Dasch, err = loadDasch(ctx, r.s, r.step, r.plan, cfg.ChunkAccounts, cfg.Parallel)
+	rep.Dasch, err = loadDasch(ctx, r.s, r.step, r.plan, cfg.ChunkAccounts, cfg.Parallel, cfg.PartChunks)
 	if cfg.IngestProfile != nil {
 		pprof.StopCPUProfile()
 	}

@@ -97,7 +97,7 @@ func runTransfers(ctx context.Context, s store.Store, step *cingest.StateStep, p
 		}
 	}
 	start := time.Now()
-	err = runPipeline(ctx, s, step, par, &fig.IngestFigures, first, func(ctx context.Context, emit emitFunc, phase phaseFunc) error {
+	err = runPipeline(ctx, s, step, par, 1, &fig.IngestFigures, first, func(ctx context.Context, emit emitFunc, phase phaseFunc) error {
 		for lo := 0; lo < len(picked); lo += chunk {
 			t0 := time.Now()
 			hi := min(lo+chunk, len(picked))
@@ -157,7 +157,7 @@ func liveSlots(ctx context.Context, s store.Store, step *cingest.StateStep, p *P
 			evs := transferEvents(p, picked[lo:lo+transfersPerSlot], seq+2*uint64(lo), at)
 			used += transfersPerSlot
 			f := IngestFigures{Phases: Phases{}}
-			err := runPipeline(ctx, s, sr.step, par, &f, at, func(_ context.Context, emit emitFunc, _ phaseFunc) error {
+			err := runPipeline(ctx, s, sr.step, par, 1, &f, at, func(_ context.Context, emit emitFunc, _ phaseFunc) error {
 				return emit(evs, at)
 			})
 			if r.Warm {

@@ -30,7 +30,8 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	mints := fs.Int("mints", compressed.DefaultMints, "compressed suite: mints")
 	seed := fs.Uint64("seed", 1, "compressed suite: generator seed")
 	clients := fs.Int("clients", 64, "compressed suite: concurrent clients")
-	chunk := fs.Int("chunk", compressed.DefaultChunkAccounts, "compressed suite: token accounts per chunk, one insert per table (dasch ingest's default batch is 50,000 rows)")
+	chunk := fs.Int("chunk", compressed.DefaultChunkAccounts, "compressed suite: token accounts per chunk, one record per table (dasch ingest's default batch is 50,000 rows)")
+	partChunks := fs.Int("part-chunks", compressed.DefaultPartChunks, "compressed suite: chunks per part, one INSERT per table committed every that many chunks (1: a part per chunk)")
 	transfers := fs.Int("transfers", 0, "compressed suite: transfers ingested after the pages, each spending a stored account and creating two (0: 1% of --accounts, at most 50,000; negative: none)")
 	liveSlots := fs.Int("live-slots", 0, "compressed suite: slots of 100 transfers ingested one at a time after the transfers, with the state step's balance copy and scanning token_balances (0: 20; negative: none)")
 	profile := fs.String("ingest-profile", "", "compressed suite: write a CPU profile (pprof) of the end-to-end ingest to this file")
@@ -51,12 +52,13 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		}
 		return benchInsert(ctx, e, *url, *rows, *batch)
 	case "compressed":
-		if *accounts <= 0 || *mints <= 0 || *clients <= 0 || *chunk <= 0 {
-			return usagef("--accounts, --mints, --clients and --chunk must be positive")
+		if *accounts <= 0 || *mints <= 0 || *clients <= 0 || *chunk <= 0 || *partChunks <= 0 {
+			return usagef("--accounts, --mints, --clients, --chunk and --part-chunks must be positive")
 		}
 		cfg := compressed.Config{
 			Gen:           compressed.GenConfig{Accounts: *accounts, Mints: *mints, Seed: *seed},
 			ChunkAccounts: *chunk,
+			PartChunks:    *partChunks,
 			Transfers:     *transfers,
 			LiveSlots:     *liveSlots,
 			Clients:       *clients,

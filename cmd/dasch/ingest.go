@@ -22,7 +22,12 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 	// Bulk loads want larger inserts: fewer parts for the engine to merge.
 	batchRows := fs.Int("batch-rows", arrowbatch.DefaultRows, "insert a table's batch at this many rows")
 	batchMB := fs.Int("batch-mb", arrowbatch.DefaultBytes>>20, "or at this many MiB")
-	batchAge := fs.Duration("batch-age", arrowbatch.DefaultAge, "or when its oldest row is this old")
+	batchAge := fs.Duration("batch-age", arrowbatch.DefaultAge, "or when its oldest row is this old (its part then commits too)")
+	// A table's batches go into one part, committed as a whole: a fast
+	// load makes few large parts, which merges rewrite less.
+	partRows := fs.Int("part-rows", arrowbatch.DefaultPartRows, "commit a table's part at this many rows")
+	partMB := fs.Int("part-mb", arrowbatch.DefaultPartBytes>>20, "or at this many MiB (the engine holds them until then)")
+	partAge := fs.Duration("part-age", arrowbatch.DefaultPartAge, "or when its oldest row is this old")
 	balanceCache := fs.Int("balance-cache", compressed.DefaultBalanceCache,
 		"keep up to this many (owner, mint) balances in memory for the state step (0: read them from the store every step)")
 	if err := parseFlags(fs, args); err != nil {
@@ -33,6 +38,9 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 	}
 	if *batchRows <= 0 || *batchMB <= 0 || *batchMB > 1<<14 || *batchAge <= 0 {
 		return usagef("--batch-rows, --batch-mb (at most 16384) and --batch-age must be positive")
+	}
+	if *partRows <= 0 || *partMB <= 0 || *partMB > 1<<16 || *partAge <= 0 {
+		return usagef("--part-rows, --part-mb (at most 65536) and --part-age must be positive")
 	}
 	if *src == "" {
 		return usagef("--source is required")
@@ -61,6 +69,9 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 		BatchRows:  *batchRows,
 		BatchBytes: *batchMB << 20,
 		BatchAge:   *batchAge,
+		PartRows:   *partRows,
+		PartBytes:  *partMB << 20,
+		PartAge:    *partAge,
 		Progress:   e.stdout,
 		IsTTY:      isTerminal(e.stdout),
 	}

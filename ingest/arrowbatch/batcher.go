@@ -8,40 +8,47 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dasch-labs/dasch/store"
 )
 
-// Inserter writes a record batch into a table; store.Store is one.
+// Inserter opens parts of tables; store.Store is one.
 type Inserter interface {
-	Insert(ctx context.Context, table string, rec arrow.RecordBatch) error
+	OpenPart(ctx context.Context, table string, sc *arrow.Schema) (store.PartWriter, error)
 }
 
 // Options configure a Batcher.
 type Options struct {
 	Tables []Table
 	Limits Limits
-	// OnInsert is called after each successful insert.
+	// OnInsert is called after each part committed, with its rows and
+	// bytes.
 	OnInsert func(table string, rows, bytes int)
-	// OnCommit is called once every row of item seq has been inserted.
+	// OnCommit is called once every row of item seq has been committed.
 	OnCommit func(seq uint64)
 	// Now is the clock for the age limit; nil means time.Now.
 	Now   func() time.Time
 	Alloc memory.Allocator
 }
 
-// Batcher groups rows by table and inserts each table's batch in the
-// background. It is driven from one goroutine: Add, Poll, Close and Abort
-// must not be called concurrently, and the callbacks run on that goroutine.
+// Batcher groups rows by table into Arrow batches and appends each
+// table's batches to an open part of the table in the background,
+// committing the part by the Limits. It is driven from one goroutine: Add,
+// Poll, Close and Abort must not be called concurrently, and the
+// callbacks run on that goroutine.
 //
-// Each table has at most one insert in flight, so a table receives its
-// rows in the order they were added: for a ReplacingMergeTree without a
-// version column, the last row inserted wins, and this keeps re-ingestion
-// deterministic. Different tables insert in parallel.
+// A table's open part takes one append at a time, in the order the rows
+// were added, and a table's parts commit in the order they were opened:
+// for a ReplacingMergeTree without a version column, the last row
+// inserted wins, and this keeps re-ingestion deterministic. A part's
+// commit runs while the table's next part takes appends; the next commit
+// waits for it. Different tables write in parallel.
 type Batcher struct {
 	ins      Inserter
 	opts     Options
 	tables   map[string]*table
 	order    []*table
-	pending  map[uint64]int // item → tables still holding its rows
+	pending  map[uint64]int // item → tables whose uncommitted parts or batches hold its rows
 	results  chan result
 	inflight int
 	err      error
@@ -53,17 +60,30 @@ type table struct {
 	b     Builder
 	seqs  []uint64 // items with rows in b, in order
 	since time.Time
-	busy  bool
+
+	// The open part, the items and rows appended to it, and when its
+	// oldest row was added. busy: an append to it is in flight.
+	part      store.PartWriter
+	partSeqs  []uint64
+	partRows  int
+	partBytes int
+	partSince time.Time
+	busy      bool
+	// committed is closed when the table's last commit has finished; the
+	// next one starts after it.
+	committed chan struct{}
 }
 
 type result struct {
-	t           *table
-	seqs        []uint64
-	rows, bytes int
-	err         error
+	t         *table
+	committed bool // a commit (else an append to the open part)
+	seqs      []uint64
+	rows      int
+	bytes     int
+	err       error
 }
 
-// New returns a batcher inserting through ins.
+// New returns a batcher writing through ins.
 func New(ins Inserter, opts Options) (*Batcher, error) {
 	if ins == nil {
 		return nil, errors.New("batcher: no inserter")
@@ -85,13 +105,15 @@ func New(ins Inserter, opts Options) (*Batcher, error) {
 		b.tables[t.Name] = tb
 		b.order = append(b.order, tb)
 	}
-	// One slot per table: an insert never blocks on reporting its result.
-	b.results = make(chan result, len(b.order))
+	// Two slots per table (an append and a commit may be in flight): a
+	// write never blocks on reporting its result.
+	b.results = make(chan result, 2*len(b.order))
 	return b, nil
 }
 
-// Add appends the rows of item seq and starts inserts for tables that
-// reached a limit. An item without rows is committed at once.
+// Add appends the rows of item seq and sends the batches of tables that
+// reached a limit to their parts. An item without rows is committed at
+// once.
 func (b *Batcher) Add(ctx context.Context, seq uint64, rows []Row) error {
 	if err := b.usable(); err != nil {
 		return err
@@ -120,50 +142,63 @@ func (b *Batcher) Add(ctx context.Context, seq uint64, rows []Row) error {
 	lim := b.opts.Limits
 	for _, t := range b.order {
 		if t.b.Len() >= lim.Rows || t.b.Size() >= lim.Bytes {
-			b.flush(ctx, t)
+			b.flush(ctx, t, false)
 		}
 	}
 	return b.err
 }
 
-// Poll handles finished inserts and starts inserts for tables whose
-// oldest row reached the age limit. Call it periodically.
+// Poll handles finished writes, sends batches whose oldest row reached
+// the age limit (committing their parts) and commits parts that reached
+// theirs. Call it periodically.
 func (b *Batcher) Poll(ctx context.Context) error {
 	if err := b.usable(); err != nil {
 		return err
 	}
 	b.drain()
 	now := b.opts.Now()
+	lim := b.opts.Limits
 	for _, t := range b.order {
-		if !t.busy && t.b.Len() > 0 && now.Sub(t.since) >= b.opts.Limits.Age {
-			b.flush(ctx, t)
+		if b.err != nil {
+			break
+		}
+		// flush waits for an append in flight to the part.
+		if t.b.Len() > 0 && now.Sub(t.since) >= lim.Age || t.part != nil && now.Sub(t.partSince) >= lim.PartAge {
+			b.flush(ctx, t, true)
 		}
 	}
 	return b.err
 }
 
-// Close inserts every remaining row, waits for all inserts and releases
+// Close commits every remaining row, waits for all writes and releases
 // the builders.
 func (b *Batcher) Close(ctx context.Context) error {
 	if err := b.usable(); err != nil {
 		return b.Abort()
 	}
 	for _, t := range b.order {
-		if b.err == nil && t.b.Len() > 0 {
-			b.flush(ctx, t)
+		if b.err == nil && (t.b.Len() > 0 || t.part != nil) {
+			b.flush(ctx, t, true)
 		}
 	}
 	return b.Abort()
 }
 
-// Abort waits for inserts in flight, drops rows not yet sent and releases
-// the builders. It returns the first insert error, if any.
+// Abort waits for writes in flight, aborts the open parts, drops rows not
+// yet committed and releases the builders. It returns the first write
+// error, if any.
 func (b *Batcher) Abort() error {
 	for b.inflight > 0 {
 		b.handle(<-b.results)
 	}
 	if !b.closed {
 		b.closed = true
+		for _, t := range b.order {
+			if t.part != nil {
+				_ = t.part.Abort()
+				t.part = nil
+			}
+		}
 		b.release()
 	}
 	return b.err
@@ -176,27 +211,102 @@ func (b *Batcher) usable() error {
 	return b.err
 }
 
-// flush starts inserting t's rows, first waiting for its previous insert.
-func (b *Batcher) flush(ctx context.Context, t *table) {
+// flush appends t's batch to its open part (opening one if needed), first
+// waiting for the part's previous append, and commits the part when
+// commit is set or the part reached a limit. The commit takes the part:
+// the table's next batch opens a new one.
+func (b *Batcher) flush(ctx context.Context, t *table, commit bool) {
 	for t.busy {
 		b.handle(<-b.results)
 	}
-	if t.b.Len() == 0 {
+	if b.err != nil {
 		return
 	}
-	rows, size, seqs := t.b.Len(), t.b.Size(), t.seqs
-	rec := t.b.NewRecord()
-	t.seqs = nil
-	t.busy = true
+	var rec arrow.RecordBatch
+	if t.b.Len() > 0 {
+		rows, size, since := t.b.Len(), t.b.Size(), t.since
+		rec = t.b.NewRecord()
+		if t.part == nil {
+			w, err := b.ins.OpenPart(ctx, t.name, rec.Schema())
+			if err != nil {
+				rec.Release()
+				b.err = fmt.Errorf("open a part of %s: %w", t.name, err)
+				return
+			}
+			t.part, t.partSince = w, since
+		}
+		t.partRows += rows
+		t.partBytes += size
+		t.partSeqs = append(t.partSeqs, t.seqs...)
+		t.seqs = nil
+	}
+	if t.part == nil {
+		return
+	}
+	lim := b.opts.Limits
+	w := t.part
+	full := t.partRows >= lim.PartRows || t.partBytes >= lim.PartBytes
+	if !commit && !full {
+		t.busy = true
+		b.inflight++
+		go func() {
+			err := w.Append(rec)
+			rec.Release()
+			b.results <- result{t: t, err: err}
+		}()
+		return
+	}
+	// One commit of a table at a time, in order: a part due while the
+	// last one commits waits for it (the engine then holds at most two
+	// parts of a table; a part that kept growing instead made the 20M
+	// bench's ingest slower, not faster).
+	b.waitCommit(t)
+	seqs, rows, size := t.partSeqs, t.partRows, t.partBytes
+	done := make(chan struct{})
+	t.committed = done
+	t.part, t.partSeqs, t.partRows, t.partBytes = nil, nil, 0, 0
 	b.inflight++
 	go func() {
-		err := b.ins.Insert(ctx, t.name, rec)
-		rec.Release()
-		b.results <- result{t: t, seqs: seqs, rows: rows, bytes: size, err: err}
+		defer close(done)
+		var err error
+		if rec != nil {
+			err = w.Append(rec)
+			rec.Release()
+		}
+		if err == nil {
+			err = w.Commit()
+		} else {
+			_ = w.Abort()
+		}
+		b.results <- result{t: t, committed: true, seqs: seqs, rows: rows, bytes: size, err: err}
 	}()
 }
 
-// drain handles the inserts that have finished, without waiting.
+// committing reports whether t's last commit is still in flight.
+func (t *table) committing() bool {
+	if t.committed == nil {
+		return false
+	}
+	select {
+	case <-t.committed:
+		return false
+	default:
+		return true
+	}
+}
+
+// waitCommit waits for t's commit in flight, handling results meanwhile.
+func (b *Batcher) waitCommit(t *table) {
+	for t.committing() {
+		select {
+		case r := <-b.results:
+			b.handle(r)
+		case <-t.committed:
+		}
+	}
+}
+
+// drain handles the writes that have finished, without waiting.
 func (b *Batcher) drain() {
 	for {
 		select {
@@ -209,12 +319,21 @@ func (b *Batcher) drain() {
 }
 
 func (b *Batcher) handle(r result) {
-	r.t.busy = false
+	if !r.committed {
+		r.t.busy = false
+	}
 	b.inflight--
 	if r.err != nil {
 		if b.err == nil {
-			b.err = fmt.Errorf("insert %d rows into %s: %w", r.rows, r.t.name, r.err)
+			what := "append to a part of"
+			if r.committed {
+				what = fmt.Sprintf("commit %d rows into", r.rows)
+			}
+			b.err = fmt.Errorf("%s %s: %w", what, r.t.name, r.err)
 		}
+		return
+	}
+	if !r.committed {
 		return
 	}
 	if b.opts.OnInsert != nil {

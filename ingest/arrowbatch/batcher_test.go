@@ -13,6 +13,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dasch-labs/dasch/store"
 )
 
 // testRow is a row of a test table with a chosen size.
@@ -47,29 +49,66 @@ func (b *testBuilder) Append(r Row) error {
 	return nil
 }
 
-// recorder is an Inserter that remembers every insert as "table:v,v,...".
+// recorder is an Inserter that remembers every committed part as
+// "table:v,v,...", in commit order.
 type recorder struct {
-	mu   sync.Mutex
-	got  []string
-	fail error
-	gate chan struct{} // if set, each insert waits for a token
+	mu       sync.Mutex
+	got      []string
+	fail     error         // every commit fails with it
+	openFail error         // every open fails with it
+	gate     chan struct{} // if set, each append waits for a token
+	slow     uint64        // a part holding this value commits 50ms late
 }
 
-func (r *recorder) Insert(ctx context.Context, table string, rec arrow.RecordBatch) error {
-	if r.gate != nil {
-		<-r.gate
+func (r *recorder) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (store.PartWriter, error) {
+	if r.openFail != nil {
+		return nil, r.openFail
+	}
+	return &recPart{r: r, table: table}, nil
+}
+
+type recPart struct {
+	r     *recorder
+	table string
+	vs    []string
+	slow  bool
+	done  bool
+}
+
+func (p *recPart) Append(rec arrow.RecordBatch) error {
+	if p.done {
+		return store.ErrPartDone
+	}
+	if p.r.gate != nil {
+		<-p.r.gate
 	}
 	col := rec.Column(0).(*array.Uint64)
-	var vs []string
 	for i := 0; i < col.Len(); i++ {
-		vs = append(vs, fmt.Sprint(col.Value(i)))
+		p.vs = append(p.vs, fmt.Sprint(col.Value(i)))
+		p.slow = p.slow || p.r.slow != 0 && col.Value(i) == p.r.slow
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.fail != nil {
-		return r.fail
+	return nil
+}
+
+func (p *recPart) Commit() error {
+	if p.done {
+		return store.ErrPartDone
 	}
-	r.got = append(r.got, table+":"+strings.Join(vs, ","))
+	p.done = true
+	if p.slow {
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.r.mu.Lock()
+	defer p.r.mu.Unlock()
+	if p.r.fail != nil {
+		return p.r.fail
+	}
+	p.r.got = append(p.r.got, p.table+":"+strings.Join(p.vs, ","))
+	return nil
+}
+
+func (p *recPart) Abort() error {
+	p.done = true
 	return nil
 }
 
@@ -96,14 +135,14 @@ func TestBatcherFlushes(t *testing.T) {
 	}{
 		{
 			name:   "rows",
-			limits: Limits{Rows: 2, Bytes: 1 << 20, Age: time.Hour},
+			limits: Limits{Rows: 2, Bytes: 1 << 20, Age: time.Hour, PartRows: 1},
 			steps:  []step{add(1), add(2), add(3), add(4), add(5)},
 			before: []string{"t:1,2", "t:3,4"},
 			after:  []string{"t:1,2", "t:3,4", "t:5"},
 		},
 		{
 			name:   "bytes",
-			limits: Limits{Rows: 1000, Bytes: 25, Age: time.Hour},
+			limits: Limits{Rows: 1000, Bytes: 25, Age: time.Hour, PartRows: 1},
 			steps:  []step{add(1), add(2), add(3), add(4)},
 			before: []string{"t:1,2,3"},
 			after:  []string{"t:1,2,3", "t:4"},
@@ -115,6 +154,31 @@ func TestBatcherFlushes(t *testing.T) {
 				{advance: 499 * time.Millisecond}, {poll: true}, {advance: time.Millisecond}, {poll: true}, add(3), {poll: true}},
 			before: []string{"t:1,2"},
 			after:  []string{"t:1,2", "t:3"},
+		},
+		{
+			// Batches of 2 go to one part, committed at 5 rows.
+			name:   "part rows",
+			limits: Limits{Rows: 2, Bytes: 1 << 20, Age: time.Hour, PartRows: 5, PartAge: time.Hour},
+			steps:  []step{add(1), add(2), add(3), add(4), add(5), add(6), add(7)},
+			before: []string{"t:1,2,3,4,5,6"},
+			after:  []string{"t:1,2,3,4,5,6", "t:7"},
+		},
+		{
+			name:   "part bytes",
+			limits: Limits{Rows: 1, Bytes: 1 << 20, Age: time.Hour, PartRows: 100, PartBytes: 30, PartAge: time.Hour},
+			steps:  []step{add(1), add(2), add(3), add(4)},
+			before: []string{"t:1,2,3"},
+			after:  []string{"t:1,2,3", "t:4"},
+		},
+		{
+			// A part is committed when its oldest row is PartAge old,
+			// though its batches went by size.
+			name:   "part age",
+			limits: Limits{Rows: 1, Bytes: 1 << 20, Age: time.Hour, PartRows: 100, PartAge: 10 * time.Second},
+			steps: []step{add(1), {advance: 5 * time.Second}, add(2), {poll: true}, {advance: 4999 * time.Millisecond}, {poll: true},
+				add(3), {advance: time.Millisecond}, {poll: true}, add(4)},
+			before: []string{"t:1,2,3"},
+			after:  []string{"t:1,2,3", "t:4"},
 		},
 	}
 	for _, c := range cases {
@@ -153,7 +217,7 @@ func TestBatcherFlushes(t *testing.T) {
 				t.Errorf("after close: %v, want %v", got, c.after)
 			}
 			slices.Sort(committed)
-			if want := []uint64{1, 2, 3, 4, 5}[:len(committed)]; len(committed) != countRows(c.steps) || !slices.Equal(committed, want) {
+			if want := []uint64{1, 2, 3, 4, 5, 6, 7}[:len(committed)]; len(committed) != countRows(c.steps) || !slices.Equal(committed, want) {
 				t.Errorf("committed %v", committed)
 			}
 		})
@@ -192,7 +256,7 @@ func TestBatcherCommitsAfterEveryTable(t *testing.T) {
 	var committed []uint64
 	b, err := New(rec, Options{
 		Tables:   []Table{testTable("a"), testTable("b")},
-		Limits:   Limits{Rows: 2, Bytes: 1 << 20, Age: time.Hour},
+		Limits:   Limits{Rows: 2, Bytes: 1 << 20, Age: time.Hour, PartRows: 1},
 		OnCommit: func(seq uint64) { committed = append(committed, seq) },
 	})
 	if err != nil {
@@ -215,10 +279,12 @@ func TestBatcherCommitsAfterEveryTable(t *testing.T) {
 	}
 }
 
-func TestBatcherOneInsertPerTable(t *testing.T) {
+// TestBatcherOneAppendPerPart: a part takes one append at a time, in
+// order.
+func TestBatcherOneAppendPerPart(t *testing.T) {
 	ctx := context.Background()
 	rec := &recorder{gate: make(chan struct{})}
-	b, err := New(rec, Options{Tables: []Table{testTable("t")}, Limits: Limits{Rows: 1, Bytes: 1 << 20, Age: time.Hour}})
+	b, err := New(rec, Options{Tables: []Table{testTable("t")}, Limits: Limits{Rows: 1, Bytes: 1 << 20, Age: time.Hour, PartAge: time.Hour}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,15 +293,38 @@ func TestBatcherOneInsertPerTable(t *testing.T) {
 	go func() { done <- b.Add(ctx, 2, []Row{&testRow{table: "t", v: 2}}) }()
 	select {
 	case <-done:
-		t.Fatal("second insert started while the first was in flight")
+		t.Fatal("second append started while the first was in flight")
 	case <-time.After(50 * time.Millisecond):
 	}
 	rec.gate <- struct{}{}
 	must(t, <-done)
 	rec.gate <- struct{}{}
 	must(t, b.Close(ctx))
-	if got := rec.inserts(); !slices.Equal(got, []string{"t:1", "t:2"}) {
+	if got := rec.inserts(); !slices.Equal(got, []string{"t:1,2"}) {
 		t.Fatalf("inserts %v", got)
+	}
+}
+
+// TestBatcherCommitsInOrder: a table's next part commits after the last
+// one, though the last one is slow.
+func TestBatcherCommitsInOrder(t *testing.T) {
+	ctx := context.Background()
+	rec := &recorder{slow: 1}
+	var committed []uint64
+	b, err := New(rec, Options{Tables: []Table{testTable("t")}, Limits: Limits{Rows: 1, Bytes: 1 << 20, Age: time.Hour, PartRows: 1},
+		OnCommit: func(seq uint64) { committed = append(committed, seq) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, b.Add(ctx, 1, []Row{&testRow{table: "t", v: 1}}))
+	must(t, b.Add(ctx, 2, []Row{&testRow{table: "t", v: 2}}))
+	must(t, b.Add(ctx, 3, []Row{&testRow{table: "t", v: 3}}))
+	must(t, b.Close(ctx))
+	if got := rec.inserts(); !slices.Equal(got, []string{"t:1", "t:2", "t:3"}) {
+		t.Fatalf("inserts %v", got)
+	}
+	if !slices.Equal(committed, []uint64{1, 2, 3}) {
+		t.Fatalf("committed %v", committed)
 	}
 }
 
@@ -256,7 +345,7 @@ func TestBatcherErrors(t *testing.T) {
 		t.Fatalf("foreign row: %v", err)
 	}
 	_ = b.Add(ctx, 2, []Row{&testRow{table: "t", v: 2}})
-	if err := b.Close(ctx); !errors.Is(err, boom) || !strings.Contains(err.Error(), "insert 1 rows into t") {
+	if err := b.Close(ctx); !errors.Is(err, boom) || !strings.Contains(err.Error(), "commit 1 rows into t") {
 		t.Fatalf("close: %v", err)
 	}
 	if committed != 0 {
@@ -267,6 +356,20 @@ func TestBatcherErrors(t *testing.T) {
 	}
 	if _, err := New(rec, Options{Tables: []Table{testTable("t"), testTable("t")}}); err == nil {
 		t.Fatal("duplicate table accepted")
+	}
+
+	// A part that cannot open fails the batcher, and nothing commits.
+	nope := errors.New("no connection")
+	b, err = New(&recorder{openFail: nope}, Options{Tables: []Table{testTable("t")}, Limits: Limits{Rows: 1},
+		OnCommit: func(uint64) { committed++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Add(ctx, 1, []Row{&testRow{table: "t", v: 1}}); !errors.Is(err, nope) || !strings.Contains(err.Error(), "open a part of t") {
+		t.Fatalf("open failure: %v", err)
+	}
+	if err := b.Close(ctx); !errors.Is(err, nope) || committed != 0 {
+		t.Fatalf("close after an open failure: %v, %d committed", err, committed)
 	}
 }
 

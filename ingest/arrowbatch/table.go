@@ -1,6 +1,6 @@
 // Package arrowbatch turns rows into Arrow record batches per table and
-// inserts them into the store in the background when a table's batch is
-// full by rows, bytes or age.
+// writes them into the store in the background, appending each table's
+// batches to an open part (one INSERT) that it commits by size or age.
 package arrowbatch
 
 import (
