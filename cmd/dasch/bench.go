@@ -53,7 +53,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		return benchInsert(ctx, e, *url, *rows, *batch)
 	case "compressed":
 		if *accounts <= 0 || *mints <= 0 || *clients <= 0 || *chunk <= 0 || *partChunks <= 0 {
-			return usagef("--accounts, --mints, --clients, --chunk and --part-chunks must be positive")
+			return usagef("--accounts, --mints, --clients, --part-chunks and --chunk must be positive")
 		}
 		cfg := compressed.Config{
 			Gen:           compressed.GenConfig{Accounts: *accounts, Mints: *mints, Seed: *seed},

@@ -18,8 +18,12 @@ func TestIngestCompressed(t *testing.T) {
 		{"built-in trees", nil, "EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu\t105", false},
 		{"trees file", []string{"--trees", "../../config/trees.json"}, "EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu\t105", false},
 		{"missing trees file", []string{"--trees", "missing.json"}, "trees: open missing.json", true},
-		// One-row batches: every insert its own part, the same answers.
-		{"tiny batches", []string{"--batch-rows", "1", "--batch-mb", "1", "--batch-age", "1ms"}, "EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu\t105", false},
+		// One-row batches, each its own part: the same answers.
+		{"tiny batches", []string{"--batch-rows", "1", "--batch-mb", "1", "--batch-age", "1ms", "--part-rows", "1"}, "EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu\t105", false},
+		// One-row batches into one part of every table: the same answers.
+		{"tiny batches one part", []string{"--batch-rows", "1", "--part-age", "1h"}, "EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu\t105", false},
+		{"part rows zero", []string{"--part-rows", "0"}, "--part-rows, --part-mb (at most 65536) and --part-age must be positive", true},
+		{"part mb too large", []string{"--part-mb", "65537"}, "--part-rows, --part-mb (at most 65536) and --part-age must be positive", true},
 		{"batch rows zero", []string{"--batch-rows", "0"}, "--batch-rows, --batch-mb (at most 16384) and --batch-age must be positive", true},
 		{"batch age negative", []string{"--batch-age", "-1s"}, "must be positive", true},
 		// Old balances read from the store every step: the same answers.
