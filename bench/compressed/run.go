@@ -39,8 +39,9 @@ const DefaultChunkAccounts = 500_000
 type Config struct {
 	Gen GenConfig
 	// ChunkAccounts is the accounts per generated chunk, which is one
-	// insert per table for dasch and one COPY per table and connection for
-	// PostgreSQL. Default DefaultChunkAccounts.
+	// record per table for dasch (appended to the table's part, see
+	// PartChunks) and one COPY per table and connection for PostgreSQL.
+	// Default DefaultChunkAccounts.
 	ChunkAccounts int
 	// Parallel is the number of concurrent inserts or COPY streams.
 	// Default 2.

@@ -127,8 +127,10 @@ func (p *part) Commit() error {
 		p.abortShared()
 		return fmt.Errorf("insert into %s: %w", p.table, err)
 	}
+	// The result is read and freed before the stream and the connection
+	// it came from (the order of stream's defers).
+	defer p.release()
 	res := C.dasch_stream_done(p.s)
-	p.release()
 	if res == nil {
 		return &store.QueryError{SQL: p.sql, Msg: "engine returned no result"}
 	}
