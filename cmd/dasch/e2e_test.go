@@ -163,6 +163,10 @@ func TestEndToEnd(t *testing.T) {
 	if lastLine(again) != lastLine(first) {
 		t.Errorf("after re-ingest: %s rows vs %s signatures", lastLine(again), lastLine(first))
 	}
+	// A statement's own FORMAT clause: the engine's output as it is.
+	if csv := mustDasch(t, "sql", "--store", storeURL, "SELECT count() AS n, 'a,b' AS s FROM transactions FINAL FORMAT CSVWithNames"); csv != "\"n\",\"s\"\n"+lastLine(again)+",\"a,b\"\n" {
+		t.Errorf("sql with FORMAT CSVWithNames: %q", csv)
+	}
 
 	base, after := serve(t, storeURL)
 	url := base + "/?api-key=" + key

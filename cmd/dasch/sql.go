@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -35,6 +36,20 @@ func runSQL(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeStore()
+	// A statement with its own FORMAT clause prints the engine's output
+	// as it is, the way ClickHouse's clients do.
+	if f := ownFormat(fs.Arg(0)); f != "" {
+		rq, ok := s.(rawQuerier)
+		if !ok {
+			return fmt.Errorf("sql: a FORMAT clause (%s) needs the embedded engine; use --format", f)
+		}
+		out, err := rq.QueryRaw(ctx, fs.Arg(0), nil, f)
+		if err != nil {
+			return err
+		}
+		_, err = e.stdout.Write(out)
+		return err
+	}
 	res, err := s.Query(ctx, fs.Arg(0), nil)
 	if err != nil {
 		return err
@@ -155,4 +170,35 @@ func jsonValue(v any, text string) any {
 		return json.RawMessage(text)
 	}
 	return text
+}
+
+// rawQuerier runs a statement and returns its output in a ClickHouse
+// format; the embedded engine is one.
+type rawQuerier interface {
+	QueryRaw(ctx context.Context, sql string, params store.Params, format string) ([]byte, error)
+}
+
+// formatClause is a trailing FORMAT clause: the statement's last words,
+// after any comments and semicolons. A string literal ending the
+// statement cannot match, since it ends in a quote.
+var formatClause = regexp.MustCompile(`(?is)\bFORMAT\s+([A-Za-z][A-Za-z0-9_]*)\s*;?\s*$`)
+
+// ownFormat returns the format a statement's own FORMAT clause names, or
+// "" when it has none.
+func ownFormat(sql string) string {
+	m := formatClause.FindStringSubmatch(stripTrailingComments(sql))
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// stripTrailingComments drops "-- ..." line comments at the statement's
+// end.
+func stripTrailingComments(sql string) string {
+	lines := strings.Split(strings.TrimRight(sql, " \t\r\n;"), "\n")
+	for len(lines) > 1 && strings.HasPrefix(strings.TrimSpace(lines[len(lines)-1]), "--") {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n")
 }
