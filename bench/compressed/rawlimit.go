@@ -64,6 +64,19 @@ func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par, part
 		mu.Unlock()
 	}, nil)
 	defer parts.abort()
+	// timed adds f's wall time and the process's CPU over it to fig.
+	timed := func(f func() error) error {
+		cpu0, err := processCPU()
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		err = f()
+		fig.Load += time.Since(start)
+		cpu1, cerr := processCPU()
+		fig.CPU += cpu1 - cpu0
+		return errors.Join(err, cerr)
+	}
 	bal, hold := newHoldingBuilders(mem)
 	defer bal.Release()
 	defer hold.Release()
@@ -83,34 +96,18 @@ func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par, part
 			fig.Bytes += recordBytes(jobs[i].rec)
 		}
 		// The rows are built before the clock and the CPU count start:
-		// both take the inserts alone (and the merges running beside them).
-		cpu0, err := processCPU()
-		if err != nil {
-			return err
-		}
-		start := time.Now()
-		// A set's commit is waited for here, so the clock takes it.
-		err = parts.add(ctx, jobs, 0)
-		if err == nil {
-			err = parts.wait()
-		}
-		fig.Load += time.Since(start)
-		cpu1, cerr := processCPU()
-		if cerr != nil && err == nil {
-			err = cerr
-		}
-		fig.CPU += cpu1 - cpu0
-		return err
+		// both take the inserts alone (and the merges running beside
+		// them). A set's commit is waited for, so the clock takes it.
+		return timed(func() error {
+			if err := parts.add(ctx, jobs, 0); err != nil {
+				return err
+			}
+			return parts.wait()
+		})
 	})
 	if err == nil {
 		// The last set, if short of partChunks chunks.
-		cpu0, cerr := processCPU()
-		start := time.Now()
-		err = errors.Join(cerr, parts.flush())
-		fig.Load += time.Since(start)
-		cpu1, cerr := processCPU()
-		err = errors.Join(err, cerr)
-		fig.CPU += cpu1 - cpu0
+		err = timed(parts.flush)
 	}
 	if err != nil {
 		return fig, fmt.Errorf("same-rows limit: %w", err)

@@ -178,27 +178,30 @@ type rawQuerier interface {
 	QueryRaw(ctx context.Context, sql string, params store.Params, format string) ([]byte, error)
 }
 
-// formatClause is a trailing FORMAT clause: the statement's last words,
-// after any comments and semicolons. A string literal ending the
-// statement cannot match, since it ends in a quote.
-var formatClause = regexp.MustCompile(`(?is)\bFORMAT\s+([A-Za-z][A-Za-z0-9_]*)\s*;?\s*$`)
+// formatClause is a FORMAT clause ending a statement, once its trailing
+// comment lines, semicolons and blanks are gone. A string literal ending
+// the statement cannot match, since it ends in a quote.
+var formatClause = regexp.MustCompile(`(?i)\bFORMAT\s+([A-Za-z][A-Za-z0-9_]*)$`)
 
 // ownFormat returns the format a statement's own FORMAT clause names, or
 // "" when it has none.
 func ownFormat(sql string) string {
-	m := formatClause.FindStringSubmatch(stripTrailingComments(sql))
+	m := formatClause.FindStringSubmatch(trimEnd(sql))
 	if m == nil {
 		return ""
 	}
 	return m[1]
 }
 
-// stripTrailingComments drops "-- ..." line comments at the statement's
-// end.
-func stripTrailingComments(sql string) string {
-	lines := strings.Split(strings.TrimRight(sql, " \t\r\n;"), "\n")
-	for len(lines) > 1 && strings.HasPrefix(strings.TrimSpace(lines[len(lines)-1]), "--") {
-		lines = lines[:len(lines)-1]
+// trimEnd drops what may follow a statement's last clause: blanks,
+// semicolons and "-- ..." comment lines.
+func trimEnd(sql string) string {
+	for {
+		sql = strings.TrimRight(sql, " \t\r\n;")
+		i := strings.LastIndexByte(sql, '\n')
+		if i < 0 || !strings.HasPrefix(strings.TrimSpace(sql[i+1:]), "--") {
+			return sql
+		}
+		sql = sql[:i]
 	}
-	return strings.Join(lines, "\n")
 }

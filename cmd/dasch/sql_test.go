@@ -11,6 +11,7 @@ func TestOwnFormat(t *testing.T) {
 		{"select 1 format JSONEachRow;", "JSONEachRow"},
 		{"SELECT 1\nFORMAT TSVRaw ;\n", "TSVRaw"},
 		{"SELECT 1 FORMAT Vertical\n-- a note\n", "Vertical"},
+		{"SELECT 1 FORMAT Vertical;\n  -- a note\n-- another;\n", "Vertical"},
 		{"SELECT 'FORMAT CSV'", ""},
 		{"SELECT 1 AS format", ""},
 		{"SELECT format FROM t", ""},

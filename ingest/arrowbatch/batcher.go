@@ -69,9 +69,9 @@ type table struct {
 	partBytes int
 	partSince time.Time
 	busy      bool
-	// committed is closed when the table's last commit has finished; the
-	// next one starts after it.
-	committed chan struct{}
+	// commitDone is closed when the table's last commit has finished;
+	// the next one starts after it.
+	commitDone chan struct{}
 }
 
 type result struct {
@@ -263,7 +263,7 @@ func (b *Batcher) flush(ctx context.Context, t *table, commit bool) {
 	b.waitCommit(t)
 	seqs, rows, size := t.partSeqs, t.partRows, t.partBytes
 	done := make(chan struct{})
-	t.committed = done
+	t.commitDone = done
 	t.part, t.partSeqs, t.partRows, t.partBytes = nil, nil, 0, 0
 	b.inflight++
 	go func() {
@@ -284,11 +284,11 @@ func (b *Batcher) flush(ctx context.Context, t *table, commit bool) {
 
 // committing reports whether t's last commit is still in flight.
 func (t *table) committing() bool {
-	if t.committed == nil {
+	if t.commitDone == nil {
 		return false
 	}
 	select {
-	case <-t.committed:
+	case <-t.commitDone:
 		return false
 	default:
 		return true
@@ -301,7 +301,7 @@ func (b *Batcher) waitCommit(t *table) {
 		select {
 		case r := <-b.results:
 			b.handle(r)
-		case <-t.committed:
+		case <-t.commitDone:
 		}
 	}
 }

@@ -386,18 +386,11 @@ func (db *DB) stream(ctx context.Context, insert, format string, write func(io.W
 		return err
 	}
 	defer release()
-	q := C.CString(insert)
-	defer C.free(unsafe.Pointer(q))
-	f := C.CString(format)
-	defer C.free(unsafe.Pointer(f))
-	s := C.dasch_stream_insert(c.c, q, C.size_t(len(insert)), f, C.size_t(len(format)))
-	if s == nil {
-		return &store.QueryError{SQL: insert, Msg: "engine refused the insert stream"}
+	s, err := openStream(c.c, insert, format)
+	if err != nil {
+		return err
 	}
 	defer C.dasch_destroy_insert_stream(s)
-	if e := C.dasch_stream_insert_error(s); e != nil {
-		return &store.QueryError{SQL: insert, Msg: cleanMsg(C.GoString(e))}
-	}
 	a := &appender{s: s, sql: insert, piece: db.piece}
 	err = write(a)
 	if err == nil {
@@ -407,6 +400,32 @@ func (db *DB) stream(ctx context.Context, insert, format string, write func(io.W
 		C.dasch_stream_cancel_insert(s)
 		return err
 	}
+	return finishStream(s, insert)
+}
+
+// openStream starts a streaming INSERT on c; the caller destroys the
+// stream when done with it.
+func openStream(c *C.chdb_connection, insert, format string) (C.chdb_insert_stream, error) {
+	q := C.CString(insert)
+	defer C.free(unsafe.Pointer(q))
+	f := C.CString(format)
+	defer C.free(unsafe.Pointer(f))
+	s := C.dasch_stream_insert(c, q, C.size_t(len(insert)), f, C.size_t(len(format)))
+	if s == nil {
+		return nil, &store.QueryError{SQL: insert, Msg: "engine refused the insert stream"}
+	}
+	if e := C.dasch_stream_insert_error(s); e != nil {
+		msg := cleanMsg(C.GoString(e))
+		C.dasch_destroy_insert_stream(s)
+		return nil, &store.QueryError{SQL: insert, Msg: msg}
+	}
+	return s, nil
+}
+
+// finishStream ends a stream whose input is all appended and returns the
+// engine's verdict on the insert; the result is freed before it returns,
+// so before the caller destroys the stream.
+func finishStream(s C.chdb_insert_stream, insert string) error {
 	res := C.dasch_stream_done(s)
 	if res == nil {
 		return &store.QueryError{SQL: insert, Msg: "engine returned no result"}

@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -70,22 +69,12 @@ func (db *DB) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (sto
 	if c == nil {
 		return nil, fmt.Errorf("insert into %s: embedded engine refused a connection", table)
 	}
-	p := &part{db: db, table: table, sql: ins, c: c}
-	q := C.CString(ins)
-	defer C.free(unsafe.Pointer(q))
-	f := C.CString("ArrowStream")
-	defer C.free(unsafe.Pointer(f))
-	p.s = C.dasch_stream_insert(c, q, C.size_t(len(ins)), f, C.size_t(len("ArrowStream")))
-	if p.s == nil {
+	st, err := openStream(c, ins, "ArrowStream")
+	if err != nil {
 		C.dasch_close_conn(c)
-		return nil, &store.QueryError{SQL: ins, Msg: "engine refused the insert stream"}
+		return nil, err
 	}
-	if e := C.dasch_stream_insert_error(p.s); e != nil {
-		msg := cleanMsg(C.GoString(e))
-		C.dasch_destroy_insert_stream(p.s)
-		C.dasch_close_conn(c)
-		return nil, &store.QueryError{SQL: ins, Msg: msg}
-	}
+	p := &part{db: db, table: table, sql: ins, c: c, s: st}
 	p.a = &appender{s: p.s, sql: ins, piece: db.piece}
 	p.iw = ipc.NewWriter(p.a, ipc.WithSchema(sc))
 	db.partsMu.Lock()
@@ -106,7 +95,7 @@ func (p *part) Append(rec arrow.RecordBatch) error {
 		return nil
 	}
 	if err := p.iw.Write(rec); err != nil {
-		p.abortShared()
+		p.close(true)
 		return fmt.Errorf("insert into %s: %w", p.table, err)
 	}
 	return nil
@@ -124,23 +113,13 @@ func (p *part) Commit() error {
 		err = p.a.flush()
 	}
 	if err != nil {
-		p.abortShared()
+		p.close(true)
 		return fmt.Errorf("insert into %s: %w", p.table, err)
 	}
-	// The result is read and freed before the stream and the connection
-	// it came from (the order of stream's defers).
-	defer p.release()
-	res := C.dasch_stream_done(p.s)
-	if res == nil {
-		return &store.QueryError{SQL: p.sql, Msg: "engine returned no result"}
-	}
-	defer C.dasch_destroy_result(res)
-	if e := C.dasch_result_error(res); e != nil {
-		if msg := C.GoString(e); msg != "" {
-			return &store.QueryError{SQL: p.sql, Msg: cleanMsg(msg)}
-		}
-	}
-	return nil
+	// finishStream frees the engine's result before close destroys the
+	// stream and closes the connection it came from.
+	defer p.close(false)
+	return finishStream(p.s, p.sql)
 }
 
 // Abort implements store.PartWriter.
@@ -148,21 +127,17 @@ func (p *part) Abort() error {
 	p.db.mu.RLock()
 	defer p.db.mu.RUnlock()
 	if !p.done {
-		p.abortShared()
+		p.close(true)
 	}
 	return nil
 }
 
-// abortShared cancels the insert and releases p.
-func (p *part) abortShared() {
-	p.end(true)
-	p.forget()
-}
-
-// release ends p after its insert finished or failed, and forgets it.
-func (p *part) release() {
-	p.end(false)
-	p.forget()
+// close ends p (see end) and forgets it.
+func (p *part) close(cancel bool) {
+	p.end(cancel)
+	p.db.partsMu.Lock()
+	delete(p.db.parts, p)
+	p.db.partsMu.Unlock()
 }
 
 // end cancels the insert if asked, then destroys the stream and closes
@@ -174,10 +149,4 @@ func (p *part) end(cancel bool) {
 	p.done = true
 	C.dasch_destroy_insert_stream(p.s)
 	C.dasch_close_conn(p.c)
-}
-
-func (p *part) forget() {
-	p.db.partsMu.Lock()
-	delete(p.db.parts, p)
-	p.db.partsMu.Unlock()
 }
