@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/dasch-labs/dasch/bench/compressed"
 	"github.com/dasch-labs/dasch/bench/pgref"
 	"github.com/dasch-labs/dasch/internal/storetest"
+	"github.com/dasch-labs/dasch/store/chdb"
 )
 
 func TestMain(m *testing.M) {
@@ -104,6 +106,11 @@ func TestSmallRun(t *testing.T) {
 				t.Errorf("live series %s: %d slots, warmup %v, phases %v", l.Name, l.N, l.Warmup, l.Phases)
 			}
 		}
+	}
+	// The report names the allocator options the engine ran with: the
+	// store's unless the environment gave its own.
+	if want := strconv.Quote(chdb.DefaultAllocator); os.Getenv("JE_MALLOC_CONF") == "" && rep.Allocator != want {
+		t.Errorf("allocator options %s, want %s", rep.Allocator, want)
 	}
 	var out strings.Builder
 	rep.WriteTable(&out)

@@ -157,6 +157,7 @@ func (r *Report) WriteTable(w io.Writer) {
 		fmt.Fprintf(w, "MISMATCH %s\n", m)
 	}
 	fmt.Fprintf(w, "machine load average when the run started: %s on %d CPUs\n", r.LoadBefore, r.CPUs)
+	fmt.Fprintf(w, "engine allocator options: %s\n", r.Allocator)
 }
 
 // pageRows prints one page measurement and its sub-rows.

@@ -175,6 +175,9 @@ type Report struct {
 	// LoadBefore is the machine's 1-minute load average when the run
 	// started: other work on the machine skews both systems.
 	LoadBefore string
+	// Allocator is the engine's allocator options as it runs with them
+	// (see chdb.DefaultAllocator), "?" where it does not say.
+	Allocator string
 
 	// Mismatches lists pages that differed between paths.
 	Mismatches []string
@@ -191,6 +194,7 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 	r := &runner{cfg: cfg, s: s, plan: plan, began: time.Now(), step: cingest.NewStateStep(),
 		rep: &Report{Cfg: cfg, CPUs: runtime.NumCPU(), Postgres: cfg.Postgres, LoadBefore: loadAvg()}}
 	defer r.close(ctx)
+	r.rep.Allocator = allocatorOptions(ctx, s)
 	if err := r.load(ctx); err != nil {
 		return nil, err
 	}
@@ -666,6 +670,24 @@ func loadAvg() string {
 	b, err := os.ReadFile("/proc/loadavg")
 	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
 		return f[0]
+	}
+	return "?"
+}
+
+// allocatorOptions reads the options the engine's allocator was started
+// with from its statistics (the line of the environment variable it
+// reads, which the embedded store sets); "?" where the engine does not
+// say.
+func allocatorOptions(ctx context.Context, s store.Store) string {
+	res, err := s.Query(ctx, "SELECT * FROM system.jemalloc_stats", nil)
+	if err != nil || len(res.Rows) == 0 || len(res.Rows[0]) == 0 {
+		return "?"
+	}
+	stats, _ := res.Rows[0][0].(string)
+	for _, line := range strings.Split(stats, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "Environment variable MALLOC_CONF:"); ok {
+			return strings.TrimSpace(v)
+		}
 	}
 	return "?"
 }

@@ -35,6 +35,9 @@ func TestMain(m *testing.M) {
 		_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
 		db.Close()
 		os.Exit(0)
+	case "allocator":
+		fmt.Println(allocatorOptions(os.Getenv("DASCH_CHDB_DIR_ARG"), os.Getenv("DASCH_CHDB_ALLOC_ARG")))
+		os.Exit(0)
 	case "open":
 		_, err := chdb.Open(context.Background(), os.Getenv("DASCH_CHDB_DIR_ARG"), chdb.Options{PoolSize: 1, LibPath: os.Getenv("DASCH_CHDB_LIB_ARG")})
 		fmt.Println("error:", err)
@@ -337,5 +340,67 @@ func TestDefaultSettings(t *testing.T) {
 				t.Fatalf("%s = %v on a connection, want %s", k, got, v)
 			}
 		}
+	}
+}
+
+// allocatorOptions opens dir with the allocator options given and returns
+// the options the engine's allocator runs with, as its statistics list
+// them ("opt.thp: \"always\"", ...), one line, or the error.
+func allocatorOptions(dir, allocator string) string {
+	db, err := chdb.Open(context.Background(), dir, chdb.Options{PoolSize: 1, Allocator: allocator})
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	defer db.Close()
+	res, err := db.Query(context.Background(), "SELECT * FROM system.jemalloc_stats", nil)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	stats, _ := res.Rows[0][0].(string)
+	var opts []string
+	for _, line := range strings.Split(stats, "\n") {
+		line = strings.TrimSpace(line)
+		for _, name := range []string{"opt.thp:", "opt.oversize_threshold:", "opt.dirty_decay_ms:"} {
+			if strings.HasPrefix(line, name) {
+				opts = append(opts, line)
+			}
+		}
+	}
+	return strings.Join(opts, "; ")
+}
+
+// TestAllocatorOptions: the allocator's options are set before the library
+// loads (each case is a new process), the environment's win, and "-" keeps
+// the library's own.
+func TestAllocatorOptions(t *testing.T) {
+	const own = `opt.oversize_threshold: 67108864; opt.dirty_decay_ms: 5000 (arenas.dirty_decay_ms: 5000); opt.thp: "default"`
+	for _, tc := range []struct {
+		name, allocator, env, want string
+	}{
+		{"default", "", "", `opt.oversize_threshold: 67108864; opt.dirty_decay_ms: 5000 (arenas.dirty_decay_ms: 5000); opt.thp: "always"`},
+		{"library's own", "-", "", own},
+		{"given", "dirty_decay_ms:7000", "", `opt.oversize_threshold: 67108864; opt.dirty_decay_ms: 7000 (arenas.dirty_decay_ms: 7000); opt.thp: "default"`},
+		{"environment wins", "", "thp:never", `opt.oversize_threshold: 67108864; opt.dirty_decay_ms: 5000 (arenas.dirty_decay_ms: 5000); opt.thp: "never"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := child(t, "allocator", t.TempDir(), "")
+			env := []string{"DASCH_CHDB_ALLOC_ARG=" + tc.allocator}
+			for _, kv := range cmd.Env {
+				if !strings.HasPrefix(kv, "JE_MALLOC_CONF=") {
+					env = append(env, kv)
+				}
+			}
+			if tc.env != "" {
+				env = append(env, "JE_MALLOC_CONF="+tc.env)
+			}
+			cmd.Env = env
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("child: %v", err)
+			}
+			if got := strings.TrimSpace(string(out)); got != tc.want {
+				t.Errorf("allocator options:\n got %s\nwant %s", got, tc.want)
+			}
+		})
 	}
 }

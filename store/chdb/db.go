@@ -42,7 +42,12 @@ type Options struct {
 	// connection (e.g. "use_query_condition_cache": "0"), over
 	// store.DefaultSettings.
 	Settings map[string]string
-	Logger   *slog.Logger
+	// Allocator are the options of the engine's memory allocator (jemalloc,
+	// inside the library), taken when the library loads: the first Open in
+	// a process. Empty means DefaultAllocator; "-" keeps the library's own.
+	// A JE_MALLOC_CONF in the environment wins over both.
+	Allocator string
+	Logger    *slog.Logger
 }
 
 // DB is an embedded ClickHouse engine on one data directory.
@@ -98,7 +103,7 @@ func Open(ctx context.Context, dir string, opts Options) (*DB, error) {
 	if engine.dir != "" {
 		return nil, fmt.Errorf("embedded engine: %s is already open in this process (one data directory per process)", engine.dir)
 	}
-	if err := loadLocked(opts.LibPath); err != nil {
+	if err := loadLocked(opts.LibPath, opts.Allocator); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(abs, 0o755); err != nil {

@@ -27,8 +27,12 @@ static const char *(*p_version)(void);
 
 #define DASCH_SYM(var, name) do { *(void **)(&var) = dlsym(h, name); if (!var) { dlclose(h); return "missing symbol " name; } } while (0)
 
-const char *dasch_load(const char *path) {
+const char *dasch_load(const char *path, const char *malloc_conf) {
 	if (dasch_h) return NULL;
+	// The engine's allocator reads its options once, when the library's
+	// first allocation initializes it: set them before dlopen. Overwrite 0:
+	// a JE_MALLOC_CONF in the environment wins.
+	if (malloc_conf && *malloc_conf) setenv("JE_MALLOC_CONF", malloc_conf, 0);
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) return dlerror();
 	DASCH_SYM(p_set_signal_handlers_enabled, "chdb_set_signal_handlers_enabled");

@@ -8,7 +8,7 @@ typedef struct chdb_connection_ { void *internal_data; } *chdb_connection;
 typedef struct chdb_result_ { void *internal_data; } chdb_result;
 typedef struct chdb_insert_stream_ { void *internal_data; } *chdb_insert_stream;
 
-const char *dasch_load(const char *path);
+const char *dasch_load(const char *path, const char *malloc_conf);
 chdb_connection *dasch_connect(int argc, char **argv);
 void dasch_close_conn(chdb_connection *c);
 chdb_result *dasch_query(chdb_connection *c, const char *q, size_t ql, const char *f, size_t fl,
