@@ -129,3 +129,91 @@ func BenchmarkPairTable(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(probe)), "ns/pair")
 	})
 }
+
+// TestGrowKeepsWrappedRuns fills a table with keys homed in its last
+// slots, whose runs wrap around to its first, and grows it twice: grow
+// reads the array in order and keeps the seed, so the wrapped pairs are
+// rehashed first; every pair must still be found.
+func TestGrowKeepsWrappedRuns(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 13))
+	tab := newPairTableSlots(minPairSlots)
+	// The inverse of homeFactor mod 2^64 (Newton's iteration) makes keys
+	// of chosen homes.
+	inv := uint64(homeFactor)
+	for range 5 {
+		inv *= 2 - homeFactor*inv
+	}
+	keyAt := func(product uint64) pairKey {
+		var k pairKey
+		hi := r.Uint64()
+		binary.LittleEndian.PutUint64(k[:8], product*inv^hi^tab.seed)
+		binary.LittleEndian.PutUint64(k[8:], hi)
+		return k
+	}
+	ref := map[pairKey]uint64{}
+	put := func(k pairKey) {
+		v := r.Uint64()
+		tab.Put(&k, v)
+		ref[k] = v
+	}
+	// 300 keys homed in the last 8 slots of 1024: runs to slot ~290.
+	for range 300 {
+		put(keyAt(^uint64(0) - r.Uint64N(1<<(64-7))))
+	}
+	for k := range ref {
+		if h := tab.home(&k); h < minPairSlots-8 {
+			t.Fatalf("setup: key homed at %d", h)
+		}
+	}
+	if first := tab.slots[0].key; first == (pairKey{}) || tab.home(&first) < minPairSlots-8 {
+		t.Fatal("setup: no run wraps around to slot 0")
+	}
+	for len(ref) < 3000 {
+		var k pairKey
+		binary.LittleEndian.PutUint64(k[:8], r.Uint64())
+		put(k)
+	}
+	if len(tab.slots) != 4*minPairSlots {
+		t.Fatalf("%d slots, want two grows to %d", len(tab.slots), 4*minPairSlots)
+	}
+	for k, w := range ref {
+		if v, ok := tab.Get(&k); !ok || v != w {
+			t.Fatalf("Get %x = %d %v, want %d", k, v, ok, w)
+		}
+	}
+}
+
+// BenchmarkPairTableGrow doubles a table of 12.6M pairs (just under the
+// load that grows 2^24 slots): grow, which keeps the seed, against the
+// same rehash under a new seed (as grow did before).
+func BenchmarkPairTableGrow(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	full := newPairTableSlots(1 << 24)
+	for full.Len() < 12_500_000 {
+		var k pairKey
+		binary.LittleEndian.PutUint64(k[:8], r.Uint64())
+		binary.LittleEndian.PutUint64(k[8:], r.Uint64())
+		full.Put(&k, 1)
+	}
+	for _, reseed := range []bool{false, true} {
+		name := "same seed"
+		if reseed {
+			name = "new seed"
+		}
+		b.Run(name, func(b *testing.B) {
+			for range b.N {
+				if reseed {
+					next := newPairTableSlots(2 * len(full.slots))
+					for i := range full.slots {
+						if full.slots[i].key != (pairKey{}) {
+							next.put(&full.slots[i].key, full.slots[i].bal)
+						}
+					}
+					continue
+				}
+				t := *full
+				t.grow()
+			}
+		})
+	}
+}
