@@ -61,3 +61,28 @@ func BenchmarkDecodeChunk(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(chunk.Accounts)), "ns/account")
 }
+
+// BenchmarkEvents measures the bench's input alone: one chunk of
+// generated accounts turned into parsed events (eventArena.events), the
+// work loadDasch times as the phase "generate".
+//
+//	go test ./bench/compressed -run '^$' -bench Events
+func BenchmarkEvents(b *testing.B) {
+	const n = 200_000
+	p, err := NewPlan(GenConfig{Accounts: n, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var chunk Chunk
+	if _, err := p.Stream(context.Background(), n, func(ch *Chunk) error {
+		chunk.Accounts = append([]Account(nil), ch.Accounts...)
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	var a eventArena
+	for b.Loop() {
+		a.events(p, &chunk)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(chunk.Accounts)), "ns/account")
+}

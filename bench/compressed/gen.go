@@ -2,6 +2,7 @@ package compressed
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -372,10 +373,7 @@ func key32(seed, domain, id uint64) [32]byte {
 	var k [32]byte
 	h := mix(seed ^ mix(domain<<56^id))
 	for i := 0; i < 4; i++ {
-		v := mix(h + uint64(i))
-		for b := 0; b < 8; b++ {
-			k[i*8+b] = byte(v >> (8 * b))
-		}
+		binary.LittleEndian.PutUint64(k[i*8:], mix(h+uint64(i)))
 	}
 	return k
 }

@@ -89,13 +89,18 @@ func (ea *eventArena) events(p *Plan, ch *Chunk) []light.Events {
 			d := p.DelegateKey(a.Delegate)
 			del = &d
 		}
-		sig := p.Signature(a.Seq)
-		buf = tokenOutput(p, &outs[i], &datas[i], &toks[i], buf, a.Seq, Slot(a.Seq), sig, m, o, a.Amount, del)
-		if n := len(evs); n > 0 && evs[n-1].Signature == sig {
-			evs[n-1].Outputs = outs[i-1 : i+1 : i+1]
+		// Two accounts a transaction (Plan.Signature): the second of a
+		// pair in the chunk joins the first's event.
+		if i > 0 && a.Seq/2 == ch.Accounts[i-1].Seq/2 {
+			ev := &evs[len(evs)-1]
+			buf = tokenOutput(p, &outs[i], &datas[i], &toks[i], buf, a.Seq, Slot(a.Seq), (*[64]byte)(&ev.Signature), m, o, a.Amount, del)
+			ev.Outputs = outs[i-1 : i+1 : i+1]
 			continue
 		}
-		evs = append(evs, light.Events{Signature: sig, Slot: Slot(a.Seq), Compression: true, Outputs: outs[i : i+1 : i+1]})
+		evs = append(evs, light.Events{Signature: p.Signature(a.Seq), Slot: Slot(a.Seq), Compression: true})
+		ev := &evs[len(evs)-1]
+		buf = tokenOutput(p, &outs[i], &datas[i], &toks[i], buf, a.Seq, Slot(a.Seq), (*[64]byte)(&ev.Signature), m, o, a.Amount, del)
+		ev.Outputs = outs[i : i+1 : i+1]
 	}
 	ea.evs = evs
 	return evs
@@ -107,22 +112,23 @@ func (ea *eventArena) events(p *Plan, ch *Chunk) []light.Events {
 // tok as its account and token data. The token data's bytes are appended
 // to buf, which is returned.
 func tokenOutput(p *Plan, out *light.OutputAccount, data *light.AccountData, tok *light.TokenData, buf []byte,
-	seq, slot uint64, sig [64]byte, mint, owner [32]byte, amount uint64, del *[32]byte) []byte {
-	var disc [8]byte
-	binary.LittleEndian.PutUint64(disc[:], light.TokenDiscriminatorV1)
+	seq, slot uint64, sig *[64]byte, mint, owner [32]byte, amount uint64, del *[32]byte) []byte {
+	// Field by field, not composite literals: the arena's structs are
+	// written in place, with no temporary copied over them.
 	start := len(buf)
 	buf = light.AppendTokenData(buf, &mint, &owner, amount, del, uint8(light.TokenInitialized), nil)
-	*data = light.AccountData{Discriminator: disc, Data: buf[start:len(buf):len(buf)], DataHash: p.DataHash(seq)}
-	*tok = light.TokenData{Mint: mint, Owner: owner, Amount: amount, State: light.TokenInitialized}
+	binary.LittleEndian.PutUint64(data.Discriminator[:], light.TokenDiscriminatorV1)
+	data.Data = buf[start:len(buf):len(buf)]
+	data.DataHash = p.DataHash(seq)
+	tok.Mint, tok.Owner, tok.Amount, tok.State, tok.Delegate, tok.TLV = mint, owner, amount, light.TokenInitialized, nil, nil
 	if del != nil {
 		k := solana.Pubkey(*del)
 		tok.Delegate = &k
 	}
-	*out = light.OutputAccount{
-		Hash: p.AccountHash(seq), Tree: p.Tree(seq), Queue: p.Queue(seq), TreeType: light.TreeStateV2,
-		LeafIndex: uint32(LeafIndex(seq)), InOutputQueue: true, SlotCreated: slot, Signature: sig,
-		Owner: light.CompressedTokenProgram(), Data: data, Token: tok,
-	}
+	out.Hash, out.Tree, out.Queue, out.TreeType = p.AccountHash(seq), p.Tree(seq), p.Queue(seq), light.TreeStateV2
+	out.LeafIndex, out.Seq, out.InOutputQueue, out.SlotCreated = uint32(LeafIndex(seq)), nil, true, slot
+	out.Owner, out.Lamports, out.Address, out.Data, out.Token = light.CompressedTokenProgram(), 0, nil, data, tok
+	out.UnknownTree, out.Signature = false, *sig
 	return buf
 }
 

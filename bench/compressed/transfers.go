@@ -233,8 +233,8 @@ func transferEvents(p *Plan, picked []spendable, seq, slot uint64) []light.Event
 		to, pay := payee(p, a, q)
 		at := slot + uint64(i/transfersPerSlot)
 		sig := p.Signature(q)
-		buf = tokenOutput(p, &outs[2*i], &datas[2*i], &toks[2*i], buf, q, at, sig, a.mint, to, pay, nil)
-		buf = tokenOutput(p, &outs[2*i+1], &datas[2*i+1], &toks[2*i+1], buf, q+1, at, sig, a.mint, a.owner, a.amount-pay, nil)
+		buf = tokenOutput(p, &outs[2*i], &datas[2*i], &toks[2*i], buf, q, at, &sig, a.mint, to, pay, nil)
+		buf = tokenOutput(p, &outs[2*i+1], &datas[2*i+1], &toks[2*i+1], buf, q+1, at, &sig, a.mint, a.owner, a.amount-pay, nil)
 		nullifier := key32(p.Cfg.Seed, domTransfer, q)
 		evs[i] = light.Events{
 			Signature: sig, Slot: at, Compression: true,
