@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
@@ -26,17 +25,24 @@ func accountsTable() arrowbatch.Table {
 	return arrowbatch.Table{Name: schema.TableCompressed, New: func(mem memory.Allocator) arrowbatch.Builder { return newAccountsBuilder(mem) }}
 }
 
+// accountsBuilder writes its columns straight into slices (columns.go):
+// it takes a row per output, the most rows of any table.
 type accountsBuilder struct {
-	arrowbatch.Base
-	hash, tree, queue, owner, address, dataHash, mint, tokenOwner, delegate *array.FixedSizeBinaryBuilder
-	sig                                                                     *array.FixedSizeBinaryBuilder
-	treeType, tokenState                                                    *array.Uint8Builder
-	leafIndex, seq, slot, lamports, disc, amount                            *array.Uint64Builder
-	inQueue, isToken                                                        *array.BooleanBuilder
-	data, tlv                                                               *array.BinaryBuilder
+	schema *arrow.Schema
+	n      int
+	size   int
+
+	hash, tree, queue, owner, address, dataHash, mint, tokenOwner, delegate fixedCol
+	sig                                                                     fixedCol
+	treeType, tokenState                                                    u8Col
+	leafIndex, seq, slot, lamports, disc, amount                            u64Col
+	inQueue, isToken                                                        boolCol
+	data, tlv                                                               binCol
 }
 
-func newAccountsBuilder(mem memory.Allocator) *accountsBuilder {
+var _ arrowbatch.Builder = (*accountsBuilder)(nil)
+
+func newAccountsBuilder(memory.Allocator) *accountsBuilder {
 	key, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
 	sc := arrow.NewSchema([]arrow.Field{
 		field("hash", key),
@@ -62,31 +68,28 @@ func newAccountsBuilder(mem memory.Allocator) *accountsBuilder {
 		field("token_state", arrow.PrimitiveTypes.Uint8),
 		nullable("tlv", arrow.BinaryTypes.Binary),
 	}, nil)
-	b := &accountsBuilder{Base: arrowbatch.NewBase(mem, sc)}
-	f := b.Fields()
-	b.hash = f[0].(*array.FixedSizeBinaryBuilder)
-	b.tree = f[1].(*array.FixedSizeBinaryBuilder)
-	b.queue = f[2].(*array.FixedSizeBinaryBuilder)
-	b.treeType = f[3].(*array.Uint8Builder)
-	b.leafIndex = f[4].(*array.Uint64Builder)
-	b.seq = f[5].(*array.Uint64Builder)
-	b.inQueue = f[6].(*array.BooleanBuilder)
-	b.slot = f[7].(*array.Uint64Builder)
-	b.sig = f[8].(*array.FixedSizeBinaryBuilder)
-	b.owner = f[9].(*array.FixedSizeBinaryBuilder)
-	b.lamports = f[10].(*array.Uint64Builder)
-	b.address = f[11].(*array.FixedSizeBinaryBuilder)
-	b.disc = f[12].(*array.Uint64Builder)
-	b.data = f[13].(*array.BinaryBuilder)
-	b.dataHash = f[14].(*array.FixedSizeBinaryBuilder)
-	b.isToken = f[15].(*array.BooleanBuilder)
-	b.mint = f[16].(*array.FixedSizeBinaryBuilder)
-	b.tokenOwner = f[17].(*array.FixedSizeBinaryBuilder)
-	b.amount = f[18].(*array.Uint64Builder)
-	b.delegate = f[19].(*array.FixedSizeBinaryBuilder)
-	b.tokenState = f[20].(*array.Uint8Builder)
-	b.tlv = f[21].(*array.BinaryBuilder)
+	b := &accountsBuilder{schema: sc}
+	for _, c := range []*fixedCol{&b.hash, &b.tree, &b.queue, &b.owner, &b.address, &b.dataHash, &b.mint, &b.tokenOwner, &b.delegate} {
+		c.width = 32
+	}
+	b.sig.width = 8
 	return b
+}
+
+func (b *accountsBuilder) Len() int  { return b.n }
+func (b *accountsBuilder) Size() int { return b.size }
+func (b *accountsBuilder) Release()  {}
+
+// NewRecord implements arrowbatch.Builder: the columns in schema order.
+func (b *accountsBuilder) NewRecord() arrow.RecordBatch {
+	n := b.n
+	b.n, b.size = 0, 0
+	return record(b.schema, n,
+		b.hash.finish(n), b.tree.finish(n), b.queue.finish(n), b.treeType.finish(n), b.leafIndex.finish(n),
+		b.seq.finish(n), b.inQueue.finish(n), b.slot.finish(n), b.sig.finish(n), b.owner.finish(n),
+		b.lamports.finish(n), b.address.finish(n), b.disc.finish(n), b.data.finish(n), b.dataHash.finish(n),
+		b.isToken.finish(n), b.mint.finish(n), b.tokenOwner.finish(n), b.amount.finish(n), b.delegate.finish(n),
+		b.tokenState.finish(n), b.tlv.finish(n))
 }
 
 func (b *accountsBuilder) Append(r arrowbatch.Row) error {
@@ -95,66 +98,68 @@ func (b *accountsBuilder) Append(r arrowbatch.Row) error {
 		return fmt.Errorf("%s: cannot append %T", schema.TableCompressed, r)
 	}
 	o := (*light.OutputAccount)(row)
-	b.hash.Append(o.Hash[:])
-	b.tree.Append(o.Tree[:])
-	b.queue.Append(o.Queue[:])
-	b.treeType.Append(uint8(o.TreeType))
-	b.leafIndex.Append(uint64(o.LeafIndex))
-	appendOptU64(b.seq, o.Seq)
-	b.inQueue.Append(o.InOutputQueue)
-	b.slot.Append(o.SlotCreated)
-	b.sig.Append(o.Signature[:8])
-	b.owner.Append(o.Owner[:])
-	b.lamports.Append(o.Lamports)
-	appendOptKey(b.address, o.Address)
+	n := b.n
+	b.hash.addKey((*[32]byte)(&o.Hash))
+	b.tree.addKey((*[32]byte)(&o.Tree))
+	b.queue.addKey((*[32]byte)(&o.Queue))
+	b.treeType.add(uint8(o.TreeType))
+	b.leafIndex.add(uint64(o.LeafIndex))
+	if o.Seq != nil {
+		b.seq.addOpt(n, *o.Seq, true)
+	} else {
+		b.seq.addOpt(n, 0, false)
+	}
+	b.inQueue.add(n, o.InOutputQueue)
+	b.slot.add(o.SlotCreated)
+	b.sig.add(o.Signature[:8])
+	b.owner.addKey((*[32]byte)(&o.Owner))
+	b.lamports.add(o.Lamports)
+	b.address.addOptKey(n, o.Address)
 	size := 3*32 + 1 + 8 + 8 + 1 + 8 + 8 + 32 + 8 + 32
 	if d := o.Data; d != nil {
 		// The API serves the discriminator as a little-endian u64.
-		b.disc.Append(binary.LittleEndian.Uint64(d.Discriminator[:]))
+		b.disc.addOpt(n, binary.LittleEndian.Uint64(d.Discriminator[:]), true)
 		// Token data that its token columns encode back exactly is not
 		// stored twice: readers rebuild it (light.AppendTokenData).
 		if o.Token != nil && light.IsCanonicalTokenData(o.Token, d.Data) {
-			b.data.AppendNull()
+			b.data.addOpt(n, nil, false)
 		} else {
-			b.data.Append(d.Data)
+			b.data.addOpt(n, d.Data, true)
 			size += len(d.Data)
 		}
-		b.dataHash.Append(d.DataHash[:])
+		b.dataHash.addOptKey(n, (*[32]byte)(&d.DataHash))
 		size += 8 + 32
 	} else {
-		b.disc.AppendNull()
-		b.data.AppendNull()
-		b.dataHash.AppendNull()
+		b.disc.addOpt(n, 0, false)
+		b.data.addOpt(n, nil, false)
+		b.dataHash.addOptKey(n, nil)
 	}
-	size += b.appendToken(o.Token)
-	b.Added(size)
+	size += b.appendToken(n, o.Token)
+	b.n++
+	b.size += size
 	return nil
 }
 
-// appendToken appends the token columns; a non-token account has zero
-// mint, owner and amount, no delegate and no TLV.
-func (b *accountsBuilder) appendToken(t *light.TokenData) int {
-	var zero [32]byte
+// appendToken appends row n's token columns; a non-token account has
+// zero mint, owner and amount, no delegate and no TLV.
+func (b *accountsBuilder) appendToken(n int, t *light.TokenData) int {
 	if t == nil {
-		b.isToken.Append(false)
-		b.mint.Append(zero[:])
-		b.tokenOwner.Append(zero[:])
-		b.amount.Append(0)
-		b.delegate.AppendNull()
-		b.tokenState.Append(0)
-		b.tlv.AppendNull()
+		var zero [32]byte
+		b.isToken.add(n, false)
+		b.mint.addKey(&zero)
+		b.tokenOwner.addKey(&zero)
+		b.amount.add(0)
+		b.delegate.addOptKey(n, nil)
+		b.tokenState.add(0)
+		b.tlv.addOpt(n, nil, false)
 		return 1 + 32 + 32 + 8 + 1
 	}
-	b.isToken.Append(true)
-	b.mint.Append(t.Mint[:])
-	b.tokenOwner.Append(t.Owner[:])
-	b.amount.Append(t.Amount)
-	if t.Delegate != nil {
-		b.delegate.Append(t.Delegate[:])
-	} else {
-		b.delegate.AppendNull()
-	}
-	b.tokenState.Append(uint8(t.State))
-	appendOptBytes(b.tlv, t.TLV, t.TLV != nil)
+	b.isToken.add(n, true)
+	b.mint.addKey((*[32]byte)(&t.Mint))
+	b.tokenOwner.addKey((*[32]byte)(&t.Owner))
+	b.amount.add(t.Amount)
+	b.delegate.addOptKey(n, (*[32]byte)(t.Delegate))
+	b.tokenState.add(uint8(t.State))
+	b.tlv.addOpt(n, t.TLV, t.TLV != nil)
 	return 1 + 32 + 32 + 8 + 32 + 1 + len(t.TLV)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
@@ -49,25 +48,34 @@ func signaturesTable() arrowbatch.Table {
 	}}
 }
 
+// signaturesBuilder and ownerSigsBuilder write their columns straight
+// into slices, as accountsBuilder does: a transaction takes a row of
+// each.
 type signaturesBuilder struct {
-	arrowbatch.Base
-	slot *array.Uint64Builder
-	sig  *array.FixedSizeBinaryBuilder
-	time *array.Int64Builder
+	schema  *arrow.Schema
+	n, size int
+	slot    u64Col
+	sig     fixedCol
+	time    i64Col
 }
 
-func newSignaturesBuilder(mem memory.Allocator) *signaturesBuilder {
+func newSignaturesBuilder(memory.Allocator) *signaturesBuilder {
 	sc := arrow.NewSchema([]arrow.Field{
 		field("slot", arrow.PrimitiveTypes.Uint64),
 		field("signature", arrowbatch.SignatureType()),
 		field("block_time", arrow.PrimitiveTypes.Int64),
 	}, nil)
-	b := &signaturesBuilder{Base: arrowbatch.NewBase(mem, sc)}
-	f := b.Fields()
-	b.slot = f[0].(*array.Uint64Builder)
-	b.sig = f[1].(*array.FixedSizeBinaryBuilder)
-	b.time = f[2].(*array.Int64Builder)
-	return b
+	return &signaturesBuilder{schema: sc, sig: fixedCol{width: 64}}
+}
+
+func (b *signaturesBuilder) Len() int  { return b.n }
+func (b *signaturesBuilder) Size() int { return b.size }
+func (b *signaturesBuilder) Release()  {}
+
+func (b *signaturesBuilder) NewRecord() arrow.RecordBatch {
+	n := b.n
+	b.n, b.size = 0, 0
+	return record(b.schema, n, b.slot.finish(n), b.sig.finish(n), b.time.finish(n))
 }
 
 func (b *signaturesBuilder) Append(r arrowbatch.Row) error {
@@ -75,10 +83,11 @@ func (b *signaturesBuilder) Append(r arrowbatch.Row) error {
 	if !ok {
 		return fmt.Errorf("%s: cannot append %T", schema.TableCompressionSigs, r)
 	}
-	b.slot.Append(row.Slot)
-	b.sig.Append(row.Signature[:])
-	b.time.Append(row.BlockTime)
-	b.Added(8 + 64 + 8)
+	b.slot.add(row.Slot)
+	b.sig.add(row.Signature[:])
+	b.time.add(row.BlockTime)
+	b.n++
+	b.size += 8 + 64 + 8
 	return nil
 }
 
@@ -91,42 +100,53 @@ func ownerSigsTable(table string) arrowbatch.Table {
 }
 
 type ownerSigsBuilder struct {
-	arrowbatch.Base
-	table      string
-	owner, sig *array.FixedSizeBinaryBuilder
-	slot       *array.Uint64Builder
+	schema  *arrow.Schema
+	table   string
+	n, size int
+	owner   fixedCol
+	slot    u64Col
+	sig     fixedCol
 }
 
-func newOwnerSigsBuilder(mem memory.Allocator, table string) *ownerSigsBuilder {
+func newOwnerSigsBuilder(_ memory.Allocator, table string) *ownerSigsBuilder {
 	sc := arrow.NewSchema([]arrow.Field{
 		field("owner", arrowbatch.PubkeyType()),
 		field("slot", arrow.PrimitiveTypes.Uint64),
 		field("sig_prefix", arrowbatch.SigPrefixType()),
 	}, nil)
-	b := &ownerSigsBuilder{Base: arrowbatch.NewBase(mem, sc), table: table}
-	f := b.Fields()
-	b.owner = f[0].(*array.FixedSizeBinaryBuilder)
-	b.slot = f[1].(*array.Uint64Builder)
-	b.sig = f[2].(*array.FixedSizeBinaryBuilder)
-	return b
+	return &ownerSigsBuilder{schema: sc, table: table, owner: fixedCol{width: 32}, sig: fixedCol{width: 8}}
+}
+
+func (b *ownerSigsBuilder) Len() int  { return b.n }
+func (b *ownerSigsBuilder) Size() int { return b.size }
+func (b *ownerSigsBuilder) Release()  {}
+
+func (b *ownerSigsBuilder) NewRecord() arrow.RecordBatch {
+	n := b.n
+	b.n, b.size = 0, 0
+	return record(b.schema, n, b.owner.finish(n), b.slot.finish(n), b.sig.finish(n))
 }
 
 func (b *ownerSigsBuilder) Append(r arrowbatch.Row) error {
-	if r.Table() != b.table {
-		return fmt.Errorf("%s: cannot append a row of %s", b.table, r.Table())
-	}
 	var row *ownerSignatureRow
 	switch v := r.(type) {
 	case *ownerSignatureRow:
+		if b.table != schema.TableOwnerTxs {
+			return fmt.Errorf("%s: cannot append a row of %s", b.table, r.Table())
+		}
 		row = v
 	case *tokenOwnerSignatureRow:
+		if b.table != schema.TableTokenOwnerTxs {
+			return fmt.Errorf("%s: cannot append a row of %s", b.table, r.Table())
+		}
 		row = (*ownerSignatureRow)(v)
 	default:
 		return fmt.Errorf("%s: cannot append %T", b.table, r)
 	}
-	b.owner.Append(row.Owner[:])
-	b.slot.Append(row.Slot)
-	b.sig.Append(row.SigPrefix[:])
-	b.Added(32 + 8 + 8)
+	b.owner.addKey((*[32]byte)(&row.Owner))
+	b.slot.add(row.Slot)
+	b.sig.add(row.SigPrefix[:])
+	b.n++
+	b.size += 32 + 8 + 8
 	return nil
 }
