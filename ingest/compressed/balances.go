@@ -40,12 +40,6 @@ type balanceCache struct {
 	version uint64
 }
 
-// pairBalance is a pair's balance after the step being written.
-type pairBalance struct {
-	pair    pairKey
-	balance uint64
-}
-
 // sqlNewestFinished is the newest finished step version (0 if none).
 const sqlNewestFinished = `SELECT max(version) FROM compressed_step_versions`
 
@@ -121,44 +115,41 @@ func (c *balanceCache) prepare(ctx context.Context, s store.Store) (bool, error)
 	return true, nil
 }
 
-// lookup reads the step's deltas, writes the copy's balances of those
-// pairs into the scratch table sqlChangesCached reads, and returns the
-// balances the step's writes will leave (as sqlChanges computes them:
-// pairs without a balance, or whose balance changes).
-func (c *balanceCache) lookup(ctx context.Context, s store.Store) ([]pairBalance, error) {
+// apply reads the step's deltas, writes the copy's balances of those
+// pairs into the scratch table sqlChangesCached reads, and moves the copy
+// to the balances the step's writes will leave (as sqlChanges computes
+// them: old plus delta), each pair in one probe of the table. The copy
+// is then ahead of the store: commit marks it current once the step's
+// writes finish, and a step that fails drops it (StateStep.Apply).
+func (c *balanceCache) apply(ctx context.Context, s store.Store) error {
 	if err := s.Exec(ctx, sqlClearStored, nil); err != nil {
-		return nil, fmt.Errorf("clear stored balances: %w", err)
+		return fmt.Errorf("clear stored balances: %w", err)
 	}
 	res, err := s.Query(ctx, sqlDeltaDigests, nil)
 	if err != nil {
-		return nil, fmt.Errorf("read deltas: %w", err)
+		return fmt.Errorf("read deltas: %w", err)
 	}
 	raw, _ := res.Rows[0][0].(string)
 	if len(raw)%32 != 0 {
-		return nil, fmt.Errorf("read deltas: %d bytes, not pairs of 32", len(raw))
+		return fmt.Errorf("read deltas: %d bytes, not pairs of 32", len(raw))
 	}
 	mem := memory.DefaultAllocator
 	pairs := array.NewFixedSizeBinaryBuilder(mem, &arrow.FixedSizeBinaryType{ByteWidth: 16})
 	olds := array.NewUint64Builder(mem)
 	defer pairs.Release()
 	defer olds.Release()
-	next := make([]pairBalance, 0, len(raw)/32)
 	for i := 0; i < len(raw); i += 32 {
 		var key pairKey
 		copy(key[:], raw[i:i+16])
-		lo, hi := le64(raw[i+16:i+24]), le64(raw[i+24:i+32])
-		old, had := c.m.Get(&key)
-		if had {
+		// The delta's low 64 bits: toUInt64(old + delta) keeps the
+		// sum's.
+		if old, had := c.m.Add(&key, le64(raw[i+16:i+24])); had {
 			pairs.Append(key[:])
 			olds.Append(old)
 		}
-		if !had || lo|hi != 0 {
-			// toUInt64(old + delta) keeps the sum's low 64 bits.
-			next = append(next, pairBalance{key, old + lo})
-		}
 	}
 	if olds.Len() == 0 {
-		return next, nil
+		return nil
 	}
 	pa, oa := pairs.NewArray(), olds.NewArray()
 	defer pa.Release()
@@ -169,18 +160,15 @@ func (c *balanceCache) lookup(ctx context.Context, s store.Store) ([]pairBalance
 	rec := array.NewRecordBatch(sch, []arrow.Array{pa, oa}, int64(oa.Len()))
 	defer rec.Release()
 	if err := s.Insert(ctx, schema.TableStepStored, rec); err != nil {
-		return nil, fmt.Errorf("write stored balances: %w", err)
+		return fmt.Errorf("write stored balances: %w", err)
 	}
-	return next, nil
+	return nil
 }
 
-// commit records a finished step's balances in the copy (which prepare
-// loaded for the step). A copy grown past the limit is dropped; prepare
-// then declines it.
-func (c *balanceCache) commit(next []pairBalance, version uint64) {
-	for i := range next {
-		c.m.Put(&next[i].pair, next[i].balance)
-	}
+// commit marks the copy current as of version, a finished step whose
+// balances apply moved it to. A copy grown past the limit is dropped;
+// prepare then declines it.
+func (c *balanceCache) commit(version uint64) {
 	c.version = version
 	if c.m.Len() > c.limit {
 		c.m = nil

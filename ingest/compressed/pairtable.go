@@ -99,6 +99,38 @@ func (t *pairTable) Put(k *pairKey, bal uint64) {
 	t.put(k, bal)
 }
 
+// Add adds delta to the balance of k (wrapping, as toUInt64 of the sum
+// keeps its low 64 bits) and returns the balance it had; a k not held
+// is set to delta. One probe where a Get and a Put take two, each a
+// cache miss in a large table.
+func (t *pairTable) Add(k *pairKey, delta uint64) (old uint64, had bool) {
+	if *k == (pairKey{}) {
+		old, had = t.zero, t.hasZero
+		if !had {
+			t.n++
+		}
+		t.hasZero, t.zero = true, old+delta
+		return old, had
+	}
+	if (t.n+1)*4 > len(t.slots)*3 {
+		t.grow()
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := t.home(k); ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.key == *k {
+			old = s.bal
+			s.bal += delta
+			return old, true
+		}
+		if s.key == (pairKey{}) {
+			s.key, s.bal = *k, delta
+			t.n++
+			return 0, false
+		}
+	}
+}
+
 // put sets k in the array, which has room.
 func (t *pairTable) put(k *pairKey, bal uint64) {
 	mask := uint64(len(t.slots) - 1)

@@ -128,6 +128,15 @@ func BenchmarkPairTable(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(probe)), "ns/pair")
 	})
+	// A step's pair was a get and a put; it is one add (balanceCache.apply).
+	b.Run("add", func(b *testing.B) {
+		for range b.N {
+			for i := range probe {
+				tab.Add(&probe[i], 1)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(probe)), "ns/pair")
+	})
 }
 
 // TestGrowKeepsWrappedRuns fills a table with keys homed in its last
@@ -215,5 +224,32 @@ func BenchmarkPairTableGrow(b *testing.B) {
 				t.grow()
 			}
 		})
+	}
+}
+
+// TestPairTableAdd: Add returns the balance held before (none for a new
+// key, the zero key included), adds with wrap-around, and counts pairs
+// as Put does.
+func TestPairTableAdd(t *testing.T) {
+	tab, ref := newPairTable(0), map[pairKey]uint64{}
+	r := rand.New(rand.NewPCG(17, 19))
+	for i := range 50_000 {
+		var k pairKey
+		k[0], k[15] = byte(r.IntN(200)), byte(r.IntN(200)) // repeats, and the zero key
+		d := r.Uint64()
+		old, had := tab.Add(&k, d)
+		w, wok := ref[k]
+		if old != w || had != wok {
+			t.Fatalf("op %d: Add %x = %d %v, want %d %v", i, k, old, had, w, wok)
+		}
+		ref[k] = w + d
+	}
+	if tab.Len() != len(ref) {
+		t.Fatalf("Len %d, want %d", tab.Len(), len(ref))
+	}
+	for k, w := range ref {
+		if v, ok := tab.Get(&k); !ok || v != w {
+			t.Fatalf("Get %x = %d %v, want %d", k, v, ok, w)
+		}
 	}
 }

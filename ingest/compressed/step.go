@@ -178,7 +178,6 @@ func eventWrites(spends bool) []statement {
 // (sqlChanges), so rewrites both the same way.
 func (st *StateStep) writeBalances(ctx context.Context, s store.Store, version uint64, deltas string, fresh bool) error {
 	params := store.Params{"version": strconv.FormatUint(version, 10)}
-	var next []pairBalance
 	cached := false
 	err := together(func() error {
 		if !fresh {
@@ -186,7 +185,7 @@ func (st *StateStep) writeBalances(ctx context.Context, s store.Store, version u
 		}
 		return st.exec(ctx, s, statement{"ledger markers", sqlMark}, params)
 	}, func() (err error) {
-		next, cached, err = st.listChanges(ctx, s, deltas, fresh, params)
+		cached, err = st.listChanges(ctx, s, deltas, fresh, params)
 		return err
 	})
 	if err != nil {
@@ -203,39 +202,37 @@ func (st *StateStep) writeBalances(ctx context.Context, s store.Store, version u
 		return err
 	}
 	if cached {
-		start := time.Now()
-		st.balances.commit(next, version)
-		st.observed("balance copy", start)
+		st.balances.commit(version)
 	}
 	return nil
 }
 
 // listChanges sums the deltas and lists the balance changes. A fresh step
 // takes the old balances from the step's copy when it may (cached), and
-// gets the balances the copy is to take once the step's writes finish.
-func (st *StateStep) listChanges(ctx context.Context, s store.Store, deltas string, fresh bool, params store.Params) (next []pairBalance, cached bool, err error) {
+// moves the copy to the balances its writes will leave (balanceCache.apply).
+func (st *StateStep) listChanges(ctx context.Context, s store.Store, deltas string, fresh bool, params store.Params) (cached bool, err error) {
 	for _, w := range []statement{{"clear deltas", sqlClearDeltas}, {"deltas", deltas}, {"clear balance changes", sqlClearChanges}} {
 		if err := st.exec(ctx, s, w, params); err != nil {
-			return nil, false, err
+			return false, err
 		}
 	}
 	changes := sqlChanges
 	if fresh {
 		start := time.Now()
 		if cached, err = st.balances.prepare(ctx, s); err != nil {
-			return nil, false, err
+			return false, err
 		}
 		st.observed("balance cache", start)
 	}
 	if cached {
 		start := time.Now()
-		if next, err = st.balances.lookup(ctx, s); err != nil {
-			return nil, false, err
+		if err = st.balances.apply(ctx, s); err != nil {
+			return false, err
 		}
 		st.observed("stored balances", start)
 		changes = sqlChangesCached
 	}
-	return next, cached, st.exec(ctx, s, statement{"balance changes", changes}, params)
+	return cached, st.exec(ctx, s, statement{"balance changes", changes}, params)
 }
 
 // together runs f and g at once and returns their errors.

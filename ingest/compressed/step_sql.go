@@ -215,7 +215,7 @@ WHERE NOT had OR delta != 0` + joinSettings
 	WHERE version < {version:UInt64}
 	GROUP BY pair` + changesTail
 	// sqlChangesCached takes the old balances the step's in-memory copy
-	// found (balanceCache.lookup) instead of scanning token_balances.
+	// found (balanceCache.apply) instead of scanning token_balances.
 	sqlChangesCached = changesHead + `SELECT pair, old_balance, true AS had FROM ` + schema.TableStepStored + changesTail
 )
 
