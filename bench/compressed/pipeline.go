@@ -81,6 +81,7 @@ func (ea *eventArena) events(p *Plan, ch *Chunk) []light.Events {
 		ea.buf = make([]byte, 0, need)
 	}
 	buf := ea.buf[:0]
+	first := 0 // the current event's first account
 	for i := range ch.Accounts {
 		a := &ch.Accounts[i]
 		m, o := p.MintKey(int(a.Mint)), p.OwnerKey(a.Owner)
@@ -91,16 +92,13 @@ func (ea *eventArena) events(p *Plan, ch *Chunk) []light.Events {
 		}
 		// Two accounts a transaction (Plan.Signature): the second of a
 		// pair in the chunk joins the first's event.
-		if i > 0 && a.Seq/2 == ch.Accounts[i-1].Seq/2 {
-			ev := &evs[len(evs)-1]
-			buf = tokenOutput(p, &outs[i], &datas[i], &toks[i], buf, a.Seq, Slot(a.Seq), (*[64]byte)(&ev.Signature), m, o, a.Amount, del)
-			ev.Outputs = outs[i-1 : i+1 : i+1]
-			continue
+		if i == 0 || a.Seq/2 != ch.Accounts[i-1].Seq/2 {
+			first = i
+			evs = append(evs, light.Events{Signature: p.Signature(a.Seq), Slot: Slot(a.Seq), Compression: true})
 		}
-		evs = append(evs, light.Events{Signature: p.Signature(a.Seq), Slot: Slot(a.Seq), Compression: true})
 		ev := &evs[len(evs)-1]
 		buf = tokenOutput(p, &outs[i], &datas[i], &toks[i], buf, a.Seq, Slot(a.Seq), (*[64]byte)(&ev.Signature), m, o, a.Amount, del)
-		ev.Outputs = outs[i : i+1 : i+1]
+		ev.Outputs = outs[first : i+1 : i+1]
 	}
 	ea.evs = evs
 	return evs

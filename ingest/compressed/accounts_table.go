@@ -28,9 +28,7 @@ func accountsTable() arrowbatch.Table {
 // accountsBuilder writes its columns straight into slices (columns.go):
 // it takes a row per output, the most rows of any table.
 type accountsBuilder struct {
-	schema *arrow.Schema
-	n      int
-	size   int
+	colBuilder
 
 	hash, tree, queue, owner, address, dataHash, mint, tokenOwner, delegate fixedCol
 	sig                                                                     fixedCol
@@ -68,7 +66,7 @@ func newAccountsBuilder(memory.Allocator) *accountsBuilder {
 		field("token_state", arrow.PrimitiveTypes.Uint8),
 		nullable("tlv", arrow.BinaryTypes.Binary),
 	}, nil)
-	b := &accountsBuilder{schema: sc}
+	b := &accountsBuilder{colBuilder: colBuilder{schema: sc}}
 	for _, c := range []*fixedCol{&b.hash, &b.tree, &b.queue, &b.owner, &b.address, &b.dataHash, &b.mint, &b.tokenOwner, &b.delegate} {
 		c.width = 32
 	}
@@ -76,20 +74,14 @@ func newAccountsBuilder(memory.Allocator) *accountsBuilder {
 	return b
 }
 
-func (b *accountsBuilder) Len() int  { return b.n }
-func (b *accountsBuilder) Size() int { return b.size }
-func (b *accountsBuilder) Release()  {}
-
 // NewRecord implements arrowbatch.Builder: the columns in schema order.
 func (b *accountsBuilder) NewRecord() arrow.RecordBatch {
-	n := b.n
-	b.n, b.size = 0, 0
-	return record(b.schema, n,
-		b.hash.finish(n), b.tree.finish(n), b.queue.finish(n), b.treeType.finish(n), b.leafIndex.finish(n),
-		b.seq.finish(n), b.inQueue.finish(n), b.slot.finish(n), b.sig.finish(n), b.owner.finish(n),
-		b.lamports.finish(n), b.address.finish(n), b.disc.finish(n), b.data.finish(n), b.dataHash.finish(n),
-		b.isToken.finish(n), b.mint.finish(n), b.tokenOwner.finish(n), b.amount.finish(n), b.delegate.finish(n),
-		b.tokenState.finish(n), b.tlv.finish(n))
+	return b.record(
+		b.hash.finish, b.tree.finish, b.queue.finish, b.treeType.finish, b.leafIndex.finish,
+		b.seq.finish, b.inQueue.finish, b.slot.finish, b.sig.finish, b.owner.finish,
+		b.lamports.finish, b.address.finish, b.disc.finish, b.data.finish, b.dataHash.finish,
+		b.isToken.finish, b.mint.finish, b.tokenOwner.finish, b.amount.finish, b.delegate.finish,
+		b.tokenState.finish, b.tlv.finish)
 }
 
 func (b *accountsBuilder) Append(r arrowbatch.Row) error {
@@ -135,8 +127,7 @@ func (b *accountsBuilder) Append(r arrowbatch.Row) error {
 		b.dataHash.addOptKey(n, nil)
 	}
 	size += b.appendToken(n, o.Token)
-	b.n++
-	b.size += size
+	b.added(size)
 	return nil
 }
 

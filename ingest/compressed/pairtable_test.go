@@ -215,7 +215,8 @@ func BenchmarkPairTableGrow(b *testing.B) {
 					next := newPairTableSlots(2 * len(full.slots))
 					for i := range full.slots {
 						if full.slots[i].key != (pairKey{}) {
-							next.put(&full.slots[i].key, full.slots[i].bal)
+							b, _ := next.find(&full.slots[i].key)
+							*b = full.slots[i].bal
 						}
 					}
 					continue

@@ -52,11 +52,10 @@ func signaturesTable() arrowbatch.Table {
 // into slices, as accountsBuilder does: a transaction takes a row of
 // each.
 type signaturesBuilder struct {
-	schema  *arrow.Schema
-	n, size int
-	slot    u64Col
-	sig     fixedCol
-	time    i64Col
+	colBuilder
+	slot u64Col
+	sig  fixedCol
+	time i64Col
 }
 
 func newSignaturesBuilder(memory.Allocator) *signaturesBuilder {
@@ -65,17 +64,11 @@ func newSignaturesBuilder(memory.Allocator) *signaturesBuilder {
 		field("signature", arrowbatch.SignatureType()),
 		field("block_time", arrow.PrimitiveTypes.Int64),
 	}, nil)
-	return &signaturesBuilder{schema: sc, sig: fixedCol{width: 64}}
+	return &signaturesBuilder{colBuilder: colBuilder{schema: sc}, sig: fixedCol{width: 64}}
 }
 
-func (b *signaturesBuilder) Len() int  { return b.n }
-func (b *signaturesBuilder) Size() int { return b.size }
-func (b *signaturesBuilder) Release()  {}
-
 func (b *signaturesBuilder) NewRecord() arrow.RecordBatch {
-	n := b.n
-	b.n, b.size = 0, 0
-	return record(b.schema, n, b.slot.finish(n), b.sig.finish(n), b.time.finish(n))
+	return b.record(b.slot.finish, b.sig.finish, b.time.finish)
 }
 
 func (b *signaturesBuilder) Append(r arrowbatch.Row) error {
@@ -86,8 +79,7 @@ func (b *signaturesBuilder) Append(r arrowbatch.Row) error {
 	b.slot.add(row.Slot)
 	b.sig.add(row.Signature[:])
 	b.time.add(row.BlockTime)
-	b.n++
-	b.size += 8 + 64 + 8
+	b.added(8 + 64 + 8)
 	return nil
 }
 
@@ -100,12 +92,11 @@ func ownerSigsTable(table string) arrowbatch.Table {
 }
 
 type ownerSigsBuilder struct {
-	schema  *arrow.Schema
-	table   string
-	n, size int
-	owner   fixedCol
-	slot    u64Col
-	sig     fixedCol
+	colBuilder
+	table string
+	owner fixedCol
+	slot  u64Col
+	sig   fixedCol
 }
 
 func newOwnerSigsBuilder(_ memory.Allocator, table string) *ownerSigsBuilder {
@@ -114,17 +105,11 @@ func newOwnerSigsBuilder(_ memory.Allocator, table string) *ownerSigsBuilder {
 		field("slot", arrow.PrimitiveTypes.Uint64),
 		field("sig_prefix", arrowbatch.SigPrefixType()),
 	}, nil)
-	return &ownerSigsBuilder{schema: sc, table: table, owner: fixedCol{width: 32}, sig: fixedCol{width: 8}}
+	return &ownerSigsBuilder{colBuilder: colBuilder{schema: sc}, table: table, owner: fixedCol{width: 32}, sig: fixedCol{width: 8}}
 }
 
-func (b *ownerSigsBuilder) Len() int  { return b.n }
-func (b *ownerSigsBuilder) Size() int { return b.size }
-func (b *ownerSigsBuilder) Release()  {}
-
 func (b *ownerSigsBuilder) NewRecord() arrow.RecordBatch {
-	n := b.n
-	b.n, b.size = 0, 0
-	return record(b.schema, n, b.owner.finish(n), b.slot.finish(n), b.sig.finish(n))
+	return b.record(b.owner.finish, b.slot.finish, b.sig.finish)
 }
 
 func (b *ownerSigsBuilder) Append(r arrowbatch.Row) error {
@@ -146,7 +131,6 @@ func (b *ownerSigsBuilder) Append(r arrowbatch.Row) error {
 	b.owner.addKey((*[32]byte)(&row.Owner))
 	b.slot.add(row.Slot)
 	b.sig.add(row.SigPrefix[:])
-	b.n++
-	b.size += 32 + 8 + 8
+	b.added(32 + 8 + 8)
 	return nil
 }
