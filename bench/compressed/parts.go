@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/internal/parallel"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -24,13 +25,17 @@ const DefaultPartChunks = 5
 // every `every` chunks: fewer, larger parts, whose rows are rewritten by
 // fewer merges, as `dasch ingest` writes them (arrowbatch.Limits'
 // PartRows). A set's commit runs in the background while the next set
-// takes appends; the next commit waits for it, so a table's parts commit
-// in load order. Used from one goroutine.
+// takes appends. As the ingest's batcher lets them, up to
+// arrowbatch.AnyOrderCommits sets commit at once when every table of the
+// set is AnyOrder; otherwise the next commit waits for those in flight.
+// Sets are stored, and committed told, in load order. Used from one
+// goroutine.
 type partSets struct {
-	s     store.Store
-	every int
-	par   int
-	phase phaseFunc
+	s        store.Store
+	every    int
+	par      int
+	anyOrder func(table string) bool
+	phase    phaseFunc
 	// committed is told the last slot of each set once it is stored.
 	committed func(to uint64)
 	// sets counts the sets stored.
@@ -40,12 +45,19 @@ type partSets struct {
 	chunks int    // chunks appended to open
 	to     uint64 // the last slot of open's chunks
 
-	pending   chan error // the commit in flight, if any
-	pendingTo uint64
+	// pending are the commits in flight, oldest first; err is the first
+	// failed one's.
+	pending []pendingSet
+	err     error
 }
 
-func newPartSets(s store.Store, every, par int, phase phaseFunc, committed func(to uint64)) *partSets {
-	return &partSets{s: s, every: max(every, 1), par: par, phase: phase, committed: committed, open: map[string]store.PartWriter{}}
+type pendingSet struct {
+	done chan error
+	to   uint64
+}
+
+func newPartSets(s store.Store, every, par int, anyOrder func(table string) bool, phase phaseFunc, committed func(to uint64)) *partSets {
+	return &partSets{s: s, every: max(every, 1), par: par, anyOrder: anyOrder, phase: phase, committed: committed, open: map[string]store.PartWriter{}}
 }
 
 // add appends a chunk's records, par tables at a time, and starts the
@@ -99,19 +111,36 @@ func (p *partSets) add(ctx context.Context, jobs []insertJob, to uint64) error {
 	return nil
 }
 
-// commit starts committing the open set, after the one in flight.
+// commit starts committing the open set, once fewer commits than the
+// set allows are in flight.
 func (p *partSets) commit() error {
-	if err := p.wait(); err != nil {
-		return err
+	limit := arrowbatch.AnyOrderCommits
+	for t := range p.open {
+		if !p.anyOrder(t) {
+			limit = 1
+		}
+	}
+	for len(p.pending) >= limit {
+		if err := p.settleOldest(); err != nil {
+			return err
+		}
 	}
 	if len(p.open) == 0 {
 		return nil
 	}
 	set := p.open
 	p.open, p.chunks = map[string]store.PartWriter{}, 0
-	p.pending, p.pendingTo = make(chan error, 1), p.to
-	go func() { p.pending <- commitSet(set, p.phase) }()
+	ps := pendingSet{make(chan error, 1), p.to}
+	p.pending = append(p.pending, ps)
+	go func() { ps.done <- commitSet(set, p.phase) }()
 	return nil
+}
+
+// settleOldest waits for the oldest commit in flight.
+func (p *partSets) settleOldest() error {
+	ps := p.pending[0]
+	p.pending = p.pending[1:]
+	return p.settled(<-ps.done, ps.to)
 }
 
 // commitSet commits every part of set at once and returns the first
@@ -132,37 +161,56 @@ func commitSet(set map[string]store.PartWriter, phase phaseFunc) error {
 	})
 }
 
-// poll takes a finished commit's outcome without waiting.
+// poll takes the outcomes of finished commits, oldest first, without
+// waiting: a later set is stored only once every earlier one is.
 func (p *partSets) poll() error {
-	if p.pending == nil {
-		return nil
+	for len(p.pending) > 0 {
+		ps := p.pending[0]
+		select {
+		case err := <-ps.done:
+			p.pending = p.pending[1:]
+			if err := p.settled(err, ps.to); err != nil {
+				return err
+			}
+		default:
+			return nil
+		}
 	}
-	select {
-	case err := <-p.pending:
-		return p.settled(err)
-	default:
-		return nil
-	}
+	return nil
 }
 
-// wait takes the commit in flight's outcome.
+// wait takes the outcomes of every commit in flight.
 func (p *partSets) wait() error {
-	if p.pending == nil {
-		return nil
+	for len(p.pending) > 0 {
+		_ = p.settleOldest() // kept in p.err
 	}
-	return p.settled(<-p.pending)
+	return p.err
 }
 
-func (p *partSets) settled(err error) error {
-	p.pending = nil
+func (p *partSets) settled(err error, to uint64) error {
+	// Sets after a failed one are not reported: the steps must not pass
+	// its slots.
+	if p.err != nil {
+		return p.err
+	}
 	if err != nil {
+		p.err = err
 		return err
 	}
 	p.sets++
 	if p.committed != nil {
-		p.committed(p.pendingTo)
+		p.committed(to)
 	}
 	return nil
+}
+
+// anyOrderOf tells which of tables are AnyOrder.
+func anyOrderOf(tables []arrowbatch.Table) func(string) bool {
+	m := map[string]bool{}
+	for _, t := range tables {
+		m[t.Name] = t.AnyOrder
+	}
+	return func(name string) bool { return m[name] }
 }
 
 // flush commits everything appended and waits for it.

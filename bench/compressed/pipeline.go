@@ -297,7 +297,7 @@ func runPipeline(ctx context.Context, s store.Store, step *cingest.StateStep, pa
 	// A set of parts is stored when its commit ends: the next chunk may
 	// go on with the set's last slot, so as the pipeline's watermark only
 	// the slots before it are complete.
-	parts := newPartSets(s, partChunks, par, phase, func(to uint64) {
+	parts := newPartSets(s, partChunks, par, anyOrderOf(dec.Tables()), phase, func(to uint64) {
 		if to > first {
 			stepper.Advance(first, to-1)
 		}

@@ -58,7 +58,10 @@ func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par, part
 		}
 	}()
 	// Parts of partChunks chunks, as the end-to-end load writes them.
-	parts := newPartSets(s, partChunks, par, func(what string, d time.Duration) {
+	// Every table here is keyed by content or versioned, as the ingest's
+	// AnyOrder tables and the views and steps that write the others.
+	anyOrder := func(string) bool { return true }
+	parts := newPartSets(s, partChunks, par, anyOrder, func(what string, d time.Duration) {
 		mu.Lock()
 		fig.Phases.add(strings.Replace(what, rawPrefix, "", 1), d)
 		mu.Unlock()

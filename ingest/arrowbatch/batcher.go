@@ -42,7 +42,8 @@ type Options struct {
 // for a ReplacingMergeTree without a version column, the last row
 // inserted wins, and this keeps re-ingestion deterministic. A part's
 // commit runs while the table's next part takes appends; the next commit
-// waits for it. Different tables write in parallel.
+// waits for it. An AnyOrder table's parts may commit AnyOrderCommits at a
+// time, finishing in any order. Different tables write in parallel.
 type Batcher struct {
 	ins      Inserter
 	opts     Options
@@ -69,9 +70,10 @@ type table struct {
 	partBytes int
 	partSince time.Time
 	busy      bool
-	// commitDone is closed when the table's last commit has finished;
-	// the next one starts after it.
-	commitDone chan struct{}
+	// commits are the table's commits in flight, oldest first, each
+	// closed when it has finished; maxCommits may be in flight at once.
+	commits    []chan struct{}
+	maxCommits int
 }
 
 type result struct {
@@ -101,13 +103,16 @@ func New(ins Inserter, opts Options) (*Batcher, error) {
 			b.release()
 			return nil, fmt.Errorf("batcher: table %q registered twice", t.Name)
 		}
-		tb := &table{name: t.Name, b: t.New(opts.Alloc)}
+		tb := &table{name: t.Name, b: t.New(opts.Alloc), maxCommits: 1}
+		if t.AnyOrder {
+			tb.maxCommits = AnyOrderCommits
+		}
 		b.tables[t.Name] = tb
 		b.order = append(b.order, tb)
 	}
-	// Two slots per table (an append and a commit may be in flight): a
-	// write never blocks on reporting its result.
-	b.results = make(chan result, 2*len(b.order))
+	// A slot for each write a table may have in flight (an append and
+	// its commits): a write never blocks on reporting its result.
+	b.results = make(chan result, (1+AnyOrderCommits)*len(b.order))
 	return b, nil
 }
 
@@ -256,18 +261,17 @@ func (b *Batcher) flush(ctx context.Context, t *table, commit bool) {
 		}()
 		return
 	}
-	// One commit of a table at a time, in order: a part due while the
-	// last one commits waits for it (the engine then holds at most two
-	// parts of a table; a part that kept growing instead made the 20M
-	// bench's ingest slower, not faster).
-	b.waitCommit(t)
+	// A part due while the table has maxCommits in flight waits for one
+	// of them (the engine then holds at most maxCommits+1 parts of a
+	// table; a part that kept growing instead made the 20M bench's ingest
+	// slower, not faster). With one, the table's parts commit in order.
+	b.waitCommits(t, t.maxCommits-1)
 	seqs, rows, size := t.partSeqs, t.partRows, t.partBytes
 	done := make(chan struct{})
-	t.commitDone = done
+	t.commits = append(t.commits, done)
 	t.part, t.partSeqs, t.partRows, t.partBytes = nil, nil, 0, 0
 	b.inflight++
 	go func() {
-		defer close(done)
 		var err error
 		if rec != nil {
 			err = w.Append(rec)
@@ -278,30 +282,37 @@ func (b *Batcher) flush(ctx context.Context, t *table, commit bool) {
 		} else {
 			_ = w.Abort()
 		}
+		// Closed before the result is sent: whoever handles it finds the
+		// commit no longer in flight.
+		close(done)
 		b.results <- result{t: t, committed: true, seqs: seqs, rows: rows, bytes: size, err: err}
 	}()
 }
 
-// committing reports whether t's last commit is still in flight.
-func (t *table) committing() bool {
-	if t.commitDone == nil {
-		return false
+// committing drops t's finished commits and returns how many are still
+// in flight.
+func (t *table) committing() int {
+	live := t.commits[:0]
+	for _, c := range t.commits {
+		select {
+		case <-c:
+		default:
+			live = append(live, c)
+		}
 	}
-	select {
-	case <-t.commitDone:
-		return false
-	default:
-		return true
-	}
+	clear(t.commits[len(live):])
+	t.commits = live
+	return len(live)
 }
 
-// waitCommit waits for t's commit in flight, handling results meanwhile.
-func (b *Batcher) waitCommit(t *table) {
-	for t.committing() {
+// waitCommits waits until at most n of t's commits are in flight,
+// handling results meanwhile.
+func (b *Batcher) waitCommits(t *table, n int) {
+	for t.committing() > n {
 		select {
 		case r := <-b.results:
 			b.handle(r)
-		case <-t.commitDone:
+		case <-t.commits[0]:
 		}
 	}
 }

@@ -58,6 +58,10 @@ type recorder struct {
 	openFail error         // every open fails with it
 	gate     chan struct{} // if set, each append waits for a token
 	slow     uint64        // a part holding this value commits 50ms late
+	// hold: a part holding a value it names commits once release is
+	// closed.
+	hold    func(v uint64) bool
+	release chan struct{}
 }
 
 func (r *recorder) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (store.PartWriter, error) {
@@ -72,6 +76,7 @@ type recPart struct {
 	table string
 	vs    []string
 	slow  bool
+	held  bool
 	done  bool
 }
 
@@ -86,6 +91,7 @@ func (p *recPart) Append(rec arrow.RecordBatch) error {
 	for i := 0; i < col.Len(); i++ {
 		p.vs = append(p.vs, fmt.Sprint(col.Value(i)))
 		p.slow = p.slow || p.r.slow != 0 && col.Value(i) == p.r.slow
+		p.held = p.held || p.r.hold != nil && p.r.hold(col.Value(i))
 	}
 	return nil
 }
@@ -97,6 +103,9 @@ func (p *recPart) Commit() error {
 	p.done = true
 	if p.slow {
 		time.Sleep(50 * time.Millisecond)
+	}
+	if p.held {
+		<-p.r.release
 	}
 	p.r.mu.Lock()
 	defer p.r.mu.Unlock()
@@ -325,6 +334,111 @@ func TestBatcherCommitsInOrder(t *testing.T) {
 	}
 	if !slices.Equal(committed, []uint64{1, 2, 3}) {
 		t.Fatalf("committed %v", committed)
+	}
+}
+
+// TestBatcherAnyOrderCommitsOverlap: an AnyOrder table's next part
+// commits while the last one still does, finishing first, and a third
+// waits while AnyOrderCommits are in flight; items commit as their rows
+// do, in any order.
+func TestBatcherAnyOrderCommitsOverlap(t *testing.T) {
+	ctx := context.Background()
+	held := make(chan struct{})
+	rec := &recorder{hold: func(v uint64) bool { return v <= AnyOrderCommits }, release: held}
+	var mu sync.Mutex
+	var committed []uint64
+	tb := testTable("t")
+	tb.AnyOrder = true
+	b, err := New(rec, Options{Tables: []Table{tb}, Limits: Limits{Rows: 1, Bytes: 1 << 20, Age: time.Hour, PartRows: 1},
+		OnCommit: func(seq uint64) { mu.Lock(); committed = append(committed, seq); mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Parts 1 and 2 are held in their commits, both in flight at once.
+	for v := uint64(1); v <= AnyOrderCommits; v++ {
+		addWithin(t, b, v)
+	}
+	third := make(chan error)
+	go func() { third <- b.Add(ctx, 3, []Row{&testRow{table: "t", v: 3}}) }()
+	select {
+	case err := <-third:
+		t.Fatalf("a third commit started while %d were in flight (%v)", AnyOrderCommits, err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	if got := rec.inserts(); len(got) != 0 {
+		t.Fatalf("inserts %v while every part is held", got)
+	}
+	close(held)
+	must(t, <-third)
+	must(t, b.Close(ctx))
+	got := rec.inserts()
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"t:1", "t:2", "t:3"}) {
+		t.Fatalf("inserts %v", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	slices.Sort(committed)
+	if !slices.Equal(committed, []uint64{1, 2, 3}) {
+		t.Fatalf("committed %v", committed)
+	}
+}
+
+// TestBatcherAnyOrderFinishesOutOfOrder: a later part of an AnyOrder
+// table that commits first reports its items at once, not after the
+// earlier part.
+func TestBatcherAnyOrderFinishesOutOfOrder(t *testing.T) {
+	ctx := context.Background()
+	held := make(chan struct{})
+	rec := &recorder{hold: func(v uint64) bool { return v == 1 }, release: held}
+	committed := make(chan uint64, 3)
+	tb := testTable("t")
+	tb.AnyOrder = true
+	b, err := New(rec, Options{Tables: []Table{tb}, Limits: Limits{Rows: 1, Bytes: 1 << 20, Age: time.Hour, PartRows: 1},
+		OnCommit: func(seq uint64) { committed <- seq }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addWithin(t, b, 1)
+	addWithin(t, b, 2)
+	// Poll hands over finished writes; part 1 stays held throughout.
+	deadline := time.Now().Add(10 * time.Second)
+	var first uint64
+	for first == 0 {
+		must(t, b.Poll(ctx))
+		select {
+		case first = <-committed:
+		default:
+			if time.Now().After(deadline) {
+				t.Fatalf("item 2 not committed while part 1 is held (inserts %v)", rec.inserts())
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	if first != 2 {
+		t.Fatalf("item %d committed first, want 2", first)
+	}
+	if got := rec.inserts(); !slices.Equal(got, []string{"t:2"}) {
+		t.Fatalf("inserts %v, want [t:2]", got)
+	}
+	close(held)
+	must(t, b.Close(ctx))
+	if seq := <-committed; seq != 1 {
+		t.Fatalf("then item %d, want 1", seq)
+	}
+}
+
+// addWithin adds item v with a row of value v to table t, failing the
+// test if the Add waits (for a held commit) for 10 s.
+func addWithin(t *testing.T, b *Batcher, v uint64) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- b.Add(context.Background(), v, []Row{&testRow{table: "t", v: v}}) }()
+	select {
+	case err := <-done:
+		must(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatalf("adding item %d waited for a commit in flight", v)
 	}
 }
 

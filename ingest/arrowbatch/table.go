@@ -33,7 +33,19 @@ type Builder interface {
 type Table struct {
 	Name string
 	New  func(memory.Allocator) Builder
+	// AnyOrder: which of a key's rows survives does not depend on the
+	// order its parts were committed in (the rows of a key are identical,
+	// or the engine's version column picks one), so up to AnyOrderCommits
+	// of its parts may commit at once. Otherwise they commit one after
+	// another, in order.
+	AnyOrder bool
 }
+
+// AnyOrderCommits is how many parts of an AnyOrder table commit at once.
+// A part's commit (its sort, views and write, in one engine thread) takes
+// longer than the next part takes to fill at full speed: one at a time,
+// the load waits for it with a core idle.
+const AnyOrderCommits = 2
 
 // CoreTables are the tables every ingestion writes.
 func CoreTables() []Table {

@@ -22,7 +22,10 @@ type accountRow light.OutputAccount
 func (*accountRow) Table() string { return schema.TableCompressed }
 
 func accountsTable() arrowbatch.Table {
-	return arrowbatch.Table{Name: schema.TableCompressed, New: func(mem memory.Allocator) arrowbatch.Builder { return newAccountsBuilder(mem) }}
+	// An output's row is the same whichever transaction range writes it:
+	// its hash names its tree position and content.
+	return arrowbatch.Table{Name: schema.TableCompressed, AnyOrder: true,
+		New: func(mem memory.Allocator) arrowbatch.Builder { return newAccountsBuilder(mem) }}
 }
 
 // accountsBuilder writes its columns straight into slices (columns.go):

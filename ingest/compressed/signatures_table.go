@@ -43,7 +43,8 @@ type tokenOwnerSignatureRow ownerSignatureRow
 func (*tokenOwnerSignatureRow) Table() string { return schema.TableTokenOwnerTxs }
 
 func signaturesTable() arrowbatch.Table {
-	return arrowbatch.Table{Name: schema.TableCompressionSigs, New: func(mem memory.Allocator) arrowbatch.Builder {
+	// A transaction's row is the same whenever it is written.
+	return arrowbatch.Table{Name: schema.TableCompressionSigs, AnyOrder: true, New: func(mem memory.Allocator) arrowbatch.Builder {
 		return newSignaturesBuilder(mem)
 	}}
 }
@@ -86,7 +87,8 @@ func (b *signaturesBuilder) Append(r arrowbatch.Row) error {
 // ownerSigsTable describes owner_txs or token_owner_txs, which share
 // their columns.
 func ownerSigsTable(table string) arrowbatch.Table {
-	return arrowbatch.Table{Name: table, New: func(mem memory.Allocator) arrowbatch.Builder {
+	// Rows are keys only: duplicates are identical.
+	return arrowbatch.Table{Name: table, AnyOrder: true, New: func(mem memory.Allocator) arrowbatch.Builder {
 		return newOwnerSigsBuilder(mem, table)
 	}}
 }
