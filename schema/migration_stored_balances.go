@@ -16,3 +16,13 @@ func storedBalances() []string {
 		) ENGINE = Memory`,
 	}
 }
+
+// changePairs is migration 23: the step's list of balance changes
+// carries each pair's digest, computed once with the deltas, so the
+// balance write stores it instead of token_balances computing it again
+// (its MATERIALIZED expression). The list is scratch, emptied every step.
+func changePairs() []string {
+	return []string{
+		`ALTER TABLE ` + TableStepChanges + ` ADD COLUMN IF NOT EXISTS pair FixedString(16) AFTER mint`,
+	}
+}

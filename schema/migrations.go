@@ -160,6 +160,7 @@ func Migrations() []Migration {
 		{Version: 20, Name: "stored_balances", Statements: storedBalances()},
 		{Version: 21, Name: "account_granules", Statements: accountGranules()},
 		{Version: 22, Name: "narrow_markers", Statements: narrowMarkers()},
+		{Version: 23, Name: "change_pairs", Statements: changePairs()},
 	}
 }
 

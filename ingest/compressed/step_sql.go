@@ -202,10 +202,10 @@ FROM `
 // it keeps no copy of the balances (balanceCache) and to redo a failed
 // step.
 const (
-	changesHead = `INSERT INTO compressed_step_changes (owner, mint, new_balance, old_balance, had)
+	changesHead = `INSERT INTO compressed_step_changes (owner, mint, pair, new_balance, old_balance, had)
 WITH stored AS (`
 	changesTail = `)
-SELECT owner, mint, toUInt64(toInt128(old_balance) + delta), old_balance, had
+SELECT owner, mint, pair, toUInt64(toInt128(old_balance) + delta), old_balance, had
 FROM compressed_step_deltas AS d LEFT JOIN stored AS o USING (pair)
 WHERE NOT had OR delta != 0` + joinSettings
 	sqlChanges = changesHead + `
@@ -248,8 +248,13 @@ SELECT mint, new_balance, owner, {version:UInt64}, toUInt8(0) FROM compressed_st
 UNION ALL
 SELECT mint, old_balance, owner, {version:UInt64}, toUInt8(1) FROM compressed_step_changes WHERE had`
 
-const sqlBalances = `INSERT INTO token_balances (owner, mint, balance, version)
-SELECT owner, mint, new_balance, {version:UInt64} FROM compressed_step_changes`
+// sqlBalances writes the pair digest the deltas computed (migration 23)
+// into token_balances.pair, which would otherwise compute it again: the
+// insert of 2.4M balances took 0.73-0.92 s against 0.99-1.25 (7 rounds
+// each, a throwaway test).
+const sqlBalances = `INSERT INTO token_balances (owner, mint, pair, balance, version)
+SELECT owner, mint, pair, new_balance, {version:UInt64} FROM compressed_step_changes
+SETTINGS insert_allow_materialized_columns = 1`
 
 // sqlTouchedAny tells whether the range touched any account at all: an
 // output created in it or a spend in it. It stops at the first of each:
