@@ -95,6 +95,14 @@ type Store interface {
 	Close() error
 }
 
+// RawQuerier is a Store that also returns a statement's output as the
+// engine formats it (RowBinary, JSONEachRow, ...), undecoded and whole:
+// the embedded engine is one. Readers of large binary results use it
+// where a store has it, and a decoded Query elsewhere.
+type RawQuerier interface {
+	QueryRaw(ctx context.Context, sql string, params Params, format string) ([]byte, error)
+}
+
 // PartWriter is one INSERT fed record after record. Its rows become
 // visible together at Commit, written as one part (per partition) however
 // many records were appended: a bulk load that commits every few batches

@@ -39,7 +39,7 @@ func runSQL(ctx context.Context, e *env, args []string) error {
 	// A statement with its own FORMAT clause prints the engine's output
 	// as it is, the way ClickHouse's clients do.
 	if f := ownFormat(fs.Arg(0)); f != "" {
-		rq, ok := s.(rawQuerier)
+		rq, ok := s.(store.RawQuerier)
 		if !ok {
 			return fmt.Errorf("sql: a FORMAT clause (%s) needs the embedded engine; use --format", f)
 		}
@@ -170,12 +170,6 @@ func jsonValue(v any, text string) any {
 		return json.RawMessage(text)
 	}
 	return text
-}
-
-// rawQuerier runs a statement and returns its output in a ClickHouse
-// format; the embedded engine is one.
-type rawQuerier interface {
-	QueryRaw(ctx context.Context, sql string, params store.Params, format string) ([]byte, error)
 }
 
 // formatClause is a FORMAT clause ending a statement, once its trailing

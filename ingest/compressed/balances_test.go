@@ -92,12 +92,20 @@ func (f *failingStore) Exec(ctx context.Context, sql string, params store.Params
 	return f.Store.Exec(ctx, sql, params)
 }
 
+// rawFailingStore is a failingStore that keeps the engine's raw query
+// (store.RawQuerier), as the embedded engine itself has it.
+type rawFailingStore struct {
+	*failingStore
+	store.RawQuerier
+}
+
 // TestBalanceCache steps one history with the old balances found by
 // scanning token_balances and through the step's in-memory copy: alone,
 // alternating with a second step object (another writer: the copy must
 // notice and reload), over a limit the copy outgrows, and with a step
 // failing after its markers (its balances or its holders write) or in
-// the rewrite of its spent accounts. Every way ends with the balances and
+// the rewrite of its spent accounts; the copy reads the deltas as the
+// engine's RowBinary, and in two ways as one string. Every way ends with the balances and
 // holders the history adds up to.
 func TestBalanceCache(t *testing.T) {
 	const slots = 12
@@ -113,6 +121,9 @@ func TestBalanceCache(t *testing.T) {
 		fail   string
 		// cached: whether steps used the copy: all, some or none.
 		cached string
+		// plain hides the engine's raw query: the copy reads the deltas
+		// as one string, as from a ClickHouse server (readDeltas).
+		plain bool
 	}{
 		{name: "scan", limit: 0, steps: 1, cached: "none"},
 		{name: "cached", limit: DefaultBalanceCache, steps: 1, cached: "all"},
@@ -125,11 +136,22 @@ func TestBalanceCache(t *testing.T) {
 		// Spent accounts' rows are rewritten beside the balance writes,
 		// which may finish when the rewrite fails.
 		{name: "failed spent rewrite", limit: DefaultBalanceCache, steps: 1, failAt: 7, fail: "token_accounts", cached: "all"},
+		{name: "cached, deltas as a string", limit: DefaultBalanceCache, steps: 1, cached: "all", plain: true},
+		{name: "failed step, deltas as a string", limit: DefaultBalanceCache, steps: 1, failAt: 7, fail: "token_balances", cached: "all", plain: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := context.Background()
-			fs := &failingStore{Store: storetest.Open(t), sql: "INSERT INTO " + c.fail + " "}
+			base := storetest.Open(t)
+			fs := &failingStore{Store: base, sql: "INSERT INTO " + c.fail + " "}
+			var s store.Store = fs
+			if !c.plain {
+				rq, ok := base.(store.RawQuerier)
+				if !ok {
+					t.Fatal("the embedded engine has no raw query")
+				}
+				s = rawFailingStore{fs, rq}
+			}
 			var mu sync.Mutex
 			used := 0
 			steps := make([]*StateStep, c.steps)
@@ -152,20 +174,20 @@ func TestBalanceCache(t *testing.T) {
 					from--
 				}
 				fs.arm(slot == c.failAt)
-				err := step.Apply(ctx, fs, from, to)
+				err := step.Apply(ctx, s, from, to)
 				if c.failAt == slot {
 					if err == nil {
 						t.Fatal("the injected failure was not returned")
 					}
 					// The pipeline applies the range again.
-					err = step.Apply(ctx, fs, from, to)
+					err = step.Apply(ctx, s, from, to)
 				}
 				if err != nil {
 					t.Fatalf("slot %d: %v", slot, err)
 				}
 				// Stepping a range again counts nothing twice.
 				if slot == slots/2 {
-					if err := step.Apply(ctx, fs, 1, uint64(slot)); err != nil {
+					if err := step.Apply(ctx, s, 1, uint64(slot)); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -69,7 +69,10 @@ type DB struct {
 
 type conn struct{ c *C.chdb_connection }
 
-var _ store.Store = (*DB)(nil)
+var (
+	_ store.Store      = (*DB)(nil)
+	_ store.RawQuerier = (*DB)(nil)
+)
 
 // ErrLocked marks a data directory held by another process.
 var ErrLocked = errors.New("data directory is in use")
