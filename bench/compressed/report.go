@@ -157,6 +157,7 @@ func (r *Report) WriteTable(w io.Writer) {
 		fmt.Fprintf(w, "MISMATCH %s\n", m)
 	}
 	fmt.Fprintf(w, "machine load average when the run started: %s on %d CPUs\n", r.LoadBefore, r.CPUs)
+	fmt.Fprintln(w, "before each timed phase of dasch the run writes the dirty pages of the earlier ones to disk (sync), untimed")
 	fmt.Fprintf(w, "engine allocator options: %s\n", r.Allocator)
 }
 

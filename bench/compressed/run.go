@@ -209,6 +209,7 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 	defer stop()
 	r.rpc = newRPCClient(addr, key, cfg.Clients+8)
 	r.say("dasch: serving JSON-RPC on %s", addr)
+	r.flushDirty("the pages")
 	if r.pg != nil {
 		if r.pc, err = pgx.Connect(ctx, r.pg.DSN()); err != nil {
 			return nil, err
@@ -229,6 +230,7 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 	}
 	if cfg.Transfers > 0 {
 		// After the pages: the transfers change the state they read.
+		r.flushDirty("the transfers")
 		r.say("dasch: %d transfers, each spending a stored account and creating two", cfg.Transfers)
 		if r.rep.Transfers, err = runTransfers(ctx, s, r.step, r.pc, plan, r.rep.Dasch.Stats, cfg.Transfers, cfg.LiveSlots, cfg.transferChunk(), cfg.Parallel); err != nil {
 			return nil, err
@@ -295,15 +297,18 @@ func (r *runner) load(ctx context.Context) error {
 		}
 		r.say("postgres: COPY %.1fs, indexes+analyze %.1fs", rep.PG.Load.Seconds(), rep.PG.Index.Seconds())
 	}
+	r.flushDirty("the raw insert limit")
 	r.say("dasch: raw insert limit, %d narrow rows", cfg.NarrowRows)
 	if rep.NarrowRowsPerSec, err = narrowLimit(ctx, r.s, cfg.NarrowRows, 1_000_000, cfg.Parallel); err != nil {
 		return fmt.Errorf("narrow insert limit: %w", err)
 	}
+	r.flushDirty("the same rows")
 	r.say("dasch: raw insert of the same rows, pre-built, into copies of the tables")
 	if rep.SameRows, err = sameRowsLimit(ctx, r.s, r.plan, cfg.ChunkAccounts, cfg.Parallel, cfg.PartChunks); err != nil {
 		return err
 	}
 	r.say("dasch: same rows inserted in %.1fs, CPU %.1fs", rep.SameRows.Load.Seconds(), rep.SameRows.CPU.Seconds())
+	r.flushDirty("the ingest")
 	r.say("dasch: ingesting %d token accounts end to end (decoder, %d insert streams, state step)", cfg.Gen.Accounts, cfg.Parallel)
 	if cfg.IngestProfile != nil {
 		if err := pprof.StartCPUProfile(cfg.IngestProfile); err != nil {
