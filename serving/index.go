@@ -19,7 +19,6 @@ import (
 	"time"
 
 	qc "github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -141,10 +140,10 @@ func (x *Index) Load(ctx context.Context) error {
 	}
 	for c := 0; c < loadChunks; c++ {
 		lo, hi := keyChunk[qc.Key](c, loadChunks)
-		cond := schema.KeyPrefixRange("owner", "{lo:FixedString(32)}", "")
+		cond := `owner >= {lo:FixedString(32)}`
 		params := store.Params{"lo": string(lo[:])}
 		if hi != nil {
-			cond += ` AND ` + schema.KeyPrefixRange("owner", "", "{hi:FixedString(32)}")
+			cond += ` AND owner < {hi:FixedString(32)}`
 			params["hi"] = string(hi[:])
 		}
 		rows, err := x.read(ctx, cond, params)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -24,12 +23,12 @@ type BalancePage struct {
 }
 
 // TokenBalancesByOwner lists owner's balances by mint from token_balances
-// (ordered by owner's key prefix, owner, mint: schema.KeyPrefix).
+// (ordered by owner, mint).
 func TokenBalancesByOwner(ctx context.Context, s store.Store, owner Key, p BalancePage) ([]TokenBalance, error) {
 	if p.Limit == 0 {
 		return nil, nil
 	}
-	q := newQuery().where(schema.KeyPrefixEquals("owner", "{owner:FixedString(32)}")).bind("owner", keyParam(owner))
+	q := newQuery().where(`owner = {owner:FixedString(32)}`).bind("owner", keyParam(owner))
 	if p.Mint != nil {
 		q.where(`mint = {mint:FixedString(32)}`).bind("mint", keyParam(*p.Mint))
 	}
@@ -70,8 +69,7 @@ type HolderPage struct {
 }
 
 // MintHolders lists the holders of mint by balance, then owner, both
-// descending, from mint_holders (ordered by mint's key prefix, mint,
-// balance, owner: schema.KeyPrefix): a page is
+// descending, from mint_holders (ordered by mint, balance, owner): a page is
 // a range read of that key, whatever the number of holders.
 //
 // FINAL cannot stop early on a descending page: it merged every row of the
@@ -121,7 +119,7 @@ func MintHolders(ctx context.Context, s store.Store, mint Key, p HolderPage) ([]
 // holdersQuery holds the conditions of a holders page: the mint, the
 // cursor, zero balances and tombstones.
 func holdersQuery(mint Key, p HolderPage) *query {
-	q := newQuery().where(schema.KeyPrefixEquals("mint", "{mint:FixedString(32)}")).bind("mint", keyParam(mint))
+	q := newQuery().where(`mint = {mint:FixedString(32)}`).bind("mint", keyParam(mint))
 	if p.After != nil {
 		q.where(`(balance < {ab:UInt64} OR (balance = {ab:UInt64} AND owner < {ao:FixedString(32)}))`).
 			bind("ab", u64Param(p.After.Balance)).bind("ao", keyParam(p.After.Owner))

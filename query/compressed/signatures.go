@@ -51,8 +51,8 @@ func withSignatures(named string) string {
 }
 
 // SignaturesForOwner lists the transactions that created or spent an
-// account owned by owner, from owner_txs (ordered by owner's key prefix,
-// owner, slot, sig_prefix: schema.KeyPrefix).
+// account owned by owner, from owner_txs (ordered by owner, slot,
+// sig_prefix).
 func SignaturesForOwner(ctx context.Context, s store.Store, owner Key, p SigPage) ([]SignatureInfo, error) {
 	out, err := ownerSignatures(ctx, s, schema.TableOwnerTxs, owner, p)
 	if err != nil {
@@ -76,7 +76,7 @@ func ownerSignatures(ctx context.Context, s store.Store, table string, owner Key
 		return nil, nil
 	}
 	// The page is chosen in the owner table, then its signatures are read.
-	q := newQuery().where(schema.KeyPrefixEquals("owner", "{owner:FixedString(32)}")).bind("owner", keyParam(owner))
+	q := newQuery().where(`owner = {owner:FixedString(32)}`).bind("owner", keyParam(owner))
 	p.applyPrefix(q)
 	page := `(` + q.sql(`SELECT slot, sig_prefix FROM `+table+` FINAL`,
 		`ORDER BY slot DESC, sig_prefix DESC LIMIT {limit:UInt64}`) + `)`

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -25,9 +24,9 @@ const tokenRowColumns = accountColumns + `, spent, spent_slot`
 // UnspentTokenRows reads the token accounts unspent as of slot asOf whose
 // owner is in [lo, hi) (hi nil: no upper bound).
 func UnspentTokenRows(ctx context.Context, s store.Store, lo Key, hi *Key, asOf uint64) ([]TokenRow, error) {
-	q := newQuery().where(schema.KeyPrefixRange("token_owner", "{lo:FixedString(32)}", "")).bind("lo", keyParam(lo))
+	q := newQuery().where(`token_owner >= {lo:FixedString(32)}`).bind("lo", keyParam(lo))
 	if hi != nil {
-		q.where(schema.KeyPrefixRange("token_owner", "", "{hi:FixedString(32)}")).bind("hi", keyParam(*hi))
+		q.where(`token_owner < {hi:FixedString(32)}`).bind("hi", keyParam(*hi))
 	}
 	// After FINAL the spent row replaces the unspent one; a spend after
 	// asOf leaves the account unspent as of then.

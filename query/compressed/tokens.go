@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -39,13 +38,12 @@ func TokenAccountsByDelegate(ctx context.Context, s store.Store, delegate Key, p
 }
 
 // tokenAccounts reads one keyset page; table and column are constants of
-// this package, never input. Both tables lead their key with the column's
-// prefix (schema.KeyPrefix).
+// this package, never input.
 func tokenAccounts(ctx context.Context, s store.Store, table, column string, who Key, p TokenPage) ([]Account, error) {
 	if p.Limit == 0 {
 		return nil, nil
 	}
-	q := newQuery().where(schema.KeyPrefixEquals(column, "{who:FixedString(32)}")).bind("who", keyParam(who))
+	q := newQuery().where(column+` = {who:FixedString(32)}`).bind("who", keyParam(who))
 	if p.Mint != nil {
 		q.where(`mint = {mint:FixedString(32)}`).bind("mint", keyParam(*p.Mint))
 	}
