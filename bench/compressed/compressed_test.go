@@ -92,6 +92,11 @@ func TestSmallRun(t *testing.T) {
 		if d := f.fig; d.CPU <= 0 || d.CPU.Seconds() > 1.05*d.Load.Seconds()*float64(rep.CPUs) {
 			t.Errorf("%s CPU %v over %v on %d CPUs", f.what, d.CPU, d.Load, rep.CPUs)
 		}
+		// Every part is sorted by its table's key as it is written; the
+		// counter takes only that phase's.
+		if e := f.fig.Engine; e.SortBlocks <= 0 || e.SortBlocks.Seconds() > f.fig.CPU.Seconds() || e.Merges < 0 {
+			t.Errorf("%s engine work %+v with CPU %v", f.what, e, f.fig.CPU)
+		}
 	}
 	if tr := rep.Transfers; tr.Transfers != 3_000 || tr.Chunks != 3 || tr.Steps < 1 || tr.SupplyAfter == 0 || tr.SupplyAfter != tr.SupplyBefore {
 		t.Errorf("transfer figures: %d transfers, %d steps over %d chunks, supply %d -> %d",

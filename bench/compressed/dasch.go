@@ -78,6 +78,8 @@ type IngestFigures struct {
 	CPU time.Duration
 	// Phases break dasch's Load down (see Phases).
 	Phases Phases
+	// Engine is what the engine counted doing during dasch's load.
+	Engine EngineWork
 	// Steps is how many state steps dasch's load ran over its Chunks:
 	// fewer when the steps fell behind the inserts.
 	Steps, Chunks int

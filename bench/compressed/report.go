@@ -130,6 +130,7 @@ func (r *Report) WriteTable(w io.Writer) {
 	}
 	if raw := r.SameRows; len(raw.Phases) > 0 {
 		fmt.Fprintf(w, "same rows, raw insert time by table, s (summed over %d streams): %s\n", c.Parallel, raw.Phases.list(time.Second, 1, 0))
+		fmt.Fprintf(w, "engine counters (system.events), s: same rows %s; ingest %s\n", raw.Engine, d.Engine)
 	}
 	if tr := r.Transfers; len(tr.Phases) > 0 {
 		fmt.Fprintf(w, "dasch transfers time by phase, s: %s\n", tr.Phases.list(time.Second, 1, 0))

@@ -304,10 +304,15 @@ func (r *runner) load(ctx context.Context) error {
 	}
 	r.flushDirty("the same rows")
 	r.say("dasch: raw insert of the same rows, pre-built, into copies of the tables")
-	if rep.SameRows, err = sameRowsLimit(ctx, r.s, r.plan, cfg.ChunkAccounts, cfg.Parallel, cfg.PartChunks); err != nil {
+	work, err := withEngineWork(ctx, r.s, func() (err error) {
+		rep.SameRows, err = sameRowsLimit(ctx, r.s, r.plan, cfg.ChunkAccounts, cfg.Parallel, cfg.PartChunks)
+		return err
+	})
+	if err != nil {
 		return err
 	}
-	r.say("dasch: same rows inserted in %.1fs, CPU %.1fs", rep.SameRows.Load.Seconds(), rep.SameRows.CPU.Seconds())
+	rep.SameRows.Engine = work
+	r.say("dasch: same rows inserted in %.1fs, CPU %.1fs (engine, s: %s)", rep.SameRows.Load.Seconds(), rep.SameRows.CPU.Seconds(), work)
 	r.flushDirty("the ingest")
 	r.say("dasch: ingesting %d token accounts end to end (decoder, %d insert streams, state step)", cfg.Gen.Accounts, cfg.Parallel)
 	if cfg.IngestProfile != nil {
@@ -315,15 +320,19 @@ func (r *runner) load(ctx context.Context) error {
 			return fmt.Errorf("ingest profile: %w", err)
 		}
 	}
-	rep.Dasch, err = loadDasch(ctx, r.s, r.step, r.plan, cfg.ChunkAccounts, cfg.Parallel, cfg.PartChunks)
+	work, err = withEngineWork(ctx, r.s, func() (err error) {
+		rep.Dasch, err = loadDasch(ctx, r.s, r.step, r.plan, cfg.ChunkAccounts, cfg.Parallel, cfg.PartChunks)
+		return err
+	})
 	if cfg.IngestProfile != nil {
 		pprof.StopCPUProfile()
 	}
 	if err != nil {
 		return err
 	}
-	r.say("dasch: ingest %.1fs, CPU %.1fs (state steps %.1fs of it after the last insert); waiting for merges",
-		rep.Dasch.Load.Seconds(), rep.Dasch.CPU.Seconds(), rep.Dasch.StepTail.Seconds())
+	rep.Dasch.Engine = work
+	r.say("dasch: ingest %.1fs, CPU %.1fs (state steps %.1fs of it after the last insert; engine, s: %s); waiting for merges",
+		rep.Dasch.Load.Seconds(), rep.Dasch.CPU.Seconds(), rep.Dasch.StepTail.Seconds(), work)
 	r.say("dasch: ingest phases, s: %s", rep.Dasch.Phases.list(time.Second, 1, 0.5))
 	if rep.Dasch.Settle, rep.Dasch.Parts, err = settle(ctx, r.s, cfg.SettleLimit); err != nil {
 		return err
