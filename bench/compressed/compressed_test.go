@@ -92,8 +92,10 @@ func TestSmallRun(t *testing.T) {
 		if d := f.fig; d.CPU <= 0 || d.CPU.Seconds() > 1.05*d.Load.Seconds()*float64(rep.CPUs) {
 			t.Errorf("%s CPU %v over %v on %d CPUs", f.what, d.CPU, d.Load, rep.CPUs)
 		}
-		// Every part is sorted by its table's key as it is written; the
-		// counter takes only that phase's.
+		// Every part is sorted by its table's key as it is written. The
+		// counter is wall time summed over threads: in a run this small
+		// the threads barely wait for a core, so the phase's sorting stays
+		// under the process's CPU over it.
 		if e := f.fig.Engine; e.SortBlocks <= 0 || e.SortBlocks.Seconds() > f.fig.CPU.Seconds() || e.Merges < 0 {
 			t.Errorf("%s engine work %+v with CPU %v", f.what, e, f.fig.CPU)
 		}

@@ -105,8 +105,8 @@ type rawFailingStore struct {
 // notice and reload), over a limit the copy outgrows, and with a step
 // failing after its markers (its balances or its holders write) or in
 // the rewrite of its spent accounts; the copy reads the deltas as the
-// engine's RowBinary, and in two ways as one string. Every way ends with the balances and
-// holders the history adds up to.
+// engine's RowBinary, and in two ways as one string. Every way ends with
+// the balances and holders the history adds up to.
 func TestBalanceCache(t *testing.T) {
 	const slots = 12
 	sc := newBalanceScript(slots)
