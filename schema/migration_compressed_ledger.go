@@ -2,7 +2,8 @@ package schema
 
 // Tables of migration 6.
 const (
-	// TableTokenLedger lists every token event the balances count.
+	// TableTokenLedger lists the token spends the balances count (and
+	// every output too, until migration 24).
 	TableTokenLedger = "token_ledger"
 	// TableStepEvents is the state step's scratch list of the events it
 	// is adding to the balances.

@@ -161,6 +161,7 @@ func Migrations() []Migration {
 		{Version: 21, Name: "account_granules", Statements: accountGranules()},
 		{Version: 22, Name: "narrow_markers", Statements: narrowMarkers()},
 		{Version: 23, Name: "change_pairs", Statements: changePairs()},
+		{Version: 24, Name: "ledger_spends_only", Statements: ledgerSpendsOnly()},
 	}
 }
 

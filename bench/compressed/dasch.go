@@ -55,6 +55,7 @@ func recordBytes(rec arrow.RecordBatch) int64 {
 type IngestFigures struct {
 	Accounts, Holdings int
 	Rows               int64 // rows written over all tables
+	Tables             int   // dasch: the tables holding them
 	Bytes              int64 // bytes handed to the engine (Arrow buffers or COPY rows)
 	// Load is the time spent writing: store.Insert calls for dasch, COPY
 	// for PostgreSQL. Generation and batch building are outside it.

@@ -199,7 +199,7 @@ func loadDasch(ctx context.Context, s store.Store, step *cingest.StateStep, p *P
 	}
 	fig.CPU = cpu1 - cpu0
 	fig.Stats, fig.Accounts, fig.Holdings = st, st.Accounts, st.Holdings
-	if fig.Rows, err = storedRows(ctx, s); err != nil {
+	if fig.Rows, fig.Tables, err = storedRows(ctx, s); err != nil {
 		return fig, err
 	}
 	// The API stamps answers with the indexed slot.
@@ -361,16 +361,16 @@ func releaseJobs(jobs []insertJob) {
 }
 
 // storedRows counts the rows in the active parts of the compressed
-// tables: every row the ingest wrote, decoded or derived, until merges
-// fold replaced versions.
-func storedRows(ctx context.Context, s store.Store) (int64, error) {
-	res, err := s.Query(ctx, `SELECT toUInt64(sum(rows)) FROM system.parts
+// tables (every row the ingest wrote, decoded or derived, until merges
+// fold replaced versions) and how many of the tables hold any.
+func storedRows(ctx context.Context, s store.Store) (rows int64, tables int, err error) {
+	res, err := s.Query(ctx, `SELECT toUInt64(sum(rows)), toUInt64(uniqExactIf(table, rows > 0)) FROM system.parts
 		WHERE active AND database = currentDatabase() AND table IN {t:Array(String)}`,
 		store.Params{"t": chArray(daschTables())})
 	if err != nil {
-		return 0, fmt.Errorf("count stored rows: %w", err)
+		return 0, 0, fmt.Errorf("count stored rows: %w", err)
 	}
-	return int64(res.Rows[0][0].(uint64)), nil
+	return int64(res.Rows[0][0].(uint64)), int(res.Rows[0][1].(uint64)), nil
 }
 
 // decodeChunk runs the decoder over a chunk's events and returns its

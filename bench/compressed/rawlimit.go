@@ -184,36 +184,10 @@ func sameRows(p *Plan, ch *Chunk, dec *cingest.Decoder, builders map[string]arro
 	jobs = append(jobs,
 		insertJob{schema.TableTokenBalances, bal.NewRecordBatch()},
 		insertJob{schema.TableMintHolders, hold.NewRecordBatch()})
-	// Each output is in the ledger, and marked as counted by the state
-	// step.
-	jobs = append(jobs, insertJob{schema.TableTokenLedger, ledgerRows(mem, p, ch)},
-		insertJob{schema.TableTokenLedgerApplied, markerRows(mem, p, ch)})
+	// Each output is marked as counted by the state step (the ledger
+	// holds spends only: migration 24).
+	jobs = append(jobs, insertJob{schema.TableTokenLedgerApplied, markerRows(mem, p, ch)})
 	return jobs, nil
-}
-
-// ledgerRows builds the token_ledger rows of a chunk's outputs (applied
-// takes its default, 0).
-func ledgerRows(mem memory.Allocator, p *Plan, ch *Chunk) arrow.RecordBatch {
-	pk, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
-	rb := array.NewRecordBuilder(mem, arrow.NewSchema([]arrow.Field{
-		{Name: "slot", Type: u64}, {Name: "hash", Type: pk}, {Name: "kind", Type: arrow.PrimitiveTypes.Uint8},
-		{Name: "token", Type: arrow.FixedWidthTypes.Boolean}, {Name: "owner", Type: pk}, {Name: "mint", Type: pk},
-		{Name: "amount", Type: u64},
-	}, nil))
-	defer rb.Release()
-	f := rb.Fields()
-	for i := range ch.Accounts {
-		a := &ch.Accounts[i]
-		h, o, m := p.AccountHash(a.Seq), p.OwnerKey(a.Owner), p.MintKey(int(a.Mint))
-		f[0].(*array.Uint64Builder).Append(Slot(a.Seq))
-		f[1].(*array.FixedSizeBinaryBuilder).Append(h[:])
-		f[2].(*array.Uint8Builder).Append(0)
-		f[3].(*array.BooleanBuilder).Append(true)
-		f[4].(*array.FixedSizeBinaryBuilder).Append(o[:])
-		f[5].(*array.FixedSizeBinaryBuilder).Append(m[:])
-		f[6].(*array.Uint64Builder).Append(a.Amount)
-	}
-	return rb.NewRecordBatch()
 }
 
 // markerRows builds the token_ledger_applied rows of a chunk's outputs.

@@ -56,7 +56,7 @@ func (r *Report) WriteTable(w io.Writer) {
 		t.Row("  same rows CPU, s | per 1M accounts", cpuCell(raw), "", "", busy(raw, r.CPUs))
 	}
 	dRows := float64(d.Rows) / d.Load.Seconds()
-	t.Row("  rows/s over all tables written", fmt.Sprintf("%s (%d tables)", measure.Count(int(dRows)), len(daschTables())),
+	t.Row("  rows/s over all tables written", fmt.Sprintf("%s (%d tables)", measure.Count(int(dRows)), d.Tables),
 		pgOr(r.Postgres, func() string {
 			return fmt.Sprintf("%s (3 tables, COPY)", measure.Count(int(float64(p.Rows)/p.Load.Seconds())))
 		}), "", "")

@@ -242,9 +242,9 @@ func checkBalances(t *testing.T, s store.Store, want []string) {
 // as what the balances are.
 const ledgerBalances = `SELECT owner, mint, sum(if(kind = 0, toInt128(amount), -toInt128(amount))) AS balance
 FROM (
-  SELECT owner, mint, kind, amount FROM token_ledger
-  WHERE kind = 0 AND (slot, hash) IN (SELECT slot, hash FROM token_ledger_applied WHERE kind = 0)
-  LIMIT 1 BY slot, hash
+  SELECT token_owner AS owner, mint, toUInt8(0) AS kind, amount FROM compressed_accounts
+  WHERE is_token AND (slot_created, hash) IN (SELECT slot, hash FROM token_ledger_applied WHERE kind = 0)
+  LIMIT 1 BY hash
   UNION ALL
   SELECT a.token_owner, a.mint, 1, a.amount
   FROM (SELECT hash FROM token_ledger_applied FINAL WHERE kind = 1) AS m

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/ingest"
+	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
@@ -18,7 +19,8 @@ import (
 // the balances and holders equal an uninterrupted run's and no event is
 // counted twice or lost. The markers are where the step writes them, or
 // where steps wrote them before migration 22 (whole events in
-// token_ledger), which the migration carries over.
+// token_ledger, beside every output), which migration 22 carries over
+// and migration 24 clears the outputs from.
 func TestUnfinishedStepIsRedone(t *testing.T) {
 	for _, old := range []bool{false, true} {
 		name := "markers"
@@ -43,6 +45,7 @@ func TestUnfinishedStepIsRedone(t *testing.T) {
 			if old {
 				execAll(t, s, oldMarkers...)
 				reapply(t, s, "narrow_markers")
+				reapply(t, s, "ledger_spends_only")
 			}
 			if got := rows(t, s, sqlUnfinished); !slices.Equal(got, []string{last}) {
 				t.Fatalf("unfinished version %v, want %s", got, last)
@@ -64,14 +67,17 @@ func TestUnfinishedStepIsRedone(t *testing.T) {
 	}
 }
 
-// oldMarkers moves the markers into token_ledger as steps wrote them
-// before migration 22: each counted event written again whole, with the
+// oldMarkers puts the ledger back as steps left it before migration 22:
+// every output in it (as token_ledger_outputs_mv wrote them until
+// migration 24), and each counted event written again whole, with the
 // step's version as applied (a spend with its account's token fields).
 var oldMarkers = []string{
 	`INSERT INTO token_ledger (slot, hash, kind, token, owner, mint, amount, applied)
-		SELECT e.slot, e.hash, 0, true, e.owner, e.mint, e.amount, m.applied
-		FROM (SELECT * FROM token_ledger WHERE kind = 0 LIMIT 1 BY slot, hash) AS e
-		INNER JOIN (SELECT * FROM token_ledger_applied WHERE kind = 0) AS m ON e.slot = m.slot AND e.hash = m.hash`,
+		SELECT slot_created, hash, 0, true, token_owner, mint, amount, 0 FROM compressed_accounts WHERE is_token`,
+	`INSERT INTO token_ledger (slot, hash, kind, token, owner, mint, amount, applied)
+		SELECT m.slot, m.hash, 0, true, a.token_owner, a.mint, a.amount, m.applied
+		FROM (SELECT * FROM token_ledger_applied WHERE kind = 0) AS m
+		INNER JOIN (SELECT * FROM compressed_accounts LIMIT 1 BY hash) AS a USING (hash)`,
 	`INSERT INTO token_ledger (slot, hash, kind, token, owner, mint, amount, applied)
 		SELECT m.slot, m.hash, 1, a.is_token, a.token_owner, a.mint, a.amount, m.applied
 		FROM (SELECT * FROM token_ledger_applied WHERE kind = 1) AS m
@@ -96,6 +102,7 @@ func TestLedgerCarryOver(t *testing.T) {
 	}
 	reapply(t, s, "compressed_ledger")
 	reapply(t, s, "narrow_markers")
+	reapply(t, s, "ledger_spends_only")
 	sameAnswers(t, "carried over", want, snapshot(t, s))
 	counts := rowCounts(t, s)
 	if err := NewStateStep().Apply(ctx, s, 40, 43); err != nil {
@@ -188,23 +195,24 @@ func TestReadPathsDropSignature(t *testing.T) {
 	}
 }
 
-// TestMarkersFoldUnmerged keeps token_ledger's parts unmerged, so each
-// event and its marker sit in different parts: stepping the range again,
-// and re-indexing the same transactions, must count nothing twice (the
-// step folds an event with its marker before filtering on applied).
+// TestMarkersFoldUnmerged keeps the parts of compressed_accounts, the
+// ledger and its markers unmerged, so re-indexed copies of an output or
+// a spend, and an event and its marker, sit in different parts: stepping
+// the range again, re-indexing the same transactions, and indexing them
+// twice before the one step over their range (both copies unmarked) must
+// count nothing twice. The last fails without FINAL in sqlOutputEvents.
 func TestMarkersFoldUnmerged(t *testing.T) {
 	s := storetest.Open(t)
 	ctx := context.Background()
-	if err := s.Exec(ctx, "SYSTEM STOP MERGES token_ledger", nil); err != nil {
-		t.Fatal(err)
+	tables := []string{schema.TableCompressed, schema.TableTokenLedger, schema.TableTokenLedgerApplied}
+	for _, table := range tables {
+		if err := s.Exec(ctx, "SYSTEM STOP MERGES "+table, nil); err != nil {
+			t.Fatal(err)
+		}
+		defer s.Exec(ctx, "SYSTEM START MERGES "+table, nil)
 	}
-	defer s.Exec(ctx, "SYSTEM START MERGES token_ledger", nil)
 	index(t, s, paths(listed...), ingest.Config{})
 	want, counts := snapshot(t, s), rowCounts(t, s)
-	if got := rows(t, s, `SELECT count() > 1 FROM system.parts
-		WHERE database = currentDatabase() AND table = 'token_ledger' AND active`); !slices.Equal(got, []string{"1"}) {
-		t.Fatalf("token_ledger is in one part: the test needs events and markers apart")
-	}
 	if err := NewStateStep().Apply(ctx, s, 40, 43); err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +221,35 @@ func TestMarkersFoldUnmerged(t *testing.T) {
 		t.Errorf("stepping counted events again: %s rows, want %s", got, counts)
 	}
 	index(t, s, paths(listed...), ingest.Config{})
+	if got := rows(t, s, `SELECT (SELECT count() > uniqExact(hash) FROM compressed_accounts WHERE is_token),
+		(SELECT count() > uniqExact(slot, hash) FROM token_ledger)`); !slices.Equal(got, []string{"1 1"}) {
+		t.Fatalf("outputs, spends stored twice: %v, want 1 1: the test needs re-indexed copies apart", got)
+	}
 	sameAnswers(t, "re-indexed", want, snapshot(t, s))
+
+	// The same transactions indexed twice before any step: both copies
+	// are unmarked when the one step over their range lists its events.
+	s = storetest.Open(t)
+	for _, table := range tables {
+		if err := s.Exec(ctx, "SYSTEM STOP MERGES "+table, nil); err != nil {
+			t.Fatal(err)
+		}
+		defer s.Exec(ctx, "SYSTEM START MERGES "+table, nil)
+	}
+	for range 2 {
+		cfg := ingest.Config{Store: s, Source: source.NewFileList(paths(listed...))}
+		if err := Configure(ctx, s, &cfg); err != nil {
+			t.Fatal(err)
+		}
+		cfg.Steps = nil
+		if _, err := ingest.Run(ctx, cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := NewStateStep().Apply(ctx, s, 40, 43); err != nil {
+		t.Fatal(err)
+	}
+	sameAnswers(t, "indexed twice, then stepped", want, snapshot(t, s))
 }
 
 // reapply runs the named migration's statements twice over the store, as
@@ -329,5 +365,43 @@ func TestAccountGranulesMigration(t *testing.T) {
 	}
 	if got := rows(t, s, `SELECT (SELECT count() > 0 FROM token_accounts), (SELECT count() > 0 FROM token_ledger WHERE kind = 0)`); !slices.Equal(got, []string{"1 1"}) {
 		t.Errorf("token accounts and ledger outputs written through the views: %v", got)
+	}
+	// Migration 24 comes after, as on every store.
+	reapply(t, s, "ledger_spends_only")
+	index(t, s, paths(listed...), ingest.Config{})
+	sameAnswers(t, "migrated to 24", want, snapshot(t, s))
+}
+
+// TestLedgerSpendsOnly indexes half the fixtures into a store in its shape
+// before migration 24 (token_ledger_outputs_mv writing every token output
+// into the ledger), applies the migration twice and indexes them all:
+// the view and the outputs are gone, the spends stay, the marked events
+// still sum to the balances (ledgerBalances, as docs/schema.md gives it),
+// and every answer is the one of a store indexed in one go.
+func TestLedgerSpendsOnly(t *testing.T) {
+	s := storetest.Open(t)
+	index(t, s, paths(listed...), ingest.Config{})
+	want := snapshot(t, s)
+	s = storetest.Open(t)
+	execAll(t, s, `CREATE MATERIALIZED VIEW token_ledger_outputs_mv TO token_ledger AS
+		SELECT slot_created AS slot, hash, toUInt8(0) AS kind, true AS token,
+			token_owner AS owner, mint, amount, toUInt64(0) AS applied
+		FROM compressed_accounts WHERE is_token`)
+	index(t, s, paths(listed[:2]...), ingest.Config{})
+	if got := rows(t, s, `SELECT count() > 0 FROM token_ledger WHERE kind = 0`); !slices.Equal(got, []string{"1"}) {
+		t.Fatal("the old view wrote no output into the ledger: the test checks nothing")
+	}
+	reapply(t, s, "ledger_spends_only")
+	index(t, s, paths(listed...), ingest.Config{})
+	sameAnswers(t, "migrated", want, snapshot(t, s))
+	checkLedger(t, s, nil)
+	summed := rows(t, s, `SELECT base58Encode(owner), base58Encode(mint), balance FROM (`+ledgerBalances+`) ORDER BY owner, mint`)
+	stored := rows(t, s, `SELECT base58Encode(owner), base58Encode(mint), balance FROM token_balances FINAL ORDER BY owner, mint`)
+	if len(stored) == 0 || !slices.Equal(summed, stored) {
+		t.Errorf("balances summed from the marked events:\n%q\nstored:\n%q", summed, stored)
+	}
+	if got := rows(t, s, `SELECT (SELECT count() FROM system.tables WHERE database = currentDatabase() AND name = 'token_ledger_outputs_mv'),
+		(SELECT count() FROM token_ledger WHERE kind = 0), (SELECT count() > 0 FROM token_ledger WHERE kind = 1)`); !slices.Equal(got, []string{"0 0 1"}) {
+		t.Errorf("view, outputs and spends in the ledger after the migration: %v, want 0 0 1", got)
 	}
 }

@@ -155,9 +155,9 @@ func (st *StateStep) rewriteSpent(ctx context.Context, s store.Store, params sto
 // eventWrites list the events the balances do not count yet; spends
 // only when the range spent anything. writeBalances marks them.
 func eventWrites(spends bool) []statement {
-	out := []statement{{"clear events", sqlClearEvents}, {"ledger outputs", sqlOutputEvents}}
+	out := []statement{{"clear events", sqlClearEvents}, {"output events", sqlOutputEvents}}
 	if spends {
-		out = append(out, statement{"ledger spends", sqlSpendEvents})
+		out = append(out, statement{"spend events", sqlSpendEvents})
 	}
 	return out
 }
