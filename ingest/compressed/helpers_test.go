@@ -66,6 +66,18 @@ func index(t *testing.T, s store.Store, files []string, cfg ingest.Config) inges
 	return st
 }
 
+// stopMerges keeps the tables' parts apart until the test ends.
+func stopMerges(t *testing.T, s store.Store, tables ...string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, table := range tables {
+		if err := s.Exec(ctx, "SYSTEM STOP MERGES "+table, nil); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Exec(ctx, "SYSTEM START MERGES "+table, nil) })
+	}
+}
+
 func query(t *testing.T, s store.Store, sql string, params store.Params) [][]any {
 	t.Helper()
 	res, err := s.Query(context.Background(), sql, params)

@@ -135,8 +135,9 @@ const sqlClearEvents = `TRUNCATE TABLE compressed_step_events`
 // every granule whose key range meets a selected one (for versions
 // that differ in the indexed column), is turned off: with it, the
 // range's random hashes met every granule of the table, and a live slot
-// of 100 transfers spent 52 ms listing its outputs on a 4M-account store
-// and 192 ms at 20M, against 8-15 ms from the ledger before. For the 2.5M outputs of a
+// of 100 transfers spent 43-54 ms listing its outputs on a 4M-account
+// store and 192 ms at 20M (8-15 ms from the ledger before); without it
+// 20-27 ms at 4M and 75 ms at 20M. For the 2.5M outputs of a
 // 12,500-slot range of a 4M-account bench store, the select took 147 ms
 // (median of 7) against 97 ms from the ledger. The cost is a range whose
 // parts have merged (a backfill's re-step): hash order spreads its rows
@@ -187,7 +188,9 @@ SELECT slot, hash, kind, {version:UInt64} FROM compressed_step_events`
 // counted events per (owner, mint), with the pair's digest: from the
 // step's event list, or, when a failed step is redone, from the events
 // its markers name, each with the account it created or spent, read from
-// compressed_accounts by hash (accounts are immutable: any copy serves).
+// compressed_accounts by hash (accounts are immutable: any copy serves,
+// and an output's hash names its slot, so the marker's hash alone finds
+// it).
 // A redo is rare.
 const (
 	deltasPrefix = `INSERT INTO compressed_step_deltas (owner, mint, pair, delta)
@@ -198,8 +201,6 @@ FROM `
 	sqlRedoneDeltas = deltasPrefix + `(
 	SELECT toUInt8(0) AS kind, is_token AS token, token_owner AS owner, mint, amount FROM compressed_accounts
 	WHERE hash IN (SELECT hash FROM ` + schema.TableTokenLedgerApplied + ` WHERE applied = {version:UInt64} AND kind = 0)
-		AND (slot_created, hash) IN (SELECT slot, hash FROM ` + schema.TableTokenLedgerApplied + `
-			WHERE applied = {version:UInt64} AND kind = 0)
 	LIMIT 1 BY hash
 	UNION ALL
 	SELECT 1 AS kind, a.is_token AS token, a.token_owner AS owner, a.mint AS mint, a.amount AS amount
