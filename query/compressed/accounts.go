@@ -10,13 +10,13 @@ import (
 )
 
 // unspentByHash reads the accounts of compressed_accounts (ordered by hash)
-// selected by cond that compressed_spent (ordered by hash) does not list.
-// Rows are immutable, so a duplicate left by re-ingestion is dropped with
-// LIMIT 1 BY rather than a FINAL merge.
-func unspentByHash(ctx context.Context, s store.Store, cond string, params store.Params) ([]Account, error) {
+// selected by cond that compressed_spent (ordered by hash) does not list;
+// spentCond selects, in compressed_spent, the spends those accounts may
+// have (a superset will do). Rows are immutable, so a duplicate left by
+// re-ingestion is dropped with LIMIT 1 BY rather than a FINAL merge.
+func unspentByHash(ctx context.Context, s store.Store, cond, spentCond string, params store.Params) ([]Account, error) {
 	sql := `SELECT ` + accountColumns + ` FROM compressed_accounts
-		WHERE ` + cond + ` AND hash NOT IN (
-			SELECT hash FROM compressed_spent WHERE hash IN (SELECT hash FROM compressed_accounts WHERE ` + cond + `))
+		WHERE ` + cond + ` AND hash NOT IN (SELECT hash FROM compressed_spent WHERE ` + spentCond + `)
 		ORDER BY hash LIMIT 1 BY hash`
 	res, err := s.Query(ctx, sql, params)
 	if err != nil {
@@ -31,7 +31,12 @@ func AccountsByHashes(ctx context.Context, s store.Store, hashes []Key) ([]Accou
 	if len(hashes) == 0 {
 		return nil, nil
 	}
-	out, err := unspentByHash(ctx, s, `hash IN `+keySet("keys"), store.Params{"keys": keysParam(hashes)})
+	// The spends are looked up by the hashes themselves: finding which of
+	// them are stored first read compressed_accounts a second time. On the
+	// kept 20M-account bench store, 100 hashes: 20 ms against 33 (medians
+	// of 9), one hash 4.8 against 6.7.
+	keys := `hash IN ` + keySet("keys")
+	out, err := unspentByHash(ctx, s, keys, keys, store.Params{"keys": keysParam(hashes)})
 	if err != nil {
 		return nil, fmt.Errorf("accounts by hash: %w", err)
 	}
@@ -44,7 +49,9 @@ func AccountsByAddresses(ctx context.Context, s store.Store, addresses []Key) ([
 	if len(addresses) == 0 {
 		return nil, nil
 	}
-	out, err := unspentByHash(ctx, s, `address IN `+keySet("keys"), store.Params{"keys": keysParam(addresses)})
+	cond := `address IN ` + keySet("keys")
+	out, err := unspentByHash(ctx, s, cond, `hash IN (SELECT hash FROM compressed_accounts WHERE `+cond+`)`,
+		store.Params{"keys": keysParam(addresses)})
 	if err != nil {
 		return nil, fmt.Errorf("accounts by address: %w", err)
 	}
