@@ -137,19 +137,20 @@ const sqlClearEvents = `TRUNCATE TABLE compressed_step_events`
 // range's random hashes met every granule of the table, and a live slot
 // of 100 transfers spent 43-54 ms listing its outputs on a 4M-account
 // store and 192 ms at 20M (8-15 ms from the ledger before); without it
-// 20-27 ms at 4M and 75 ms at 20M. For the 2.5M outputs of a
-// 12,500-slot range of a 4M-account bench store, the select took 147 ms
-// (median of 7) against 97 ms from the ledger. The cost is a range whose
+// 20-27 ms at 4M and 75 ms at 20M (before the setting below). For the
+// 2.5M outputs of a 12,500-slot range of a 4M-account bench store, the
+// select took 147 ms (median of 7) against 97 ms from the ledger. The cost is a range whose
 // parts have merged (a backfill's re-step): hash order spreads its rows
 // over every granule, so slot_created of those parts is read whole:
 // 56 ms against 11 for a 100-slot range of that store in one part.
 // The markers' set is kept out of the index analysis
 // (use_index_for_in_with_subqueries = 0): a NOT IN prunes no granule of a
 // table in hash order, but the engine still checked the set against every
-// granule of every part, which grew with the store. On the kept 20M bench
-// store (10 parts, 19,537 granules), listing a new slot of 200 outputs
-// took 30-34 ms with that analysis and 16 without (medians of 9; reading
-// the slot's rows alone, 5 ms).
+// granule of every part, which grew with the store. On a kept 20M bench
+// store (about 19,500 granules in 9-10 parts), listing a new slot of 200
+// outputs took 30-34 ms with that analysis and 16 without (medians of 9;
+// reading the slot's rows alone, 5 ms); a live slot of the whole 20M run
+// listed its outputs in 31-55 ms, against 50-85 before.
 const sqlOutputEvents = `INSERT INTO compressed_step_events (slot, hash, kind, token, owner, mint, amount)
 SELECT slot_created, hash, 0, true, token_owner, mint, amount
 FROM compressed_accounts FINAL
