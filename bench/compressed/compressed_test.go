@@ -92,6 +92,10 @@ func TestSmallRun(t *testing.T) {
 		if d := f.fig; d.CPU <= 0 || d.CPU.Seconds() > 1.05*d.Load.Seconds()*float64(rep.CPUs) {
 			t.Errorf("%s CPU %v over %v on %d CPUs", f.what, d.CPU, d.Load, rep.CPUs)
 		}
+		// Its kernel part is part of it; writing parts faults pages in.
+		if d := f.fig; d.SystemCPU < 0 || d.SystemCPU > d.CPU || d.Faults <= 0 {
+			t.Errorf("%s: kernel CPU %v of %v, %d page faults", f.what, d.SystemCPU, d.CPU, d.Faults)
+		}
 		// Every part is sorted by its table's key as it is written. The
 		// counter is wall time summed over threads: in a run this small
 		// the threads barely wait for a core, so the phase's sorting stays

@@ -173,7 +173,7 @@ func loadDasch(ctx context.Context, s store.Store, step *cingest.StateStep, p *P
 		return fig, err
 	}
 	var st Stats
-	cpu0, err := processCPU()
+	use0, err := processUsage()
 	if err != nil {
 		return fig, err
 	}
@@ -193,11 +193,11 @@ func loadDasch(ctx context.Context, s store.Store, step *cingest.StateStep, p *P
 		return fig, fmt.Errorf("dasch load: %w", err)
 	}
 	fig.Load = time.Since(start)
-	cpu1, err := processCPU()
+	use1, err := processUsage()
 	if err != nil {
 		return fig, err
 	}
-	fig.CPU = cpu1 - cpu0
+	fig.add(use0, use1)
 	fig.Stats, fig.Accounts, fig.Holdings = st, st.Accounts, st.Holdings
 	if fig.Rows, fig.Tables, err = storedRows(ctx, s); err != nil {
 		return fig, err

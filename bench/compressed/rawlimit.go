@@ -69,16 +69,16 @@ func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par, part
 	defer parts.abort()
 	// timed adds f's wall time and the process's CPU over it to fig.
 	timed := func(f func() error) error {
-		cpu0, err := processCPU()
+		use0, err := processUsage()
 		if err != nil {
 			return err
 		}
 		start := time.Now()
 		err = f()
 		fig.Load += time.Since(start)
-		cpu1, cerr := processCPU()
-		fig.CPU += cpu1 - cpu0
-		return errors.Join(err, cerr)
+		use1, uerr := processUsage()
+		fig.add(use0, use1)
+		return errors.Join(err, uerr)
 	}
 	bal, hold := newHoldingBuilders(mem)
 	defer bal.Release()

@@ -54,6 +54,7 @@ func (r *Report) WriteTable(w io.Writer) {
 		t.Row("  same rows, raw insert (ceiling), acc/s", measure.Count(int(rawRate)), "", "",
 			fmt.Sprintf("ingest at %.0f%% of it", 100*dRate/rawRate))
 		t.Row("  same rows CPU, s | per 1M accounts", cpuCell(raw), "", "", busy(raw, r.CPUs))
+		t.Row("    in the kernel, s | minor page faults", kernelCell(raw), "", "", "")
 	}
 	dRows := float64(d.Rows) / d.Load.Seconds()
 	t.Row("  rows/s over all tables written", fmt.Sprintf("%s (%d tables)", measure.Count(int(dRows)), d.Tables),
@@ -67,6 +68,7 @@ func (r *Report) WriteTable(w io.Writer) {
 	t.Row("  ingest | index+analyze | merges, s", fmt.Sprintf("%.1f | - | %.1f", d.Load.Seconds(), d.Settle.Seconds()),
 		pgOr(r.Postgres, func() string { return fmt.Sprintf("%.1f | %.1f | -", p.Load.Seconds(), p.Index.Seconds()) }), "", "")
 	t.Row("  ingest CPU, s | per 1M accounts", cpuCell(d), "", "", busy(d, r.CPUs))
+	t.Row("    in the kernel, s | minor page faults", kernelCell(d), "", "", "")
 	t.Row("  state steps over chunks inserted", fmt.Sprintf("%d over %d of %s", d.Steps, d.Chunks, measure.Count(r.Cfg.ChunkAccounts)), "", "",
 		fmt.Sprintf("steps ran %.1fs after the last insert", d.StepTail.Seconds()))
 	t.Row("  parts committed (a part per table)", fmt.Sprintf("%d sets of %d chunks", d.PartSets, r.Cfg.PartChunks), "", "", "")
@@ -234,6 +236,16 @@ func b58(k [32]byte) string { return base58.Encode(k[:]) }
 // cpuCell prints a run's CPU time, whole and per 1M accounts.
 func cpuCell(f IngestFigures) string {
 	return fmt.Sprintf("%.1f | %.1f", f.CPU.Seconds(), f.CPU.Seconds()/float64(f.Accounts)*1e6)
+}
+
+// kernelCell prints the part of a run's CPU time spent in the kernel, and
+// its minor page faults.
+func kernelCell(f IngestFigures) string {
+	share := 0.0
+	if f.CPU > 0 {
+		share = 100 * f.SystemCPU.Seconds() / f.CPU.Seconds()
+	}
+	return fmt.Sprintf("%.1f (%.0f%%) | %s", f.SystemCPU.Seconds(), share, measure.Count(int(f.Faults)))
 }
 
 // busy is the share of the machine's CPUs a run kept busy while timed.
