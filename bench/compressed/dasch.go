@@ -78,11 +78,11 @@ type IngestFigures struct {
 	// dasch's Load. On a busy machine it varies less than the rate.
 	CPU time.Duration
 	// SystemCPU is the part of CPU spent in the kernel, and Faults the
-	// minor page faults over the same time. On the bench machine (a
-	// virtual machine that hands freed memory back to its host) a page
-	// first touched, by a page fault or by a file write into the page
-	// cache, costs the kernel far more than on bare metal: reading them
-	// apart from the CPU tells the machine's share from the ingest's own.
+	// minor page faults over the same time. The bench machine (a virtual
+	// machine that hands freed memory back to its host) makes first
+	// touches dear (20 GB of fresh memory: 50.7 s of kernel time, README):
+	// reading them apart from the CPU tells the machine's share from the
+	// ingest's own.
 	SystemCPU time.Duration
 	Faults    int64
 	// Phases break dasch's Load down (see Phases).
