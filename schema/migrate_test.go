@@ -190,9 +190,8 @@ func TestPendingSlot(t *testing.T) {
 	}
 }
 
-// TestMergeBase: migration 17 widens the merges of the tables the ingest
-// writes most, and leaves the tables the store paths read with FINAL at
-// the engine's default.
+// TestMergeBase: migrations 17 and 25 widen the merges of the tables the
+// ingest writes most, and leave the others at the engine's default.
 func TestMergeBase(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
@@ -210,7 +209,7 @@ func TestMergeBase(t *testing.T) {
 			t.Errorf("%s: %q lacks %s", table, e, setting)
 		}
 	}
-	for _, table := range []string{schema.TableTokenBalances, schema.TableMintHolders} {
+	for _, table := range []string{schema.TableSpentPending, schema.TableStateTrees} {
 		if e := engine(table); strings.Contains(e, "merge_selector_base") {
 			t.Errorf("%s: %q sets merge_selector_base", table, e)
 		}

@@ -162,6 +162,7 @@ func Migrations() []Migration {
 		{Version: 22, Name: "narrow_markers", Statements: narrowMarkers()},
 		{Version: 23, Name: "change_pairs", Statements: changePairs()},
 		{Version: 24, Name: "ledger_spends_only", Statements: ledgerSpendsOnly()},
+		{Version: 25, Name: "balance_merges", Statements: balanceMerges()},
 	}
 }
 
