@@ -2,13 +2,14 @@ package schema
 
 import "fmt"
 
-// MergeBaseTables are the tables whose merges migration 17
-// (fewer_merge_rewrites) makes wider: the compressed-state tables every
-// output or transaction writes rows to, read by key lookups, key ranges
-// of new parts, or whole (the token index's load). owner_txs and
-// token_owner_txs, which replaced the owner signature tables in
-// migration 18, and token_ledger_applied (migration 22) are created with
-// it; migration 25 sets it on token_balances and mint_holders.
+// MergeBaseTables are the tables whose merges migrations 17
+// (fewer_merge_rewrites) and 25 (balance_merges) make wider: the
+// compressed-state tables every output or transaction writes rows to,
+// read by key lookups, key ranges of new parts, or whole (the token
+// index's load), and the balances the state step writes a part of per
+// step. owner_txs and token_owner_txs, which replaced the owner signature
+// tables in migration 18, and token_ledger_applied (migration 22) are
+// created with it.
 func MergeBaseTables() []string {
 	return []string{
 		TableCompressed, TableCompressedSpent, TableCompressedByOwner, TableTokenAccounts, TableTokenByDelegate,
@@ -42,9 +43,12 @@ const MergeBase = 10
 // CPU-s per 1M accounts against 8.8 with them. The price is more active
 // parts between merges: a key lookup or a FINAL range reads one more
 // index or granule per part.
-func fewerMergeRewrites() []string {
+func fewerMergeRewrites() []string { return widerMerges(mergeBaseTables17()...) }
+
+// widerMerges sets MergeBase on each table.
+func widerMerges(tables ...string) []string {
 	var out []string
-	for _, t := range mergeBaseTables17() {
+	for _, t := range tables {
 		out = append(out, fmt.Sprintf(`ALTER TABLE %s MODIFY SETTING merge_selector_base = %d`, t, MergeBase))
 	}
 	return out
@@ -60,10 +64,4 @@ func fewerMergeRewrites() []string {
 // ingest 55.8 and 53.9 s (CPU 102.5 and 98.4 s) against 58.3 and 64.0 s
 // (107.7 and 117.9 s), seven parts a table against three once merges
 // settled.
-func balanceMerges() []string {
-	var out []string
-	for _, t := range []string{TableTokenBalances, TableMintHolders} {
-		out = append(out, fmt.Sprintf(`ALTER TABLE %s MODIFY SETTING merge_selector_base = %d`, t, MergeBase))
-	}
-	return out
-}
+func balanceMerges() []string { return widerMerges(TableTokenBalances, TableMintHolders) }

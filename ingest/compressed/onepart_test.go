@@ -3,6 +3,7 @@ package compressed
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dasch-labs/dasch/internal/storetest"
@@ -16,7 +17,7 @@ import (
 func TestStepWritesOnePart(t *testing.T) {
 	s := storetest.Open(t)
 	ctx := context.Background()
-	tables := []string{schema.TableTokenLedgerApplied, "token_balances", "mint_holders"}
+	tables := []string{schema.TableTokenLedgerApplied, schema.TableTokenBalances, schema.TableMintHolders}
 	stopMerges(t, s, tables...)
 	// 1.2M accounts, each its own owner's, amounts 1, 2, 3 over 2 mints.
 	err := s.Exec(ctx, `INSERT INTO compressed_accounts (hash, owner, slot_created, is_token, mint, token_owner, amount)
@@ -31,15 +32,19 @@ func TestStepWritesOnePart(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := rows(t, s, `SELECT table, count() FROM system.parts
-		WHERE database = currentDatabase() AND active AND table IN ('`+tables[0]+`', 'token_balances', 'mint_holders')
+		WHERE database = currentDatabase() AND active AND table IN ('`+strings.Join(tables, "', '")+`')
 		GROUP BY table ORDER BY table`)
-	want := []string{"mint_holders 1", "token_balances 1", tables[0] + " 1"}
+	var want []string
+	for _, table := range tables {
+		want = append(want, table+" 1")
+	}
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("parts: %q, want %q", got, want)
 	}
 	sums := rows(t, s, `SELECT (SELECT count() FROM token_balances FINAL), (SELECT sum(balance) FROM token_balances FINAL),
-		(SELECT count() FROM mint_holders FINAL), (SELECT sum(balance) FROM mint_holders FINAL), (SELECT count() FROM `+tables[0]+`)`)
+		(SELECT count() FROM mint_holders FINAL), (SELECT sum(balance) FROM mint_holders FINAL),
+		(SELECT count() FROM `+schema.TableTokenLedgerApplied+`)`)
 	if want := []string{"1200000 2400000 1200000 2400000 1200000"}; !slices.Equal(sums, want) {
 		t.Errorf("balances, holders (count, sum), markers: %q, want %q", sums, want)
 	}

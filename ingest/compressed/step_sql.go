@@ -188,12 +188,13 @@ const spendKeys = `(slot BETWEEN {from:UInt64} AND {to:UInt64} OR (slot, hash) I
 
 // onePart makes each of a step's writes to a stored table one part, up to
 // 512 MiB of rows, instead of one part per million rows (the engine's
-// default squashing of an INSERT SELECT). A backfill step of 2.9M events
-// otherwise wrote three parts to each of token_ledger_applied,
-// token_balances and mint_holders, and merging them ran beside the
-// ingest. Stopped 20M bench runs, alternating: ingest 62.6 and 65.1 s
-// (CPU 115.9 and 119.5 s) against 69.0 and 66.4 s (125.9 and 121.6 s).
-// A live slot's writes are far below either limit.
+// default squashing of an INSERT SELECT: 1,048,449 rows, so two parts at
+// TestStepWritesOnePart's 1.2M and three at a 20M backfill's steps of
+// 2.9M events). Merging those parts of token_ledger_applied,
+// token_balances and mint_holders ran beside the ingest. Stopped 20M
+// bench runs, alternating: ingest 62.6 and 65.1 s (CPU 115.9 and
+// 119.5 s) against 69.0 and 66.4 s (125.9 and 121.6 s). A live slot's
+// writes are far below either limit.
 const onePart = `min_insert_block_size_rows = 100000000, min_insert_block_size_bytes = 536870912`
 
 // sqlMark marks the listed events as counted by this step. It is one
