@@ -151,14 +151,16 @@ func TestForceSlot(t *testing.T) {
 
 // waitingStep holds its first range until every transaction of the run is
 // stored: only a pipeline that goes on inserting while a step runs lets it
-// finish.
+// finish. Its first Apply opens started (gatedSource's gate).
 type waitingStep struct {
 	recordingStep
-	want uint64
+	want    uint64
+	started chan struct{}
 }
 
 func (w *waitingStep) Apply(ctx context.Context, s store.Store, from, to uint64) error {
 	if len(w.calls) == 0 {
+		close(w.started)
 		deadline := time.Now().Add(20 * time.Second)
 		for {
 			res, err := s.Query(ctx, `SELECT count() FROM transactions FINAL`, nil)
@@ -177,11 +179,37 @@ func (w *waitingStep) Apply(ctx context.Context, s store.Store, from, to uint64)
 	return w.recordingStep.Apply(ctx, s, from, to)
 }
 
+// gatedSource emits its source's first two items, then the rest once gate
+// is closed (or after 20 s, so a pipeline that never steps fails the test
+// instead of hanging it). A slot is complete once the next slot's item
+// arrives, so the second item completes the first slot and nothing more;
+// without the gate, a loaded machine could complete the second slot too
+// before the stepper woke, and the first range would hold two slots.
+type gatedSource struct {
+	source.Source
+	gate <-chan struct{}
+}
+
+func (g gatedSource) Read(ctx context.Context, emit func(source.Item) error) error {
+	n := 0
+	return g.Source.Read(ctx, func(it source.Item) error {
+		if n++; n == 3 {
+			select {
+			case <-g.gate:
+			case <-time.After(20 * time.Second):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return emit(it)
+	})
+}
+
 func TestStepsRunBesideInserts(t *testing.T) {
 	s := storetest.Open(t)
-	step := &waitingStep{want: 4}
+	step := &waitingStep{want: 4, started: make(chan struct{})}
 	st, err := Run(context.Background(), Config{
-		Store: s, Source: source.NewFileList(photonFiles(40, 41, 42, 43)),
+		Store: s, Source: gatedSource{source.NewFileList(photonFiles(40, 41, 42, 43)), step.started},
 		// A part per batch: each transaction commits on its own.
 		Steps: []StateStep{step}, BatchRows: 1, PartRows: 1, Workers: 1,
 	})
