@@ -404,3 +404,35 @@ func TestAllocatorOptions(t *testing.T) {
 		})
 	}
 }
+
+// TestFailedStatementLeavesNoOutput: a statement that fails after its
+// output began (the header is written before the first block) must not
+// leave that output for the next statement on the same connection.
+func TestFailedStatementLeavesNoOutput(t *testing.T) {
+	ctx := context.Background()
+	db, err := chdb.Open(ctx, t.TempDir(), chdb.Options{PoolSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, tc := range []struct{ name, sql string }{
+		{"substring at 0", `SELECT substring(toString(number), {o:UInt64} + 1, 2) AS s FROM numbers(3)`},
+		{"throwIf", `SELECT throwIf(number = 5, 'boom') AS x FROM numbers(10)`},
+		{"bad SQL", `SELEC 1`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := db.Query(ctx, tc.sql, store.Params{"o": "18446744073709551615"}); err == nil {
+				t.Fatal("statement did not fail")
+			}
+			for i := 0; i < 3; i++ {
+				res, err := db.Query(ctx, `SELECT 42 AS v, 'x' AS s`, nil)
+				if err != nil {
+					t.Fatalf("after the failure: %v", err)
+				}
+				if len(res.Rows) != 1 || res.Rows[0][0] != uint8(42) || res.Rows[0][1] != "x" {
+					t.Fatalf("after the failure: %v %v", res.Columns, res.Rows)
+				}
+			}
+		})
+	}
+}

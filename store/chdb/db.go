@@ -206,7 +206,9 @@ func (db *DB) closeConnsLocked() {
 
 // acquire takes a pooled connection, honouring ctx while waiting. The read
 // lock keeps Close from tearing connections down under a running call.
-func (db *DB) acquire(ctx context.Context) (*conn, func(), error) {
+// release hands the connection back; given the engine's error of the
+// statement it ran, it hands back a fresh connection instead (see renew).
+func (db *DB) acquire(ctx context.Context) (*conn, func(error), error) {
 	db.mu.RLock()
 	if db.closed {
 		db.mu.RUnlock()
@@ -214,11 +216,45 @@ func (db *DB) acquire(ctx context.Context) (*conn, func(), error) {
 	}
 	select {
 	case c := <-db.pool:
-		return c, func() { db.pool <- c; db.mu.RUnlock() }, nil
+		return c, func(err error) {
+			var qe *store.QueryError
+			if errors.As(err, &qe) {
+				c = db.renew(c)
+			}
+			db.pool <- c
+			db.mu.RUnlock()
+		}, nil
 	case <-ctx.Done():
 		db.mu.RUnlock()
 		return nil, nil, ctx.Err()
 	}
+}
+
+// renew replaces a connection whose statement failed. A statement that
+// fails after its output began (RowBinary's header is written before the
+// first block) leaves that output on the connection, and the next
+// statement's answer comes after it: decoded, it is an error at best and
+// other columns' data at worst. If no new connection can be had, the old
+// one stays, after a statement that takes what was left.
+func (db *DB) renew(old *conn) *conn {
+	engine.mu.Lock()
+	defer engine.mu.Unlock()
+	argv, free := cArgs(db.args)
+	c := C.dasch_connect(C.int(len(db.args)), argv)
+	free()
+	if c == nil {
+		db.log.Warn("embedded engine: cannot renew a connection after a failed statement; draining it instead")
+		_, _ = db.runOn(old, "SELECT 1", nil, "RowBinary", nil)
+		return old
+	}
+	C.dasch_close_conn(old.c)
+	n := &conn{c: c}
+	for i, x := range db.all {
+		if x == old {
+			db.all[i] = n
+		}
+	}
+	return n
 }
 
 // run executes sql with params in format and hands the raw output to use
@@ -238,8 +274,8 @@ func (db *DB) run(ctx context.Context, sql string, params store.Params, format s
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		defer release()
 		v, err := db.runOn(c, sql, params, format, use)
+		release(err)
 		done <- outcome{v, err}
 	}()
 	select {
@@ -385,7 +421,7 @@ func (db *DB) InsertStream(ctx context.Context, insert, format string, data []by
 
 // stream runs one streaming INSERT, fed by write. If write fails the
 // insert is cancelled, so nothing of a half-sent input is stored.
-func (db *DB) stream(ctx context.Context, insert, format string, write func(io.Writer) error) error {
+func (db *DB) stream(ctx context.Context, insert, format string, write func(io.Writer) error) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -393,7 +429,7 @@ func (db *DB) stream(ctx context.Context, insert, format string, write func(io.W
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer func() { release(err) }() // err is the result
 	s, err := openStream(c.c, insert, format)
 	if err != nil {
 		return err
