@@ -226,6 +226,9 @@ func TestAccountsByOwnerFilters(t *testing.T) {
 	}{
 		{`"filters":[{"memcmp":{"offset":1,"bytes":"` + base58.Encode([]byte{2}) + `"}}]`, 1, "AQI="},
 		{`"filters":[{"memcmp":{"offset":0,"bytes":"` + base58.Encode([]byte{2}) + `"}}]`, 0, ""},
+		// Past any data: no match, not offset + 1 wrapping to 0.
+		{`"filters":[{"memcmp":{"offset":18446744073709551615,"bytes":"` + base58.Encode([]byte{2}) + `"}}]`, 0, ""},
+		{`"filters":[{"memcmp":{"offset":4294967296,"bytes":"` + base58.Encode([]byte{2}) + `"}}]`, 0, ""},
 		{`"dataSlice":{"offset":1,"length":5}`, 1, "Ag=="},
 		{`"dataSlice":{"offset":2,"length":5}`, 1, ""},
 	} {

@@ -15,6 +15,13 @@ import (
 // longer input before decoding it.
 const maxBase58Len = 44
 
+// maxBase58Input bounds the other base58 params (cursors, memcmp bytes)
+// before decoding, whose cost grows with the square of the length: a
+// 300 KB string would hold a core for minutes. Cursors are at most 64
+// bytes and an account's data fits in a transaction (1232 bytes), which
+// 2048 characters cover.
+const maxBase58Input = 2048
+
 // Pubkey is a public key param in base58 (Photon's SerializablePubkey).
 type Pubkey qc.Key
 
@@ -83,6 +90,9 @@ func (c *Cursor) UnmarshalJSON(b []byte) error {
 }
 
 func decodeBase58(s string) ([]byte, error) {
+	if len(s) > maxBase58Input {
+		return nil, jsonrpc.InvalidParams("provided string is too long: " + strconv.Itoa(len(s)) + " characters, at most " + strconv.Itoa(maxBase58Input))
+	}
 	if msg := base58Error(s); msg != "" {
 		return nil, jsonrpc.InvalidParams(msg)
 	}

@@ -15,6 +15,11 @@ func TestParamErrors(t *testing.T) {
 	k32 := b58(key(2)) // a 32-byte cursor where another length is expected
 	long := strings.Repeat("1", 45)
 	sig72 := base58.Encode(make([]byte, 72))
+	// Input far longer than anything valid: refused before decoding (whose
+	// cost is quadratic) and not repeated whole in the message.
+	huge := strings.Repeat("2", 300_000)
+	hugeName := strings.Repeat("f", 100_000)
+	hugeNumber := strings.Repeat("9", 100_000)
 	tests := []struct {
 		name, method, params string
 		code                 int
@@ -62,6 +67,18 @@ func TestParamErrors(t *testing.T) {
 		{"too many filters", "getCompressedAccountsByOwnerV2", `{"owner":"` + k + `","filters":[{},{},{},{},{},{}]}`, -32000,
 			"Validation Error: Too many filters. The maximum number of filters allowed is 5", true},
 		{"accounts cursor is a hash", "getCompressedAccountsByOwner", `{"owner":"` + k + `","cursor":"abc"}`, -32602, "String is the wrong size", false},
+		{"huge cursor", "getCompressedMintTokenHolders", `{"mint":"` + k + `","cursor":"` + huge + `"}`, -32602,
+			"provided string is too long: 300000 characters, at most 2048", false},
+		{"huge memcmp bytes", "getCompressedAccountsByOwner", `{"owner":"` + k + `","filters":[{"memcmp":{"offset":0,"bytes":"` + huge + `"}}]}`, -32602,
+			"provided string is too long", false},
+		{"huge signature cursor", "getCompressionSignaturesForOwner", `{"owner":"` + k + `","cursor":"` + huge + `"}`, -32000,
+			"Validation Error: Invalid cursor " + huge[:96] + "…", true},
+		{"huge unknown field", "getCompressedMintTokenHolders", `{"mint":"` + k + `","` + hugeName + `":1}`, -32602,
+			"unknown field `" + hugeName[:96] + "…`", false},
+		{"huge number", "getCompressedMintTokenHolders", `{"mint":"` + k + `","limit":` + hugeNumber + `}`, -32602,
+			"invalid value: integer `" + hugeNumber[:96] + "…`, expected u64", false},
+		{"huge string limit", "getCompressedMintTokenHolders", `{"mint":"` + k + `","limit":"` + huge + `"}`, -32602,
+			`invalid type: string "` + huge[:96] + `…", expected u64`, false},
 		{"too many positional", "getCompressedMintTokenHolders", `["` + k + `",null,1,false,5]`, -32602, "invalid length 5", false},
 	}
 	for _, tt := range tests {
@@ -72,6 +89,9 @@ func TestParamErrors(t *testing.T) {
 			}
 			if err.Code != tt.code || (tt.exact && err.Message != tt.msg) || !strings.Contains(err.Message, tt.msg) {
 				t.Errorf("got %d %q, want %d %q", err.Code, err.Message, tt.code, tt.msg)
+			}
+			if len(err.Message) > 400 {
+				t.Errorf("message of %d bytes repeats the input", len(err.Message))
 			}
 			if err.HTTPStatus != 0 {
 				t.Errorf("HTTP status %d, want 200 like Photon", err.HTTPStatus)

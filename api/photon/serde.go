@@ -22,7 +22,7 @@ func unexpected(raw []byte) string {
 	switch c := raw[0]; {
 	case c == '"':
 		s, _ := unquote(raw)
-		return `string ` + strconv.Quote(s)
+		return `string ` + strconv.Quote(jsonrpc.Clip(s))
 	case c == 't' || c == 'f':
 		return "boolean `" + string(raw) + "`"
 	case c == 'n':
@@ -32,9 +32,9 @@ func unexpected(raw []byte) string {
 	case c == '{':
 		return "map"
 	case bytes.ContainsAny(raw, ".eE"):
-		return "floating point `" + string(raw) + "`"
+		return "floating point `" + jsonrpc.Clip(string(raw)) + "`"
 	default:
-		return "integer `" + string(raw) + "`"
+		return "integer `" + jsonrpc.Clip(string(raw)) + "`"
 	}
 }
 

@@ -29,7 +29,7 @@ func sigPage(p *sigParams) (qc.SigPage, error) {
 	}
 	raw, err := decodeBase58(*p.Cursor)
 	if err != nil {
-		return page, validationError("Invalid cursor " + *p.Cursor)
+		return page, validationError("Invalid cursor " + jsonrpc.Clip(*p.Cursor))
 	}
 	before, ok := qc.SigCursorFrom(raw)
 	if !ok {

@@ -111,6 +111,12 @@ func AccountsByOwner(ctx context.Context, s store.Store, owner Key, p OwnerPage)
 // tokenProgram owns every compressed token account.
 var tokenProgram = Key(light.CompressedTokenProgram())
 
+// maxMemcmpOffset is past the end of any account's data (it fits in a
+// transaction); larger offsets are cut to it, so that offset + 1 cannot
+// wrap to 0, where substring fails, and the filter matches nothing, as
+// any offset past the data does.
+const maxMemcmpOffset = 1 << 32
+
 // ownerQuery selects an owner page's rows: owner, cursor, memcmp filters
 // and the answer's slot.
 func ownerQuery(owner Key, p OwnerPage) *query {
@@ -121,7 +127,7 @@ func ownerQuery(owner Key, p OwnerPage) *query {
 	for i, f := range p.Filters {
 		o, b := fmt.Sprintf("mo%d", i), fmt.Sprintf("mb%d", i)
 		q.where(`substring(data, {`+o+`:UInt64} + 1, length({`+b+`:String})) = {`+b+`:String}`).
-			bind(o, u64Param(f.Offset)).bind(b, string(f.Bytes))
+			bind(o, u64Param(min(f.Offset, maxMemcmpOffset))).bind(b, string(f.Bytes))
 	}
 	if p.AsOf != nil {
 		q.where(`slot_created <= {asof:UInt64}`).bind("asof", u64Param(*p.AsOf))

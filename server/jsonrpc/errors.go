@@ -6,6 +6,7 @@ package jsonrpc
 import (
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Standard JSON-RPC 2.0 codes and the server-defined range (-32000..-32099)
@@ -100,3 +101,20 @@ func NotFound(msg string) *Error { return &Error{Code: CodeNotFound, Message: ms
 
 // TooManyRequests reports that the caller exceeded its rate limit.
 func TooManyRequests(msg string) *Error { return &Error{Code: CodeTooManyRequests, Message: msg} }
+
+// clipLen is how much of a client's input an error message repeats.
+const clipLen = 96
+
+// Clip shortens client input quoted in an error message: a message names
+// what was wrong, it does not send a megabyte back. The cut falls on a
+// UTF-8 boundary and is marked with "…".
+func Clip(s string) string {
+	if len(s) <= clipLen {
+		return s
+	}
+	i := clipLen
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}

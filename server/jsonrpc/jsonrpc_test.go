@@ -337,3 +337,19 @@ func TestDecodeParamsProgrammingErrors(t *testing.T) {
 		t.Errorf("missing struct field: err = %v, want a plain error", err)
 	}
 }
+
+func TestClip(t *testing.T) {
+	long := strings.Repeat("a", 95) + "é" + strings.Repeat("b", 10)
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"short", "short"},
+		{strings.Repeat("x", 96), strings.Repeat("x", 96)},
+		{strings.Repeat("x", 97), strings.Repeat("x", 96) + "…"},
+		// The cut would split é (bytes 95 and 96): it moves before it.
+		{long, strings.Repeat("a", 95) + "…"},
+	} {
+		if got := Clip(tc.in); got != tc.want {
+			t.Errorf("Clip(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

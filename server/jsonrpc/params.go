@@ -94,7 +94,7 @@ func DecodeParams(raw []byte, dst any, fields []string) error {
 func unknownField(name string, fields []string) string {
 	var b strings.Builder
 	b.WriteString("unknown field `")
-	b.WriteString(name)
+	b.WriteString(Clip(name))
 	b.WriteString("`, ")
 	switch len(fields) {
 	case 0:
