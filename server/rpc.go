@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -102,17 +103,21 @@ func (s *Server) serveRPC(rc *fasthttp.RequestCtx) {
 }
 
 // failAll answers every request of msg with e, echoing ids when the body
-// parsed, or once with id null when it did not.
+// parsed, or once with id null when it did not. Notifications are
+// answered too: nothing was run, and the HTTP status (401, 503) is the
+// only way the client learns why.
 func (s *Server) failAll(rc *fasthttp.RequestCtx, msg jsonrpc.Message, e *jsonrpc.Error) {
 	if len(msg.Requests) == 0 {
 		s.writeError(rc, e)
 		return
 	}
 	out := make([]outcome, len(msg.Requests))
+	reqs := slices.Clone(msg.Requests)
 	for i := range out {
 		out[i].err = e
+		reqs[i].Notification = false
 	}
-	s.writeOutcomes(rc, msg, out)
+	s.writeOutcomes(rc, jsonrpc.Message{Batch: msg.Batch, Requests: reqs}, out)
 }
 
 // call runs one request's handler.
@@ -195,17 +200,29 @@ func (s *Server) writeOutcomes(rc *fasthttp.RequestCtx, msg jsonrpc.Message, out
 	if msg.Batch {
 		buf = append(buf, '[')
 	}
+	answered := out[:0:0]
 	for i := range out {
-		if i > 0 {
+		// Notifications get no answer (JSON-RPC 2.0, section 4.1).
+		if msg.Requests[i].Notification {
+			continue
+		}
+		if len(answered) > 0 {
 			buf = append(buf, ',')
 		}
 		buf = s.appendOutcome(buf, msg.Requests[i], &out[i])
+		answered = append(answered, out[i])
 	}
 	if msg.Batch {
 		buf = append(buf, ']')
 	}
-	rc.SetStatusCode(batchStatus(out))
-	rc.SetBody(buf) // copies
+	if len(answered) == 0 {
+		// Nothing to answer: no body at all, not an empty array (section 6).
+		rc.SetStatusCode(fasthttp.StatusNoContent)
+		rc.ResetBody()
+	} else {
+		rc.SetStatusCode(batchStatus(answered))
+		rc.SetBody(buf) // copies
+	}
 	if cap(buf) <= bufMax {
 		*bp = buf
 		s.bufs.Put(bp)

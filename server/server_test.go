@@ -154,6 +154,12 @@ func do(t *testing.T, method, url, body string) (int, http.Header, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if resp.StatusCode == http.StatusNoContent {
+		if len(b) != 0 {
+			t.Errorf("204 with a body: %q", b)
+		}
+		return resp.StatusCode, resp.Header, b
+	}
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("Content-Type = %q", ct)
 	}
@@ -229,7 +235,6 @@ func TestJSONRPC(t *testing.T) {
 		{name: "id 1.0", body: `{"jsonrpc":"2.0","id":1.0,"method":"getIndexerSlot"}`, status: 200, id: "1.0", result: "123456789"},
 		{name: "id max u64", body: `{"jsonrpc":"2.0","id":18446744073709551615,"method":"getIndexerSlot"}`, status: 200, id: "18446744073709551615", result: "123456789"},
 		{name: "id null", body: `{"jsonrpc":"2.0","id":null,"method":"getIndexerSlot"}`, status: 200, id: "null", result: "123456789"},
-		{name: "id absent", body: `{"jsonrpc":"2.0","method":"getIndexerSlot"}`, status: 200, id: "null", result: "123456789"},
 		{name: "id escaped string", body: `{"jsonrpc":"2.0","id":"a\"\u00e9","method":"getIndexerSlot"}`, status: 200, id: `"a\"\u00e9"`, result: "123456789"},
 		{name: "params null", body: `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot","params":null}`, status: 200, id: "1", result: "123456789"},
 		{name: "params empty object", body: `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot","params":{}}`, status: 200, id: "1", result: "123456789"},
@@ -341,7 +346,6 @@ func TestBatch(t *testing.T) {
 				`{"jsonrpc":"2.0","id":"b","error":{"code":-32601,"message":"Method not found"}},` +
 				`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: expected an object"}},` +
 				`{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"Invalid Request: jsonrpc must be \"2.0\""}},` +
-				`{"jsonrpc":"2.0","id":null,"result":123456789},` +
 				`{"jsonrpc":"2.0","id":1e3,"error":{"code":-32602,"message":"params must be an object or an array"}},` +
 				`{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"Internal error"}},` +
 				`{"jsonrpc":"2.0","id":8,"error":{"code":-32003,"message":"Gateway timeout"}}]`,
@@ -359,6 +363,31 @@ func TestBatch(t *testing.T) {
 			name: "too large", status: 200,
 			body: "[" + strings.TrimSuffix(strings.Repeat(`{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"},`, jsonrpc.MaxBatch+1), ",") + "]",
 			want: `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batch larger than 100 requests"}}`,
+		},
+		// Notifications (no id) are run but never answered; with nothing
+		// to answer, there is no body.
+		{name: "notification", status: 204, body: `{"jsonrpc":"2.0","method":"getIndexerSlot"}`},
+		{name: "notification of an unknown method", status: 204, body: `{"jsonrpc":"2.0","method":"nope"}`},
+		{name: "notification with bad params", status: 204, body: `{"jsonrpc":"2.0","method":"getIndexerSlot","params":"x"}`},
+		{name: "notification that fails", status: 204, body: `{"jsonrpc":"2.0","method":"panic"}`},
+		{
+			name: "batch of notifications", status: 204,
+			body: `[{"jsonrpc":"2.0","method":"getIndexerSlot"},{"jsonrpc":"2.0","method":"nope"}]`,
+		},
+		{
+			name: "batch answers only requests", status: 200,
+			body: `[{"jsonrpc":"2.0","method":"getIndexerSlot"},{"jsonrpc":"2.0","id":2,"method":"getIndexerSlot"}]`,
+			want: `[{"jsonrpc":"2.0","id":2,"result":123456789}]`,
+		},
+		{
+			name: "malformed element without id is answered", status: 200,
+			body: `[{"jsonrpc":"2.0","method":"getIndexerSlot"},{"method":"getIndexerSlot"}]`,
+			want: `[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: missing jsonrpc, expected \"2.0\""}}]`,
+		},
+		{
+			name: "unauthorized notification is answered", query: "?api-key=bad", status: 401,
+			body: `{"jsonrpc":"2.0","method":"getIndexerSlot"}`,
+			want: `{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Unauthorized: invalid api-key"}}`,
 		},
 		{
 			name: "unauthorized echoes every id", query: "?api-key=bad", status: 401,

@@ -353,3 +353,28 @@ func TestClip(t *testing.T) {
 		}
 	}
 }
+
+// TestNotification: only a request without id is a notification; an
+// element too malformed to be a request is not (it is answered).
+func TestNotification(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		want bool
+	}{
+		{`{"jsonrpc":"2.0","method":"m"}`, true},
+		{`{"jsonrpc":"2.0","method":"m","params":"x"}`, true},
+		{`{"jsonrpc":"2.0","id":null,"method":"m"}`, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"m"}`, false},
+		{`{"method":"m"}`, false},
+		{`{"jsonrpc":"2.0"}`, false},
+		{`{"jsonrpc":"2.0","method":""}`, false},
+	} {
+		msg, err := Parse([]byte(tc.body))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.body, err)
+		}
+		if got := msg.Requests[0].Notification; got != tc.want {
+			t.Errorf("%s: notification %v, want %v", tc.body, got, tc.want)
+		}
+	}
+}

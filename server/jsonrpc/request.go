@@ -23,6 +23,10 @@ type Request struct {
 	Params json.RawMessage
 	// Err is set when this element is not a valid request.
 	Err *Error
+	// Notification marks a request without id: it is run, but the spec
+	// forbids answering it, even with an error. An element too malformed
+	// to be a request is answered (id null) whether or not it had an id.
+	Notification bool
 }
 
 // Message is a parsed request body: one request, or a batch.
@@ -120,6 +124,7 @@ func parseOne(v []byte) Request {
 		return r
 	}
 	r.Method = m
+	r.Notification = !haveID
 	if haveParams {
 		switch kind(params) {
 		case "object", "array":
