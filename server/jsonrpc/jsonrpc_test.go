@@ -39,6 +39,8 @@ func TestParseSingle(t *testing.T) {
 
 		{name: "invalid json", body: `{"jsonrpc":"2.0",`, wholeErr: CodeParseError},
 		{name: "empty body", body: ``, wholeErr: CodeParseError},
+		{name: "invalid UTF-8 in id", body: "{\"jsonrpc\":\"2.0\",\"id\":\"\xff\xfe\",\"method\":\"m\"}", wholeErr: CodeParseError},
+		{name: "invalid UTF-8 in params", body: "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":[\"\xc3\"]}", wholeErr: CodeParseError},
 		{name: "trailing garbage", body: `{"jsonrpc":"2.0","id":1,"method":"m"} x`, wholeErr: CodeParseError},
 		{name: "no jsonrpc", body: `{"id":1,"method":"m"}`, code: CodeInvalidRequest, id: "1"},
 		{name: "jsonrpc 1.0", body: `{"jsonrpc":"1.0","id":"x","method":"m"}`, code: CodeInvalidRequest, id: `"x"`},

@@ -2,6 +2,7 @@ package jsonrpc
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/goccy/go-json"
 )
@@ -41,6 +42,12 @@ type Message struct {
 func Parse(body []byte) (Message, *Error) {
 	if !valid(body) {
 		return Message{}, ParseError()
+	}
+	// JSON text is UTF-8 (RFC 8259); the validator above lets other bytes
+	// through in strings, and an id echoed with them would make the answer
+	// invalid JSON.
+	if !utf8.Valid(body) {
+		return Message{}, &Error{Code: CodeParseError, Message: "Parse error: the body is not valid UTF-8"}
 	}
 	b := trimSpace(body)
 	if len(b) == 0 || b[0] != '[' {
