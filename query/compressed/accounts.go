@@ -91,7 +91,7 @@ func AccountsByOwner(ctx context.Context, s store.Store, owner Key, p OwnerPage)
 	if len(p.Filters) > maxFilters {
 		return nil, fmt.Errorf("accounts by owner: %d filters, at most %d", len(p.Filters), maxFilters)
 	}
-	q := ownerQuery(owner, p).where(`NOT spent`).bind("limit", u64Param(p.Limit))
+	q := ownerQuery(owner, p, `data`).where(`NOT spent`).bind("limit", u64Param(p.Limit))
 	res, err := s.Query(ctx, q.sql(`SELECT `+accountColumns+` FROM compressed_by_owner FINAL`,
 		`ORDER BY hash LIMIT {limit:UInt64}`), q.params)
 	if err != nil {
@@ -117,16 +117,25 @@ var tokenProgram = Key(light.CompressedTokenProgram())
 // any offset past the data does.
 const maxMemcmpOffset = 1 << 32
 
+// tokenData is a token account's data as served: stored when its token
+// columns do not encode back to it, else rebuilt from them as
+// light.AppendTokenData does, so that memcmp filters see the bytes the
+// answer carries (a filter on the stored column matched no canonical
+// token account, whose data is not stored).
+const tokenData = `ifNull(data, concat(mint, token_owner, reinterpretAsFixedString(amount),
+	if(delegate IS NULL, '\0', concat('\x01', assumeNotNull(delegate))), reinterpretAsFixedString(token_state),
+	if(tlv IS NULL, '\0', concat('\x01', assumeNotNull(tlv)))))`
+
 // ownerQuery selects an owner page's rows: owner, cursor, memcmp filters
-// and the answer's slot.
-func ownerQuery(owner Key, p OwnerPage) *query {
+// on the data expression and the answer's slot.
+func ownerQuery(owner Key, p OwnerPage, data string) *query {
 	q := newQuery().where(`owner = {owner:FixedString(32)}`).bind("owner", keyParam(owner))
 	if p.After != nil {
 		q.where(`hash > {after:FixedString(32)}`).bind("after", keyParam(*p.After))
 	}
 	for i, f := range p.Filters {
 		o, b := fmt.Sprintf("mo%d", i), fmt.Sprintf("mb%d", i)
-		q.where(`substring(data, {`+o+`:UInt64} + 1, length({`+b+`:String})) = {`+b+`:String}`).
+		q.where(`substring(`+data+`, {`+o+`:UInt64} + 1, length({`+b+`:String})) = {`+b+`:String}`).
 			bind(o, u64Param(min(f.Offset, maxMemcmpOffset))).bind(b, string(f.Bytes))
 	}
 	if p.AsOf != nil {
@@ -150,7 +159,7 @@ func tokenProgramAccounts(ctx context.Context, s store.Store, owner Key, p Owner
 	const maxWindow = 1 << 16
 	var out []Account
 	for window := min(max(2*p.Limit, 64), 4096); uint64(len(out)) < p.Limit; window = min(2*window, maxWindow) {
-		q := ownerQuery(owner, p).where(`is_token`).bind("limit", u64Param(window))
+		q := ownerQuery(owner, p, tokenData).where(`is_token`).bind("limit", u64Param(window))
 		res, err := s.Query(ctx, q.sql(`SELECT `+accountColumns+` FROM compressed_accounts`,
 			`ORDER BY hash LIMIT {limit:UInt64}`), q.params)
 		if err != nil {
