@@ -100,12 +100,14 @@ func (o *Options) UnmarshalJSON(b []byte) error {
 	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
 		return nil
 	}
+	// Checked first: the params decoder would also take an array, and its
+	// message speaks of params, not of this member.
+	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' {
+		return jsonrpc.InvalidParams("expected an object")
+	}
 	var in optionsJSON
 	if err := jsonrpc.DecodeParams(b, &in, optionFields); err != nil {
 		return err
-	}
-	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] != '{' {
-		return jsonrpc.InvalidParams("expected an object")
 	}
 	set := func(dst *bool, v *bool) {
 		if v != nil {

@@ -29,7 +29,9 @@ func TestBadInput(t *testing.T) {
 		{"unknown field", "getAsset", `{"id":"11111111111111111111111111111111","foo":1}`, 400, -32602, "unknown field `foo`"},
 		{"unknown option", "getAsset", `{"id":"11111111111111111111111111111111","options":{"showEverything":true}}`, 400, -32602, "showEverything"},
 		{"option wrong type", "getAsset", `{"id":"11111111111111111111111111111111","options":{"showFungible":"yes"}}`, 400, -32602, "showFungible"},
-		{"options not an object", "getAsset", `{"id":"11111111111111111111111111111111","options":[1]}`, 400, -32602, "options"},
+		{"options not an object", "getAsset", `{"id":"11111111111111111111111111111111","options":[1]}`, 400, -32602, "field `options`: expected an object"},
+		{"options a number", "getAsset", `{"id":"11111111111111111111111111111111","options":5}`, 400, -32602, "field `options`: expected an object"},
+		{"options a string", "getAsset", `{"id":"11111111111111111111111111111111","options":"x"}`, 400, -32602, "field `options`: expected an object"},
 		// Refused by the JSON-RPC envelope parser before any method runs,
 		// with the protocol's HTTP 200, as for every method.
 		{"params a string", "getAsset", `"x"`, 200, -32602, "params must be an object or an array"},
