@@ -2,6 +2,7 @@ package photon
 
 import (
 	"bytes"
+	"errors"
 
 	"github.com/goccy/go-json"
 
@@ -47,27 +48,57 @@ func (f *FilterList) UnmarshalJSON(b []byte) error {
 
 func decodeMemcmp(b []byte) (*qc.Memcmp, error) {
 	var m struct {
-		Offset *json.Number `json:"offset"`
-		Bytes  *string      `json:"bytes"`
+		Offset json.RawMessage `json:"offset"`
+		Bytes  json.RawMessage `json:"bytes"`
 	}
 	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' || json.Unmarshal(t, &m) != nil {
 		return nil, invalidType(b, "struct Memcmp")
 	}
-	if m.Offset == nil {
+	if isAbsent(m.Offset) {
 		return nil, jsonrpc.MissingField("offset")
 	}
-	if m.Bytes == nil {
+	if isAbsent(m.Bytes) {
 		return nil, jsonrpc.MissingField("bytes")
 	}
-	off, err := usize(*m.Offset)
+	off, err := u64Member("offset", m.Offset)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := decodeBase58(*m.Bytes)
+	str, ok := unquote(m.Bytes)
+	if !ok {
+		return nil, memberError("bytes", invalidType(m.Bytes, "a base58 encoded string"))
+	}
+	raw, err := decodeBase58(str)
 	if err != nil {
-		return nil, err
+		return nil, memberError("bytes", err)
 	}
 	return &qc.Memcmp{Offset: off, Bytes: raw}, nil
+}
+
+// isAbsent: a member missing or null, which serde reports as missing for
+// a required field.
+func isAbsent(v json.RawMessage) bool {
+	t := bytes.TrimSpace(v)
+	return len(t) == 0 || string(t) == "null"
+}
+
+// u64Member decodes a nested object's u64 member: a JSON integer, not a
+// string holding one.
+func u64Member(name string, v json.RawMessage) (uint64, error) {
+	n, err := parseU64(v)
+	if err != nil {
+		return 0, memberError(name, err)
+	}
+	return n, nil
+}
+
+// memberError names the nested member a param error is about.
+func memberError(name string, err error) error {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return jsonrpc.InvalidParams("`" + name + "`: " + je.Message)
+	}
+	return err
 }
 
 // DataSlice asks for a window of each account's data.
@@ -79,23 +110,23 @@ type DataSlice struct {
 // UnmarshalJSON decodes {"offset": n, "length": n}.
 func (s *DataSlice) UnmarshalJSON(b []byte) error {
 	var v struct {
-		Offset *json.Number `json:"offset"`
-		Length *json.Number `json:"length"`
+		Offset json.RawMessage `json:"offset"`
+		Length json.RawMessage `json:"length"`
 	}
 	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' || json.Unmarshal(t, &v) != nil {
 		return invalidType(b, "struct DataSlice")
 	}
-	if v.Offset == nil {
+	if isAbsent(v.Offset) {
 		return jsonrpc.MissingField("offset")
 	}
-	if v.Length == nil {
+	if isAbsent(v.Length) {
 		return jsonrpc.MissingField("length")
 	}
 	var err error
-	if s.Offset, err = usize(*v.Offset); err != nil {
+	if s.Offset, err = u64Member("offset", v.Offset); err != nil {
 		return err
 	}
-	s.Length, err = usize(*v.Length)
+	s.Length, err = u64Member("length", v.Length)
 	return err
 }
 
@@ -111,5 +142,3 @@ func (s DataSlice) apply(data []byte) []byte {
 	}
 	return data[s.Offset:end]
 }
-
-func usize(n json.Number) (uint64, error) { return parseU64([]byte(n.String())) }

@@ -79,6 +79,18 @@ func TestParamErrors(t *testing.T) {
 			"invalid value: integer `" + hugeNumber[:96] + "…`, expected u64", false},
 		{"huge string limit", "getCompressedMintTokenHolders", `{"mint":"` + k + `","limit":"` + huge + `"}`, -32602,
 			`invalid type: string "` + huge[:96] + `…", expected u64`, false},
+		{"dataSlice offset as a string", "getCompressedAccountsByOwnerV2", `{"owner":"` + k + `","dataSlice":{"offset":"5","length":1}}`, -32602,
+			"`offset`: invalid type: string \"5\", expected u64", false},
+		{"dataSlice negative length", "getCompressedAccountsByOwnerV2", `{"owner":"` + k + `","dataSlice":{"offset":0,"length":-1}}`, -32602,
+			"`length`: invalid value: integer `-1`, expected u64", false},
+		{"dataSlice without length", "getCompressedAccountsByOwnerV2", `{"owner":"` + k + `","dataSlice":{"offset":0}}`, -32602,
+			"missing field `length`", false},
+		{"memcmp offset as a string", "getCompressedAccountsByOwner", `{"owner":"` + k + `","filters":[{"memcmp":{"offset":"1","bytes":"2"}}]}`, -32602,
+			"`offset`: invalid type: string \"1\", expected u64", false},
+		{"memcmp bytes a number", "getCompressedAccountsByOwner", `{"owner":"` + k + `","filters":[{"memcmp":{"offset":1,"bytes":5}}]}`, -32602,
+			"`bytes`: invalid type: integer `5`, expected a base58 encoded string", false},
+		{"memcmp bytes not base58", "getCompressedAccountsByOwner", `{"owner":"` + k + `","filters":[{"memcmp":{"offset":1,"bytes":"0"}}]}`, -32602,
+			"`bytes`: provided string contained invalid character '0' at byte 0", false},
 		{"too many positional", "getCompressedMintTokenHolders", `["` + k + `",null,1,false,5]`, -32602, "invalid length 5", false},
 	}
 	for _, tt := range tests {
