@@ -34,7 +34,7 @@ func FuzzParams(f *testing.F) {
 		}
 		m := methods[int(pick)%len(methods)]
 		h, _ := e.reg.Lookup(m)
-		if err := hostileCall(h, m, params); err != nil {
+		if _, err := hostileCall(h, m, params); err != nil {
 			t.Fatalf("%s %q: %v", m, params, err)
 		}
 	})
