@@ -3,7 +3,7 @@
 #   make build    bin/dasch
 #   make run      fetch the engine, build, load the demo data and serve it
 #   make test     vet, gofmt check and every test (CI runs this)
-#   make fuzz     fuzz the JSON-RPC request parser, then the Photon methods' params
+#   make fuzz     fuzz the JSON-RPC request parser, then the Photon and DAS methods' params
 #   make bench    benchmarks under ./bench
 #   make libchdb  fetch the embedded ClickHouse engine (libchdb.so)
 #   make clean    remove build outputs (never the data directory)
@@ -75,6 +75,7 @@ test: check-go libchdb vet fmt-check
 fuzz: check-go libchdb
 	$(GO) test ./server/jsonrpc -run='^$$' -fuzz=FuzzParseRequest -fuzztime=$(FUZZTIME)
 	$(GO) test ./api/photon -run='^$$' -fuzz=FuzzParams -fuzztime=$(FUZZTIME)
+	$(GO) test ./api/das -run='^$$' -fuzz=FuzzParams -fuzztime=$(FUZZTIME)
 
 .PHONY: bench
 bench: check-go libchdb
