@@ -192,10 +192,7 @@ func (s *Server) toRPCError(c *Call, err error) *jsonrpc.Error {
 const bufMax = 1 << 20
 
 func (s *Server) writeOutcomes(rc *fasthttp.RequestCtx, msg jsonrpc.Message, out []outcome) {
-	bp, _ := s.bufs.Get().(*[]byte)
-	if bp == nil {
-		bp = new([]byte)
-	}
+	bp := s.buf()
 	buf := (*bp)[:0]
 	if msg.Batch {
 		buf = append(buf, '[')
@@ -221,10 +218,27 @@ func (s *Server) writeOutcomes(rc *fasthttp.RequestCtx, msg jsonrpc.Message, out
 		rc.ResetBody()
 	} else {
 		rc.SetStatusCode(batchStatus(answered))
-		rc.SetBody(buf) // copies
+		gp := s.buf()
+		body, gz := s.compressBody(rc, buf, *gp)
+		rc.SetBody(body) // copies
+		s.putBuf(gp, gz)
 	}
-	if cap(buf) <= bufMax {
-		*bp = buf
+	s.putBuf(bp, buf)
+}
+
+// buf takes an encoding buffer from the pool.
+func (s *Server) buf() *[]byte {
+	bp, _ := s.bufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	return bp
+}
+
+// putBuf returns bp to the pool holding b, unless b grew too large to keep.
+func (s *Server) putBuf(bp *[]byte, b []byte) {
+	if cap(b) <= bufMax {
+		*bp = b[:0]
 		s.bufs.Put(bp)
 	}
 }

@@ -62,6 +62,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Usage, when set, is told about every call that reached a handler.
 	Usage UsageRecorder
+	// CompressMinBytes is the smallest JSON-RPC answer sent gzipped to a
+	// client whose Accept-Encoding admits gzip. 0 (the default) never
+	// compresses (see compress.go for the trade).
+	CompressMinBytes int
 }
 
 const (

@@ -3,6 +3,7 @@ package server_test
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -712,5 +713,82 @@ func TestServeFailsOnBusyAddress(t *testing.T) {
 	}
 	if err := s.Serve(context.Background()); err == nil {
 		t.Error("Serve on a busy address returned nil")
+	}
+}
+
+// TestCompression sends a large and a small answer to clients with and
+// without gzip in Accept-Encoding: large answers to a gzip client come
+// gzipped and decode to the same bytes the plain client gets; small ones,
+// other clients and a server left at the default get the plain body.
+func TestCompression(t *testing.T) {
+	big := strings.Repeat("x", 4000)
+	reg := testRegistry()
+	reg.Register("big", func(context.Context, *server.Call) (any, error) { return big, nil })
+	on := start(t, server.Config{CompressMinBytes: 1024}, reg, nil)
+	off := start(t, server.Config{}, reg, nil)
+	raw := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableCompression: true}}
+	post := func(url, method, accept string) (http.Header, []byte) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, url+"/?api-key=good",
+			strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"`+method+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if accept != "" {
+			req.Header.Set("Accept-Encoding", accept)
+		}
+		resp, err := raw.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.Header, b
+	}
+	_, want := post(on.url, "big", "")
+	if !bytes.Contains(want, []byte(big)) {
+		t.Fatalf("plain answer %.100s", want)
+	}
+	tests := []struct {
+		name, method, accept string
+		srv                  *testServer
+		gzipped              bool
+	}{
+		{"gzip client, large answer", "big", "gzip, deflate, br", on, true},
+		{"no Accept-Encoding", "big", "", on, false},
+		{"gzip refused", "big", "gzip;q=0, br", on, false},
+		{"small answer", "getIndexerSlot", "gzip", on, false},
+		{"compression off (default)", "big", "gzip", off, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, b := post(tt.srv.url, tt.method, tt.accept)
+			if got := h.Get("Content-Encoding") == "gzip"; got != tt.gzipped {
+				t.Fatalf("Content-Encoding %q, want gzip %v", h.Get("Content-Encoding"), tt.gzipped)
+			}
+			if tt.gzipped {
+				if len(b) >= len(want)/10 {
+					t.Errorf("gzipped answer of %d bytes for %d plain", len(b), len(want))
+				}
+				zr, err := gzip.NewReader(bytes.NewReader(b))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if b, err = io.ReadAll(zr); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.method == "big" {
+				if !bytes.Equal(b, want) {
+					t.Errorf("body %.100s, want %.100s", b, want)
+				}
+				if tt.srv == on && h.Get("Vary") != "Accept-Encoding" {
+					t.Errorf("Vary %q", h.Get("Vary"))
+				}
+			}
+		})
 	}
 }

@@ -24,6 +24,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	listen := fs.String("listen", "127.0.0.1:8899", "address to listen on")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request deadline")
 	rate := fs.Float64("rate-limit", 0, "requests per second per API key (0 = unlimited)")
+	gzipMin := fs.Int("compress-min-bytes", 0, "gzip answers of at least this many bytes for clients whose Accept-Encoding admits gzip (0 = never; it pays over links slower than about 1.5 Gbit/s)")
 	hot := fs.Bool("hot-index", true, "serve mint holders and token balances from an in-memory index kept in sync with the store")
 	tokenIndex := fs.Bool("token-index", true, "serve compressed token accounts by owner and by delegate from an in-memory index kept in sync with the store")
 	tokenMB := fs.Int64("token-index-mb", serving.DefaultTokenBudget>>20, "memory budget of the token account index in MiB; owners past it are read from the store")
@@ -85,11 +86,12 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	photon.Register(reg, pd)
 	dasapi.Register(reg, dd)
 	srv, err := server.New(server.Config{
-		Listen:          *listen,
-		RequestTimeout:  *timeout,
-		RateLimitPerKey: *rate,
-		Logger:          e.log,
-		Usage:           server.NewUsageCounter(),
+		Listen:           *listen,
+		RequestTimeout:   *timeout,
+		RateLimitPerKey:  *rate,
+		Logger:           e.log,
+		CompressMinBytes: *gzipMin,
+		Usage:            server.NewUsageCounter(),
 	}, reg, keys, readiness{s})
 	if err != nil {
 		return err

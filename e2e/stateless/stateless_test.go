@@ -85,7 +85,9 @@ func TestStatelessClient(t *testing.T) {
 		t.Fatalf("ingest: %s", out)
 	}
 	key := e2ekit.LastLine(e2ekit.Run(t, ctx, bin, "keys", "create", "--store", storeURL, "--project", "stateless"))
-	url := e2ekit.Serve(t, ctx, bin, storeURL) + "/?api-key=" + key
+	// Every answer goes gzipped to a client that asks (Node's fetch does):
+	// the client reads compressed answers as it would from a provider.
+	url := e2ekit.Serve(t, ctx, bin, storeURL, "--compress-min-bytes", "1") + "/?api-key=" + key
 
 	summary := client(t, ctx, url, mint, bob, charles)
 

@@ -61,11 +61,12 @@ func LastLine(s string) string {
 	return lines[len(lines)-1]
 }
 
-// Serve starts `dasch serve` on a free loopback port and returns its base
-// URL. At cleanup the server gets SIGINT and must exit cleanly.
-func Serve(t *testing.T, ctx context.Context, bin, storeURL string) string {
+// Serve starts `dasch serve` on a free loopback port, with flags added
+// to its command line, and returns its base URL. At cleanup the server
+// gets SIGINT and must exit cleanly.
+func Serve(t *testing.T, ctx context.Context, bin, storeURL string, flags ...string) string {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--store", storeURL, "--listen", "127.0.0.1:0")
+	cmd := exec.Command(bin, append([]string{"serve", "--store", storeURL, "--listen", "127.0.0.1:0"}, flags...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
