@@ -26,7 +26,7 @@ func (s *Server) compressBody(rc *fasthttp.RequestCtx, body, gz []byte) (out, bu
 		return body, gz
 	}
 	// The answer's encoding depends on the request's header from here on.
-	rc.Response.Header.Set(fasthttp.HeaderVary, fasthttp.HeaderAcceptEncoding)
+	rc.Response.Header.Add(fasthttp.HeaderVary, fasthttp.HeaderAcceptEncoding)
 	if !acceptsGzip(rc.Request.Header.Peek(fasthttp.HeaderAcceptEncoding)) {
 		return body, gz
 	}

@@ -62,6 +62,12 @@ type Config struct {
 	Logger *slog.Logger
 	// Usage, when set, is told about every call that reached a handler.
 	Usage UsageRecorder
+	// CORSOrigins are the origins whose web pages may call the server
+	// (Access-Control-Allow-Origin); empty allows every origin ("*").
+	CORSOrigins []string
+	// NoCORS answers no CORS preflight and adds no CORS header: browsers
+	// then keep answers from pages of other origins.
+	NoCORS bool
 	// CompressMinBytes is the smallest JSON-RPC answer sent gzipped to a
 	// client whose Accept-Encoding admits gzip. 0 (the default) never
 	// compresses (see compress.go for the trade).
@@ -237,27 +243,51 @@ func (s *Server) Serve(ctx context.Context) error {
 	return nil
 }
 
-// route dispatches on path and HTTP method.
+// route dispatches on path and HTTP method. /liveness and /readiness are
+// the probes Photon deployments use: the process answers, and the store
+// answers (as /health).
 func (s *Server) route(rc *fasthttp.RequestCtx) {
 	rc.SetContentType("application/json")
 	switch string(rc.Path()) {
 	case "/":
+		if s.cors(rc, s.methods("POST")) {
+			return
+		}
 		if !rc.IsPost() {
-			rc.Response.Header.Set(fasthttp.HeaderAllow, "POST")
+			rc.Response.Header.Set(fasthttp.HeaderAllow, s.methods("POST"))
 			s.writeError(rc, jsonrpc.InvalidRequest("HTTP method not allowed, use POST").WithStatus(fasthttp.StatusMethodNotAllowed))
 			return
 		}
 		s.serveRPC(rc)
-	case "/health":
+	case "/health", "/readiness", "/liveness":
+		if s.cors(rc, s.methods("GET, HEAD")) {
+			return
+		}
 		if !rc.IsGet() && !rc.IsHead() {
-			rc.Response.Header.Set(fasthttp.HeaderAllow, "GET, HEAD")
+			rc.Response.Header.Set(fasthttp.HeaderAllow, s.methods("GET, HEAD"))
 			s.writeError(rc, jsonrpc.InvalidRequest("HTTP method not allowed, use GET").WithStatus(fasthttp.StatusMethodNotAllowed))
+			return
+		}
+		if string(rc.Path()) == "/liveness" {
+			rc.SetBodyString(`{"status":"ok"}`)
 			return
 		}
 		s.serveHealth(rc)
 	default:
+		if !rc.IsOptions() { // the page may read the error
+			s.cors(rc, "")
+		}
 		s.writeError(rc, jsonrpc.NotFound("Not found").WithStatus(fasthttp.StatusNotFound))
 	}
+}
+
+// methods is a route's Allow header: OPTIONS is answered too while CORS is
+// on.
+func (s *Server) methods(m string) string {
+	if s.cfg.NoCORS {
+		return m
+	}
+	return m + ", OPTIONS"
 }
 
 func (s *Server) serveHealth(rc *fasthttp.RequestCtx) {

@@ -440,9 +440,11 @@ func TestRoutes(t *testing.T) {
 		code         int
 		allow        string
 	}{
-		{http.MethodGet, "/", 405, -32600, "POST"},
-		{http.MethodPut, "/?api-key=good", 405, -32600, "POST"},
-		{http.MethodPost, "/health", 405, -32600, "GET, HEAD"},
+		{http.MethodGet, "/", 405, -32600, "POST, OPTIONS"},
+		{http.MethodPut, "/?api-key=good", 405, -32600, "POST, OPTIONS"},
+		{http.MethodPost, "/health", 405, -32600, "GET, HEAD, OPTIONS"},
+		{http.MethodDelete, "/readiness", 405, -32600, "GET, HEAD, OPTIONS"},
+		{http.MethodOptions, "/nope", 404, -32004, ""},
 		{http.MethodGet, "/nope", 404, -32004, ""},
 		{http.MethodPost, "/v1/rpc?api-key=good", 404, -32004, ""},
 	}
@@ -790,5 +792,98 @@ func TestCompression(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCORS checks what browsers see: preflights answered for every
+// origin by default (any request header allowed), for the listed ones
+// only when origins are configured, and not at all with CORS off; answers
+// carry Access-Control-Allow-Origin accordingly.
+func TestCORS(t *testing.T) {
+	open := start(t, server.Config{}, nil, nil)
+	listed := start(t, server.Config{CORSOrigins: []string{"https://ok.example"}}, nil, nil)
+	off := start(t, server.Config{NoCORS: true}, nil, nil)
+	preflight := map[string]string{"Origin": "https://app.example", "Access-Control-Request-Method": "POST",
+		"Access-Control-Request-Headers": "content-type, solana-client"}
+	from := func(origin string) map[string]string {
+		return map[string]string{"Origin": origin, "Access-Control-Request-Method": "POST"}
+	}
+	tests := []struct {
+		name    string
+		srv     *testServer
+		method  string
+		path    string
+		headers map[string]string
+		status  int
+		want    map[string]string // "" means absent
+	}{
+		{"preflight", open, http.MethodOptions, "/?api-key=good", preflight, 204, map[string]string{
+			"Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "POST, OPTIONS",
+			"Access-Control-Allow-Headers": "content-type, solana-client", "Access-Control-Max-Age": "86400"}},
+		{"call from a page", open, http.MethodPost, "/?api-key=good", map[string]string{"Origin": "https://app.example"}, 200,
+			map[string]string{"Access-Control-Allow-Origin": "*"}},
+		{"refused key still readable", open, http.MethodPost, "/?api-key=bad", map[string]string{"Origin": "https://app.example"}, 401,
+			map[string]string{"Access-Control-Allow-Origin": "*"}},
+		{"OPTIONS without Origin", open, http.MethodOptions, "/", nil, 204,
+			map[string]string{"Allow": "POST, OPTIONS", "Access-Control-Allow-Origin": ""}},
+		{"health preflight", open, http.MethodOptions, "/health", from("https://app.example"), 204,
+			map[string]string{"Access-Control-Allow-Methods": "GET, HEAD, OPTIONS"}},
+		{"listed origin", listed, http.MethodOptions, "/", from("https://ok.example"), 204,
+			map[string]string{"Access-Control-Allow-Origin": "https://ok.example", "Vary": "Origin"}},
+		{"unlisted origin", listed, http.MethodOptions, "/", from("https://evil.example"), 204,
+			map[string]string{"Access-Control-Allow-Origin": "", "Access-Control-Allow-Methods": ""}},
+		{"unlisted origin's call", listed, http.MethodPost, "/?api-key=good", map[string]string{"Origin": "https://evil.example"}, 200,
+			map[string]string{"Access-Control-Allow-Origin": ""}},
+		{"CORS off: preflight", off, http.MethodOptions, "/", preflight, 405,
+			map[string]string{"Access-Control-Allow-Origin": "", "Allow": "POST"}},
+		{"CORS off: call", off, http.MethodPost, "/?api-key=good", map[string]string{"Origin": "https://app.example"}, 200,
+			map[string]string{"Access-Control-Allow-Origin": ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := ""
+			if tt.method == http.MethodPost {
+				body = `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`
+			}
+			req, err := http.NewRequest(tt.method, tt.srv.url+tt.path, strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range tt.headers {
+				req.Header.Set(k, v)
+			}
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tt.status {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tt.status, b)
+			}
+			if tt.status == 204 && len(b) != 0 {
+				t.Errorf("204 with a body %q", b)
+			}
+			for k, want := range tt.want {
+				if got := strings.Join(resp.Header.Values(k), ", "); got != want {
+					t.Errorf("%s = %q, want %q", k, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestProbes checks Photon's probe paths: /liveness answers while the
+// process runs, /readiness as /health does.
+func TestProbes(t *testing.T) {
+	down := healthFunc(func(context.Context) error { return errors.New("store down") })
+	ts := start(t, server.Config{}, nil, down)
+	for _, tt := range []struct {
+		path   string
+		status int
+	}{{"/liveness", 200}, {"/readiness", 503}, {"/health", 503}} {
+		if status, _, body := do(t, http.MethodGet, ts.url+tt.path, ""); status != tt.status {
+			t.Errorf("%s: %d %s, want %d", tt.path, status, body, tt.status)
+		}
 	}
 }

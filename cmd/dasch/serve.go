@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/dasch-labs/dasch/api"
@@ -24,6 +25,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	listen := fs.String("listen", "127.0.0.1:8899", "address to listen on")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request deadline")
 	rate := fs.Float64("rate-limit", 0, "requests per second per API key (0 = unlimited)")
+	corsOrigins := fs.String("cors-origins", "*", "origins whose web pages may call the API (CORS), comma-separated; * = any, empty = CORS off")
 	gzipMin := fs.Int("compress-min-bytes", 0, "gzip answers of at least this many bytes for clients whose Accept-Encoding admits gzip (0 = never; it pays over links slower than about 1.5 Gbit/s)")
 	hot := fs.Bool("hot-index", true, "serve mint holders and token balances from an in-memory index kept in sync with the store")
 	tokenIndex := fs.Bool("token-index", true, "serve compressed token accounts by owner and by delegate from an in-memory index kept in sync with the store")
@@ -33,6 +35,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	origins, noCORS := corsFlag(*corsOrigins)
 	ctx, cancel := server.SignalContext(ctx)
 	defer cancel()
 	s, closeStore, err := openStore(ctx, e, *url, true)
@@ -91,6 +94,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		RateLimitPerKey:  *rate,
 		Logger:           e.log,
 		CompressMinBytes: *gzipMin,
+		CORSOrigins:      origins,
+		NoCORS:           noCORS,
 		Usage:            server.NewUsageCounter(),
 	}, reg, keys, readiness{s})
 	if err != nil {
@@ -113,6 +118,21 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	cancel()
 	<-loaded
 	return err
+}
+
+// corsFlag reads --cors-origins: a comma-separated list of origins, "*"
+// for any (server.Config's empty list), nothing at all for CORS off.
+func corsFlag(v string) (origins []string, off bool) {
+	for _, o := range strings.Split(v, ",") {
+		switch o = strings.TrimSpace(o); o {
+		case "*":
+			return nil, false
+		case "":
+		default:
+			origins = append(origins, o)
+		}
+	}
+	return origins, len(origins) == 0
 }
 
 // loadIndexes starts the indexes one after the other, each printing its

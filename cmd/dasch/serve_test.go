@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -98,5 +99,26 @@ func TestLoadIndexesStopsWithContext(t *testing.T) {
 	}
 	if f.tries != 1 {
 		t.Fatalf("tried %d times within an hour's wait, want 1", f.tries)
+	}
+}
+
+func TestCORSFlag(t *testing.T) {
+	tests := []struct {
+		v       string
+		origins []string
+		off     bool
+	}{
+		{"*", nil, false},
+		{"https://a.example, *", nil, false},
+		{"https://a.example", []string{"https://a.example"}, false},
+		{" https://a.example ,https://b.example,", []string{"https://a.example", "https://b.example"}, false},
+		{"", nil, true},
+		{" , ", nil, true},
+	}
+	for _, tt := range tests {
+		origins, off := corsFlag(tt.v)
+		if !slices.Equal(origins, tt.origins) || off != tt.off {
+			t.Errorf("corsFlag(%q) = %q, %v; want %q, %v", tt.v, origins, off, tt.origins, tt.off)
+		}
 	}
 }
