@@ -40,9 +40,16 @@ func (s *Server) cors(rc *fasthttp.RequestCtx, methods string) (answered bool) {
 		}
 		h.Set(fasthttp.HeaderAccessControlMaxAge, corsMaxAge)
 	}
+	noContent(rc)
+	return true
+}
+
+// noContent answers 204: no body, so no Content-Type either.
+func noContent(rc *fasthttp.RequestCtx) {
 	rc.SetStatusCode(fasthttp.StatusNoContent)
 	rc.ResetBody()
-	return true
+	rc.Response.Header.SetContentType("")
+	rc.Response.Header.SetNoDefaultContentType(true)
 }
 
 // allowedOrigin is the Access-Control-Allow-Origin value for rc: "*" when

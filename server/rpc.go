@@ -214,8 +214,7 @@ func (s *Server) writeOutcomes(rc *fasthttp.RequestCtx, msg jsonrpc.Message, out
 	}
 	if len(answered) == 0 {
 		// Nothing to answer: no body at all, not an empty array (section 6).
-		rc.SetStatusCode(fasthttp.StatusNoContent)
-		rc.ResetBody()
+		noContent(rc)
 	} else {
 		rc.SetStatusCode(batchStatus(answered))
 		gp := s.buf()
