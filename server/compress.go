@@ -42,11 +42,7 @@ func acceptsGzip(h []byte) bool {
 	star, named := false, false
 	for len(h) > 0 {
 		var item []byte
-		if i := bytes.IndexByte(h, ','); i >= 0 {
-			item, h = h[:i], h[i+1:]
-		} else {
-			item, h = h, nil
-		}
+		item, h, _ = bytes.Cut(h, []byte{','})
 		coding, params, _ := bytes.Cut(item, []byte{';'})
 		coding = bytes.TrimSpace(coding)
 		ok := weightAboveZero(params)
@@ -68,11 +64,7 @@ func acceptsGzip(h []byte) bool {
 func weightAboveZero(params []byte) bool {
 	for len(params) > 0 {
 		var p []byte
-		if i := bytes.IndexByte(params, ';'); i >= 0 {
-			p, params = params[:i], params[i+1:]
-		} else {
-			p, params = params, nil
-		}
+		p, params, _ = bytes.Cut(params, []byte{';'})
 		k, v, _ := bytes.Cut(bytes.TrimSpace(p), []byte{'='})
 		if !bytes.EqualFold(bytes.TrimSpace(k), []byte("q")) {
 			continue

@@ -139,14 +139,17 @@ func start(t *testing.T, cfg server.Config, reg *server.Registry, health server.
 
 var client = &http.Client{Timeout: 10 * time.Second}
 
-func do(t *testing.T, method, url, body string) (int, http.Header, []byte) {
+// send sends a request with headers through c and reads the whole answer.
+func send(t *testing.T, c *http.Client, method, url, body string, headers map[string]string) (*http.Response, []byte) {
 	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := client.Do(req)
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,6 +158,12 @@ func do(t *testing.T, method, url, body string) (int, http.Header, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return resp, b
+}
+
+func do(t *testing.T, method, url, body string) (int, http.Header, []byte) {
+	t.Helper()
+	resp, b := send(t, client, method, url, body, map[string]string{"Content-Type": "application/json"})
 	if resp.StatusCode == http.StatusNoContent {
 		if len(b) != 0 || resp.Header.Get("Content-Type") != "" {
 			t.Errorf("204 with a body %q or a Content-Type %q", b, resp.Header.Get("Content-Type"))
@@ -731,23 +740,11 @@ func TestCompression(t *testing.T) {
 	raw := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableCompression: true}}
 	post := func(url, method, accept string) (http.Header, []byte) {
 		t.Helper()
-		req, err := http.NewRequest(http.MethodPost, url+"/?api-key=good",
-			strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"`+method+`"}`))
-		if err != nil {
-			t.Fatal(err)
-		}
+		h := map[string]string{}
 		if accept != "" {
-			req.Header.Set("Accept-Encoding", accept)
+			h["Accept-Encoding"] = accept
 		}
-		resp, err := raw.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp, b := send(t, raw, http.MethodPost, url+"/?api-key=good", `{"jsonrpc":"2.0","id":1,"method":"`+method+`"}`, h)
 		return resp.Header, b
 	}
 	_, want := post(on.url, "big", "")
@@ -845,19 +842,7 @@ func TestCORS(t *testing.T) {
 			if tt.method == http.MethodPost {
 				body = `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`
 			}
-			req, err := http.NewRequest(tt.method, tt.srv.url+tt.path, strings.NewReader(body))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for k, v := range tt.headers {
-				req.Header.Set(k, v)
-			}
-			resp, err := client.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
+			resp, b := send(t, client, tt.method, tt.srv.url+tt.path, body, tt.headers)
 			if resp.StatusCode != tt.status {
 				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tt.status, b)
 			}

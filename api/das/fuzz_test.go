@@ -2,18 +2,13 @@ package das
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/ingest"
-	"github.com/dasch-labs/dasch/ingest/assets"
-	ingestdecode "github.com/dasch-labs/dasch/ingest/decode"
-	"github.com/dasch-labs/dasch/ingest/source"
+	"github.com/dasch-labs/dasch/internal/rpctest"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/server"
@@ -57,20 +52,11 @@ func FuzzParams(f *testing.F) {
 func fuzzRegistry(t *testing.T) *server.Registry {
 	t.Helper()
 	s := storetest.Open(t)
-	for _, f := range []string{
+	(&env{t: t, s: s}).index(
 		"accounts/account_updates/843gdpsTE4DoJz3ZoBsEjAqT8UgAcyF5YojygGgGZE1f.json",
 		"accounts/account_updates/6cQEeDKhobxxsvPKcAsdHZbDrPgQtEpo8PFzayDu5Gi5.json",
 		"accounts/mpl_core_get_asset/x3hJtpU4AUsGejNvxzX9TKjcyNB1eYtDdDPWdeF6opr.json",
-	} {
-		cfg := ingest.Config{
-			Store:    s,
-			Source:   source.NewFileList([]string{filepath.Join("../../testdata/das", f)}),
-			Decoders: []ingestdecode.Decoder{assets.Decoder{}},
-		}
-		if _, err := ingest.Run(context.Background(), cfg); err != nil {
-			t.Fatalf("index %s: %v", f, err)
-		}
-	}
+	)
 	reg := server.NewRegistry()
 	Register(reg, Deps{Store: s, Slots: query.NewSlotCache(s, 0)})
 	// The fixtures reached the store: the seeds exercise rendering.
@@ -88,29 +74,10 @@ func fuzzRegistry(t *testing.T) *server.Registry {
 
 // fuzzCall runs one call: nil when it answered a result that encodes or
 // a client error.
-func fuzzCall(h server.Handler, method, params string) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v", r)
-		}
-	}()
-	var raw json.RawMessage
-	if params != "" {
-		raw = json.RawMessage(params)
-	}
-	res, herr := h(context.Background(), &server.Call{Method: method, Params: raw})
-	if herr == nil {
-		if _, merr := json.Marshal(res); merr != nil {
-			return fmt.Errorf("result does not encode: %w", merr)
-		}
-		return nil
-	}
-	var je *jsonrpc.Error
-	if !errors.As(herr, &je) {
-		return fmt.Errorf("internal error (the client would get -32603): %w", herr)
-	}
-	if je.Code == codeServer || je.Code == jsonrpc.CodeInternalError {
+func fuzzCall(h server.Handler, method, params string) error {
+	je, err := rpctest.Call(h, method, params)
+	if err == nil && je != nil && (je.Code == codeServer || je.Code == jsonrpc.CodeInternalError) {
 		return fmt.Errorf("internal error: %s", je.Message)
 	}
-	return nil
+	return err
 }

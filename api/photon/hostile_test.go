@@ -11,6 +11,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
 
+	"github.com/dasch-labs/dasch/internal/rpctest"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
@@ -133,25 +134,9 @@ func methodFields(t *testing.T, h server.Handler, method string) []string {
 // hostileCall runs one call, returning whether it answered with a result
 // and what is wrong with its outcome.
 func hostileCall(h server.Handler, method, params string) (ok bool, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			ok, err = false, fmt.Errorf("panic: %v", r)
-		}
-	}()
-	var raw json.RawMessage
-	if params != "" {
-		raw = json.RawMessage(params)
-	}
-	res, herr := h(context.Background(), &server.Call{Method: method, Params: raw})
-	if herr == nil {
-		if _, merr := json.Marshal(res); merr != nil {
-			return true, fmt.Errorf("result does not encode: %w", merr)
-		}
-		return true, nil
-	}
-	var je *jsonrpc.Error
-	if !errors.As(herr, &je) {
-		return false, fmt.Errorf("internal error (the client would get -32603): %w", herr)
+	je, err := rpctest.Call(h, method, params)
+	if err != nil || je == nil {
+		return err == nil, err
 	}
 	// Photon's methods answer a failure of theirs as -32000 "Internal
 	// server error" (see TestInternalErrorsArePhotons).
