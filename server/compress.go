@@ -14,25 +14,32 @@ import (
 // off by default. Clients that do not ask for gzip (or ask with q=0) get
 // the plain body, byte for byte.
 
-// compressLevel is gzip's fastest level: the slower ones shrink base58
-// and numbers hardly further.
+// compressLevel is gzip's fastest level: level 6 made a test page only
+// 2% smaller.
 const compressLevel = fasthttp.CompressBestSpeed
 
-// compressBody replaces the answer in body with its gzip encoding when the
-// request admits gzip and body is long enough, and says so in the headers.
-// It returns the body to send and gz, a buffer the caller may reuse.
-func (s *Server) compressBody(rc *fasthttp.RequestCtx, body, gz []byte) (out, buf []byte) {
+// setBody makes body the answer's body: gzipped, straight into the
+// response, when the request admits gzip and body is long enough (saying
+// so in the headers), else copied as it is.
+func (s *Server) setBody(rc *fasthttp.RequestCtx, body []byte) {
 	if s.cfg.CompressMinBytes <= 0 || len(body) < s.cfg.CompressMinBytes {
-		return body, gz
+		rc.SetBody(body)
+		return
 	}
 	// The answer's encoding depends on the request's header from here on.
 	rc.Response.Header.Add(fasthttp.HeaderVary, fasthttp.HeaderAcceptEncoding)
 	if !acceptsGzip(rc.Request.Header.Peek(fasthttp.HeaderAcceptEncoding)) {
-		return body, gz
+		rc.SetBody(body)
+		return
 	}
-	gz = fasthttp.AppendGzipBytesLevel(gz[:0], body, compressLevel)
+	rc.Response.ResetBody()
+	if _, err := fasthttp.WriteGzipLevel(rc.Response.BodyWriter(), body, compressLevel); err != nil {
+		// The writer appends to memory; should it ever fail, send it plain.
+		s.log.Error("gzip answer failed", "err", err)
+		rc.SetBody(body)
+		return
+	}
 	rc.Response.Header.Set(fasthttp.HeaderContentEncoding, "gzip")
-	return gz, gz
 }
 
 // acceptsGzip reports whether an Accept-Encoding value admits gzip (RFC

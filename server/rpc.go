@@ -192,7 +192,10 @@ func (s *Server) toRPCError(c *Call, err error) *jsonrpc.Error {
 const bufMax = 1 << 20
 
 func (s *Server) writeOutcomes(rc *fasthttp.RequestCtx, msg jsonrpc.Message, out []outcome) {
-	bp := s.buf()
+	bp, _ := s.bufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
 	buf := (*bp)[:0]
 	if msg.Batch {
 		buf = append(buf, '[')
@@ -217,27 +220,10 @@ func (s *Server) writeOutcomes(rc *fasthttp.RequestCtx, msg jsonrpc.Message, out
 		noContent(rc)
 	} else {
 		rc.SetStatusCode(batchStatus(answered))
-		gp := s.buf()
-		body, gz := s.compressBody(rc, buf, *gp)
-		rc.SetBody(body) // copies
-		s.putBuf(gp, gz)
+		s.setBody(rc, buf)
 	}
-	s.putBuf(bp, buf)
-}
-
-// buf takes an encoding buffer from the pool.
-func (s *Server) buf() *[]byte {
-	bp, _ := s.bufs.Get().(*[]byte)
-	if bp == nil {
-		bp = new([]byte)
-	}
-	return bp
-}
-
-// putBuf returns bp to the pool holding b, unless b grew too large to keep.
-func (s *Server) putBuf(bp *[]byte, b []byte) {
-	if cap(b) <= bufMax {
-		*bp = b[:0]
+	if cap(buf) <= bufMax {
+		*bp = buf
 		s.bufs.Put(bp)
 	}
 }

@@ -129,6 +129,9 @@ type Server struct {
 	limiter *limiter
 	srv     *fasthttp.Server
 	bufs    sync.Pool
+	// allowRPC and allowGet are the Allow headers of "/" and of the
+	// probes: OPTIONS is answered too while CORS is on.
+	allowRPC, allowGet string
 
 	// base is the parent of every request context. It keeps the values of
 	// Serve's context but not its cancellation, so shutdown lets in-flight
@@ -156,6 +159,10 @@ func New(cfg Config, reg *Registry, keys KeyChecker, health Health) (*Server, er
 		keys:   keys,
 		health: health,
 		base:   context.Background(),
+	}
+	s.allowRPC, s.allowGet = "POST", "GET, HEAD"
+	if !cfg.NoCORS {
+		s.allowRPC, s.allowGet = s.allowRPC+", OPTIONS", s.allowGet+", OPTIONS"
 	}
 	if cfg.RateLimitPerKey > 0 {
 		s.limiter = newLimiter(cfg.RateLimitPerKey, cfg.RateLimitBurst)
@@ -250,29 +257,23 @@ func (s *Server) route(rc *fasthttp.RequestCtx) {
 	rc.SetContentType("application/json")
 	switch string(rc.Path()) {
 	case "/":
-		if s.cors(rc, s.methods("POST")) {
+		if s.cors(rc, s.allowRPC) {
 			return
 		}
 		if !rc.IsPost() {
-			rc.Response.Header.Set(fasthttp.HeaderAllow, s.methods("POST"))
+			rc.Response.Header.Set(fasthttp.HeaderAllow, s.allowRPC)
 			s.writeError(rc, jsonrpc.InvalidRequest("HTTP method not allowed, use POST").WithStatus(fasthttp.StatusMethodNotAllowed))
 			return
 		}
 		s.serveRPC(rc)
-	case "/health", "/readiness", "/liveness":
-		if s.cors(rc, s.methods("GET, HEAD")) {
-			return
+	case "/health", "/readiness":
+		if s.getOnly(rc) {
+			s.serveHealth(rc)
 		}
-		if !rc.IsGet() && !rc.IsHead() {
-			rc.Response.Header.Set(fasthttp.HeaderAllow, s.methods("GET, HEAD"))
-			s.writeError(rc, jsonrpc.InvalidRequest("HTTP method not allowed, use GET").WithStatus(fasthttp.StatusMethodNotAllowed))
-			return
+	case "/liveness":
+		if s.getOnly(rc) {
+			rc.SetBodyString(statusOK)
 		}
-		if string(rc.Path()) == "/liveness" {
-			rc.SetBodyString(`{"status":"ok"}`)
-			return
-		}
-		s.serveHealth(rc)
 	default:
 		if !rc.IsOptions() { // the page may read the error
 			s.cors(rc, "")
@@ -281,18 +282,26 @@ func (s *Server) route(rc *fasthttp.RequestCtx) {
 	}
 }
 
-// methods is a route's Allow header: OPTIONS is answered too while CORS is
-// on.
-func (s *Server) methods(m string) string {
-	if s.cfg.NoCORS {
-		return m
+// statusOK is the body of a probe that finds nothing wrong.
+const statusOK = `{"status":"ok"}`
+
+// getOnly reports whether a probe's request is one to serve (GET or
+// HEAD); other methods are answered here: a CORS preflight, or 405.
+func (s *Server) getOnly(rc *fasthttp.RequestCtx) bool {
+	if s.cors(rc, s.allowGet) {
+		return false
 	}
-	return m + ", OPTIONS"
+	if !rc.IsGet() && !rc.IsHead() {
+		rc.Response.Header.Set(fasthttp.HeaderAllow, s.allowGet)
+		s.writeError(rc, jsonrpc.InvalidRequest("HTTP method not allowed, use GET").WithStatus(fasthttp.StatusMethodNotAllowed))
+		return false
+	}
+	return true
 }
 
 func (s *Server) serveHealth(rc *fasthttp.RequestCtx) {
 	if s.health == nil {
-		rc.SetBodyString(`{"status":"ok"}`)
+		rc.SetBodyString(statusOK)
 		return
 	}
 	ctx, cancel := context.WithTimeout(s.base, s.cfg.RequestTimeout)
@@ -303,7 +312,7 @@ func (s *Server) serveHealth(rc *fasthttp.RequestCtx) {
 		rc.SetBody(append(body, '}'))
 		return
 	}
-	rc.SetBodyString(`{"status":"ok"}`)
+	rc.SetBodyString(statusOK)
 }
 
 // transportError answers requests fasthttp could not read, so even those get

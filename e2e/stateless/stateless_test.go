@@ -13,6 +13,7 @@ package stateless_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -88,6 +89,11 @@ func TestStatelessClient(t *testing.T) {
 	// Every answer goes gzipped to a client that asks (Node's fetch does):
 	// the client reads compressed answers as it would from a provider.
 	url := e2ekit.Serve(t, ctx, bin, storeURL, "--compress-min-bytes", "1") + "/?api-key=" + key
+	// The server does gzip for the Accept-Encoding Node's fetch sends, so
+	// the client's answers below were gzipped.
+	if enc := answerEncoding(t, url, "gzip, deflate"); enc != "gzip" {
+		t.Fatalf("answer to Node's Accept-Encoding has Content-Encoding %q, want gzip", enc)
+	}
 
 	summary := client(t, ctx, url, mint, bob, charles)
 
@@ -213,3 +219,22 @@ func client(t *testing.T, ctx context.Context, url string, args ...string) map[s
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// answerEncoding posts getIndexerSlot with acceptEncoding and returns the
+// answer's Content-Encoding.
+func answerEncoding(t *testing.T, url, acceptEncoding string) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept-Encoding", acceptEncoding)
+	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableCompression: true}}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	return resp.Header.Get("Content-Encoding")
+}
