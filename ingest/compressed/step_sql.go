@@ -212,11 +212,18 @@ SETTINGS ` + onePart
 // and an output's hash names its slot, so the marker's hash alone finds
 // it).
 // A redo is rare.
+// They group by owner ‖ mint as one 64-byte key, split after: grouping
+// by the two columns goes through keys serialized into an arena.
+// Summing 5M events of 5M pairs (bin/dasch sql, three alternating
+// rounds, process start included): 2.0-2.5 s against 2.0-6.1 s (median
+// 3.6). Grouping by the digest instead, with any(owner) and any(mint),
+// took 8.6-9.0 s.
 const (
 	deltasPrefix = `INSERT INTO compressed_step_deltas (owner, mint, pair, delta)
-SELECT owner, mint, sipHash128Reference(concat(owner, mint)), sum(if(kind = 0, toInt128(amount), -toInt128(amount)))
+SELECT toFixedString(substring(om, 1, 32), 32), toFixedString(substring(om, 33, 32), 32), sipHash128Reference(om), delta
+FROM (SELECT toFixedString(concat(owner, mint), 64) AS om, sum(if(kind = 0, toInt128(amount), -toInt128(amount))) AS delta
 FROM `
-	deltasSuffix    = ` WHERE token GROUP BY owner, mint`
+	deltasSuffix    = ` WHERE token GROUP BY om)`
 	sqlDeltas       = deltasPrefix + `compressed_step_events` + deltasSuffix
 	sqlRedoneDeltas = deltasPrefix + `(
 	SELECT toUInt8(0) AS kind, is_token AS token, token_owner AS owner, mint, amount FROM compressed_accounts
