@@ -130,14 +130,16 @@ func (x *Index) Load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := x.s.Query(ctx, `SELECT max(version) FROM token_balances`, nil)
+	res, err := x.s.Query(ctx, `SELECT max(version), count() FROM token_balances`, nil)
 	if err != nil {
 		return fmt.Errorf("hot index: read version: %w", err)
 	}
-	var floor uint64
+	var floor, rows uint64
 	if len(res.Rows) > 0 {
 		floor, _ = res.Rows[0][0].(uint64)
+		rows, _ = res.Rows[0][1].(uint64)
 	}
+	b := newBulk(x, int(rows))
 	for c := 0; c < loadChunks; c++ {
 		lo, hi := keyChunk[qc.Key](c, loadChunks)
 		cond := `owner >= {lo:FixedString(32)}`
@@ -146,13 +148,19 @@ func (x *Index) Load(ctx context.Context) error {
 			cond += ` AND owner < {hi:FixedString(32)}`
 			params["hi"] = string(hi[:])
 		}
-		rows, err := x.read(ctx, cond, params)
+		rows, err := x.readLoad(ctx, cond, params)
 		if err != nil {
 			return err
 		}
-		x.apply(rows)
+		x.mu.Lock()
+		err = b.add(rows)
+		x.mu.Unlock()
+		if err != nil {
+			return err
+		}
 	}
 	x.mu.Lock()
+	b.finish()
 	x.slot, x.indexed = slot, indexed
 	x.mu.Unlock()
 	x.ready.Store(true)
@@ -166,8 +174,13 @@ func (x *Index) Ready() bool { return x.ready.Load() }
 
 // read returns the latest balance of each (owner, mint) matching cond.
 func (x *Index) read(ctx context.Context, cond string, params store.Params) ([]row, error) {
-	res, err := x.s.Query(ctx, `SELECT owner, mint, argMax(balance, version), max(version) FROM token_balances
+	return x.readRows(ctx, `SELECT owner, mint, argMax(balance, version), max(version) FROM token_balances
 		WHERE `+cond+` GROUP BY owner, mint`, params)
+}
+
+// readRows runs sql, whose rows are owner, mint, balance and version.
+func (x *Index) readRows(ctx context.Context, sql string, params store.Params) ([]row, error) {
+	res, err := x.s.Query(ctx, sql, params)
 	if err != nil {
 		return nil, fmt.Errorf("hot index: read balances: %w", err)
 	}

@@ -135,6 +135,14 @@ func TestMatchesQueryLayer(t *testing.T) {
 			compare(t, ctx, s, x, st.bal, step.slot)
 		})
 	}
+	// A fresh load reads the newest of the versions written.
+	t.Run("reloaded", func(t *testing.T) {
+		y := serving.New(s)
+		if err := y.Load(ctx); err != nil {
+			t.Fatal(err)
+		}
+		compare(t, ctx, s, y, st.bal, steps[len(steps)-1].slot)
+	})
 }
 
 func compare(t *testing.T, ctx context.Context, s store.Store, x *serving.Index, bal map[pair]uint64, slot uint64) {
