@@ -59,6 +59,13 @@ WHERE greatest(slot_created, spent_slot) >= {from:UInt64} AND greatest(slot_crea
 // readTokenRows runs sql, which selects tokenRowColumns, and scans its
 // rows; what names the read in errors.
 func readTokenRows(ctx context.Context, s store.Store, what, sql string, params store.Params) ([]TokenRow, error) {
+	if rq, ok := s.(store.RawQuerier); ok {
+		rows, err := readTokenRowsRaw(ctx, rq, sql, params)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		return rows, nil
+	}
 	res, err := s.Query(ctx, sql, params)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)

@@ -3,10 +3,12 @@ package compressed
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"regexp"
 	"testing"
 
 	"github.com/dasch-labs/dasch/internal/storetest"
+	"github.com/dasch-labs/dasch/store"
 )
 
 // TestTokenRowsChangedSkips checks that the sync read of the slots after
@@ -52,5 +54,72 @@ func TestTokenRowsChangedSkips(t *testing.T) {
 	}
 	if len(rows) != 3000 {
 		t.Fatalf("%d rows changed in 41..50, want 3000", len(rows))
+	}
+}
+
+// TestTokenRowsRaw checks that the raw read of token rows returns what
+// the decoded one does for every optional column set and unset, and that
+// output cut anywhere is an error, not a panic or a short result.
+func TestTokenRowsRaw(t *testing.T) {
+	s := storetest.Open(t)
+	ctx := context.Background()
+	k := func(b byte) string { return fmt.Sprintf("unhex('%064x')", []byte{b}) }
+	rows := []string{
+		// every optional value set, spent
+		`(` + k(1) + `, ` + k(2) + `, ` + k(3) + `, 1, 7, 5, true, 11, ` + k(4) + `, 99, ` + k(5) + `, 2, 'stored', ` + k(6) + `, true, ` + k(7) + `, ` + k(8) + `, 1000, ` + k(9) + `, 1, 'tlv', true, 12)`,
+		// none set
+		`(` + k(10) + `, ` + k(2) + `, ` + k(3) + `, 3, 8, NULL, false, 11, ` + k(4) + `, 0, NULL, NULL, NULL, NULL, true, ` + k(7) + `, ` + k(8) + `, 0, NULL, 0, NULL, false, 0)`,
+		// canonical token data (not stored), empty TLV, data without a discriminator elsewhere
+		`(` + k(11) + `, ` + k(2) + `, ` + k(3) + `, 3, 9, NULL, true, 11, ` + k(4) + `, 1, NULL, 2, NULL, ` + k(6) + `, true, ` + k(7) + `, ` + k(8) + `, 5, NULL, 0, '', false, 0)`,
+		`(` + k(12) + `, ` + k(2) + `, ` + k(3) + `, 3, 10, NULL, true, 11, ` + k(4) + `, 1, NULL, NULL, '', NULL, true, ` + k(7) + `, ` + k(8) + `, 5, NULL, 0, NULL, false, 0)`,
+	}
+	for _, r := range rows {
+		if err := s.Exec(ctx, `INSERT INTO token_accounts (`+tokenRowColumns+`) VALUES `+r, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sql := `SELECT ` + tokenRowColumns + ` FROM token_accounts ORDER BY hash`
+	res, err := s.Query(ctx, sql, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := scanTokenRows(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rq, ok := s.(store.RawQuerier)
+	if !ok {
+		t.Skip("the store gives no raw output")
+	}
+	got, err := readTokenRowsRaw(ctx, rq, sql, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != len(rows) || !reflect.DeepEqual(got, want) {
+		t.Fatalf("raw read:\n%+v\ndecoded read:\n%+v", got, want)
+	}
+	b, err := rq.QueryRaw(ctx, sql, nil, "RowBinaryWithNamesAndTypes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cut at the end of the header or of a row, the output is whole rows:
+	// a prefix of the answer. Cut anywhere else, it is an error.
+	whole := 0
+	for n := 1; n < len(b); n++ {
+		got, err := decodeTokenRows(b[:n])
+		if err != nil {
+			continue
+		}
+		if len(got) != whole || !reflect.DeepEqual(got, want[:whole]) {
+			t.Fatalf("output cut at %d of %d bytes: %d rows, want the first %d", n, len(b), len(got), whole)
+		}
+		whole++
+	}
+	if whole != len(want) {
+		t.Errorf("%d cuts decoded without error, want %d (after the header and each row but the last)", whole, len(want))
+	}
+	other := `SELECT hash, tree FROM token_accounts`
+	if _, err := readTokenRowsRaw(ctx, rq, other, nil); err == nil {
+		t.Error("rows of other columns were decoded")
 	}
 }
