@@ -87,7 +87,10 @@ func newBulk(x *Index, rows int) *bulk { return &bulk{x: x, ordered: true, rows:
 func (b *bulk) add(rows []row) error {
 	x := b.x
 	// One array holds the chunk's owner lists: each is clipped, and
-	// every later change builds a new list (mergeOwner).
+	// every later change builds a new list (mergeOwner). An owner's old
+	// list stays in the array until every owner of the chunk has changed:
+	// at most the loaded lists again (16 bytes a balance, 286 MB at
+	// 17.9M), for one allocation a chunk instead of one an owner.
 	lists := make([]ownerBal, 0, len(rows))
 	start := 0
 	var cur uint32
