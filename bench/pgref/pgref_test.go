@@ -57,8 +57,12 @@ func TestStartStop(t *testing.T) {
 	if err := s.Stop(); err != nil {
 		t.Fatalf("second Stop: %v", err)
 	}
-	if strings.Contains(log, "FATAL") {
-		t.Fatalf("server log has errors: %s", log)
+	// The start's readiness probe may connect before the server takes
+	// connections: that refusal is logged as FATAL and is not an error.
+	for _, line := range strings.Split(log, "\n") {
+		if strings.Contains(line, "FATAL") && !strings.Contains(line, "the database system is starting up") {
+			t.Fatalf("server log has errors: %s", log)
+		}
 	}
 }
 
