@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -16,7 +17,8 @@ import (
 // FINAL keeps the row of the highest version, as argMax(balance, version)
 // does, but merges the table's sorted parts instead of hashing every pair's
 // 64-byte key: a quarter of a 20M-account bench store's 17.9M balances in
-// 0.7-0.9 s against 1.5 s (bin/dasch sql), and the order comes free.
+// 0.8-0.9 s against 1.5 s (bin/dasch sql, warm), and the order comes at
+// the cost of a merge of two sorted streams.
 const sqlLoadRows = `SELECT owner, mint, balance, version FROM token_balances FINAL WHERE %s ORDER BY owner, mint`
 
 // loadRowBytes is a row of sqlLoadRows in RowBinary: two keys and two u64.
@@ -42,15 +44,9 @@ func (x *Index) readLoad(ctx context.Context, cond string, params store.Params) 
 		r := raw[i*loadRowBytes : (i+1)*loadRowBytes]
 		copy(out[i].owner[:], r[:32])
 		copy(out[i].mint[:], r[32:64])
-		out[i].bal, out[i].version = le64(r[64:72]), le64(r[72:80])
+		out[i].bal, out[i].version = binary.LittleEndian.Uint64(r[64:72]), binary.LittleEndian.Uint64(r[72:80])
 	}
 	return out, nil
-}
-
-func le64(b []byte) uint64 {
-	_ = b[7]
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // holderEntry is a holder while the load collects a mint's holders.
@@ -69,12 +65,9 @@ type holderEntry struct {
 type bulk struct {
 	x       *Index
 	perMint [][]holderEntry // by mint id
-	last    qc.Key          // the previous row's owner
-	any     bool
 	// ordered holds while owners came in ascending key order: ids are
 	// then in key order too, and holders sort by id instead of by key.
 	ordered bool
-	entries int
 	chunks  int
 	rows    int // the table's rows: no more owners than that
 }
@@ -91,17 +84,18 @@ func (b *bulk) add(rows []row) error {
 	// list stays in the array until every owner of the chunk has changed:
 	// at most the loaded lists again (16 bytes a balance, 286 MB at
 	// 17.9M), for one allocation a chunk instead of one an owner.
+	// Owners are interned as met, so the last interned is the previous
+	// row's, and its list is lists[start:].
 	lists := make([]ownerBal, 0, len(rows))
 	start := 0
 	var cur uint32
-	open := false // cur's list is being filled from lists[start:]
 	for i := range rows {
 		r := &rows[i]
-		if !open || r.owner != b.last {
-			if open {
+		if i == 0 || r.owner != rows[i-1].owner {
+			if i > 0 {
 				x.byOwner[cur] = slices.Clip(lists[start:])
 			}
-			if b.any && bytes.Compare(r.owner[:], b.last[:]) < 0 {
+			if n := len(x.ownerKeys); n > 0 && bytes.Compare(r.owner[:], x.ownerKeys[n-1][:]) < 0 {
 				b.ordered = false
 			}
 			if _, seen := x.ownerIDs[r.owner]; seen {
@@ -111,7 +105,7 @@ func (b *bulk) add(rows []row) error {
 			x.ownerIDs[r.owner] = cur
 			x.ownerKeys = append(x.ownerKeys, r.owner)
 			x.byOwner = append(x.byOwner, nil)
-			b.last, b.any, start, open = r.owner, true, len(lists), true
+			start = len(lists)
 		}
 		m, ok := x.mintIDs[r.mint]
 		if !ok {
@@ -127,10 +121,9 @@ func (b *bulk) add(rows []row) error {
 		lists = append(lists, ownerBal{r.bal, m})
 		b.perMint[m] = append(b.perMint[m], holderEntry{r.bal, cur})
 	}
-	if open {
+	if len(rows) > 0 {
 		x.byOwner[cur] = slices.Clip(lists[start:])
 	}
-	b.entries += len(rows)
 	b.chunks++
 	if b.chunks == 1 {
 		b.reserve()
@@ -160,7 +153,7 @@ func (b *bulk) reserve() {
 }
 
 // finish sorts each mint's holders into page order (balance descending,
-// then owner key descending) and sets the index's entry count. The index
+// then owner key descending) and counts the index's entries. The index
 // is not ready yet, so nothing reads the lists while they are built.
 func (b *bulk) finish() {
 	x := b.x
@@ -176,7 +169,9 @@ func (b *bulk) finish() {
 		}
 		return bytes.Compare(x.ownerKeys[c.owner][:], x.ownerKeys[a.owner][:])
 	}
+	x.entries = 0
 	for m, es := range b.perMint {
+		x.entries += len(es)
 		if b.ordered {
 			slices.SortFunc(es, byID)
 		} else {
@@ -189,5 +184,4 @@ func (b *bulk) finish() {
 		x.byMint[m] = h
 		b.perMint[m] = nil
 	}
-	x.entries = b.entries
 }

@@ -169,29 +169,26 @@ func (r *rawReader) optKey() *Key {
 	return k
 }
 
+// strBytes reads a String's bytes, in the output buffer.
+func (r *rawReader) strBytes() []byte {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.err = errRawShort
+		return nil
+	}
+	return r.take(int(n))
+}
+
 // bytes reads a String as a copy: the output buffer is not kept alive by
 // what a reader retains.
 func (r *rawReader) bytes() []byte {
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		r.err = errRawShort
-		return nil
+	if p := r.strBytes(); p != nil {
+		return append([]byte{}, p...)
 	}
-	p := r.take(int(n))
-	if p == nil {
-		return nil
-	}
-	return append([]byte{}, p...)
+	return nil
 }
 
-func (r *rawReader) str() string {
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		r.err = errRawShort
-		return ""
-	}
-	return string(r.take(int(n)))
-}
+func (r *rawReader) str() string { return string(r.strBytes()) }
 
 // header reads RowBinaryWithNamesAndTypes's header and checks the types.
 func (r *rawReader) header(types []string) error {
