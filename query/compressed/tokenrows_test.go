@@ -123,3 +123,34 @@ func TestTokenRowsRaw(t *testing.T) {
 		t.Error("rows of other columns were decoded")
 	}
 }
+
+// BenchmarkDecodeTokenRows decodes 100k token rows of RowBinary as the
+// token index's load reads them (the engine's output, read once outside
+// the timing).
+//
+//	go test ./query/compressed -run '^$' -bench DecodeTokenRows -benchmem
+func BenchmarkDecodeTokenRows(b *testing.B) {
+	s := storetest.Open(b)
+	ctx := context.Background()
+	k := func(v byte) string { return fmt.Sprintf("unhex('%064x')", []byte{v}) }
+	if err := s.Exec(ctx, `INSERT INTO token_accounts (`+tokenRowColumns+`) VALUES
+		(`+k(1)+`, `+k(2)+`, `+k(3)+`, 1, 7, 5, true, 11, `+k(4)+`, 99, `+k(5)+`, 2, 'stored', `+k(6)+`, true, `+k(7)+`, `+k(8)+`, 1000, `+k(9)+`, 1, 'tlv', false, 0),
+		(`+k(10)+`, `+k(2)+`, `+k(3)+`, 3, 8, NULL, false, 11, `+k(4)+`, 0, NULL, 2, NULL, `+k(6)+`, true, `+k(7)+`, `+k(8)+`, 0, NULL, 0, NULL, false, 0)`, nil); err != nil {
+		b.Fatal(err)
+	}
+	rq, ok := s.(store.RawQuerier)
+	if !ok {
+		b.Skip("the store gives no raw output")
+	}
+	raw, err := rq.QueryRaw(ctx, `SELECT `+tokenRowColumns+` FROM token_accounts, numbers(50000) AS n`, nil, "RowBinaryWithNamesAndTypes")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		rows, err := decodeTokenRows(raw)
+		if err != nil || len(rows) != 100_000 {
+			b.Fatalf("%d rows, %v", len(rows), err)
+		}
+	}
+}

@@ -29,6 +29,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/rowbinary"
 )
 
 // Options tune an embedded store.
@@ -363,7 +364,7 @@ func (db *DB) Exec(ctx context.Context, sql string, params store.Params) error {
 // binary, typed, and decoded without an intermediate text form.
 func (db *DB) Query(ctx context.Context, sql string, params store.Params) (*store.Result, error) {
 	v, err := db.run(ctx, sql, params, "RowBinaryWithNamesAndTypes", func(b []byte) (any, error) {
-		res, err := DecodeRowBinary(b)
+		res, err := rowbinary.Decode(b)
 		if err != nil {
 			return nil, fmt.Errorf("decode result of %q: %w", abbrev(sql), err)
 		}

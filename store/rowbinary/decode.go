@@ -1,8 +1,7 @@
-package chdb
+package rowbinary
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -13,41 +12,28 @@ import (
 	"github.com/dasch-labs/dasch/store"
 )
 
-// DecodeRowBinary decodes RowBinaryWithNamesAndTypes output into a Result
-// with the value types documented on store.Result.
-func DecodeRowBinary(b []byte) (*store.Result, error) {
+// Decode decodes RowBinaryWithNamesAndTypes output into a Result with the
+// value types documented on store.Result.
+func Decode(b []byte) (*store.Result, error) {
 	res := &store.Result{}
-	if len(b) == 0 {
-		return res, nil
-	}
-	r := &rbReader{b: b}
-	n, err := r.uvarint()
+	r := NewReader(b)
+	names, types, err := r.Header()
 	if err != nil {
-		return nil, fmt.Errorf("header: %w", err)
+		return nil, err
 	}
-	if n > 1<<16 {
-		return nil, fmt.Errorf("header: %d columns", n)
-	}
-	res.Columns = make([]store.Column, n)
-	for i := range res.Columns {
-		if res.Columns[i].Name, err = r.str(); err != nil {
-			return nil, fmt.Errorf("header: %w", err)
+	res.Columns = make([]store.Column, len(names))
+	decs := make([]decoder, len(names))
+	for i := range names {
+		res.Columns[i] = store.Column{Name: names[i], Type: types[i]}
+		if decs[i], err = decoderFor(types[i]); err != nil {
+			return nil, fmt.Errorf("column %s: %w", names[i], err)
 		}
 	}
-	decs := make([]decoder, n)
-	for i := range res.Columns {
-		if res.Columns[i].Type, err = r.str(); err != nil {
-			return nil, fmt.Errorf("header: %w", err)
-		}
-		if decs[i], err = decoderFor(res.Columns[i].Type); err != nil {
-			return nil, fmt.Errorf("column %s: %w", res.Columns[i].Name, err)
-		}
-	}
-	for r.off < len(r.b) {
-		row := make([]any, n)
+	for r.More() {
+		row := make([]any, len(decs))
 		for i, d := range decs {
-			if row[i], err = d(r); err != nil {
-				return nil, fmt.Errorf("row %d column %s: %w", len(res.Rows), res.Columns[i].Name, err)
+			if row[i] = d(r); r.err != nil {
+				return nil, fmt.Errorf("row %d column %s: %w", len(res.Rows), names[i], r.err)
 			}
 		}
 		res.Rows = append(res.Rows, row)
@@ -55,52 +41,16 @@ func DecodeRowBinary(b []byte) (*store.Result, error) {
 	return res, nil
 }
 
-type rbReader struct {
-	b   []byte
-	off int
-}
-
-var errShort = errors.New("unexpected end of data")
-
-func (r *rbReader) take(n int) ([]byte, error) {
-	if n < 0 || r.off+n > len(r.b) {
-		return nil, errShort
-	}
-	p := r.b[r.off : r.off+n]
-	r.off += n
-	return p, nil
-}
-
-func (r *rbReader) uvarint() (uint64, error) {
-	v, n := binary.Uvarint(r.b[r.off:])
-	if n <= 0 {
-		return 0, errShort
-	}
-	r.off += n
-	return v, nil
-}
-
-func (r *rbReader) str() (string, error) {
-	n, err := r.uvarint()
-	if err != nil {
-		return "", err
-	}
-	if n > uint64(len(r.b)-r.off) {
-		return "", errShort
-	}
-	p, _ := r.take(int(n))
-	return string(p), nil
-}
-
-type decoder func(*rbReader) (any, error)
+// decoder reads one value of a type; a short read sets the Reader's err.
+type decoder func(*Reader) any
 
 func fixed[T any](n int, conv func([]byte) T) decoder {
-	return func(r *rbReader) (any, error) {
-		p, err := r.take(n)
-		if err != nil {
-			return nil, err
+	return func(r *Reader) any {
+		p := r.Take(n)
+		if p == nil {
+			return nil
 		}
-		return conv(p), nil
+		return conv(p)
 	}
 }
 
@@ -125,13 +75,9 @@ func decoderFor(t string) (decoder, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(r *rbReader) (any, error) {
-			p, err := r.take(1)
-			if err != nil {
-				return nil, err
-			}
-			if p[0] != 0 {
-				return nil, nil
+		return func(r *Reader) any {
+			if !r.Present() {
+				return nil
 			}
 			return d(r)
 		}, nil
@@ -144,21 +90,23 @@ func decoderFor(t string) (decoder, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(r *rbReader) (any, error) {
-			n, err := r.uvarint()
-			if err != nil {
-				return nil, err
+		return func(r *Reader) any {
+			n := r.Uvarint()
+			// Every element takes a byte or more, except Nothing's: a
+			// count above what is left must not size the slice.
+			if r.err == nil && n > uint64(len(r.b)-r.off) {
+				r.err = ErrShort
 			}
-			if n > uint64(len(r.b)-r.off) {
-				return nil, errShort
+			if r.err != nil {
+				return nil
 			}
 			out := make([]any, n)
 			for i := range out {
-				if out[i], err = d(r); err != nil {
-					return nil, err
+				if out[i] = d(r); r.err != nil {
+					return nil
 				}
 			}
-			return out, nil
+			return out
 		}, nil
 	}
 	if inner, ok := unwrap(t, "FixedString"); ok {
@@ -222,7 +170,12 @@ func decoderFor(t string) (decoder, error) {
 			return time.Unix(int64(int32(binary.LittleEndian.Uint32(p)))*86400, 0).UTC()
 		}), nil
 	case "String":
-		return func(r *rbReader) (any, error) { return r.str() }, nil
+		return func(r *Reader) any {
+			if p := r.StrBytes(); p != nil {
+				return string(p)
+			}
+			return nil
+		}, nil
 	case "UUID":
 		return fixed(16, func(p []byte) any {
 			// Two little-endian halves, high half first.
@@ -234,7 +187,7 @@ func decoderFor(t string) (decoder, error) {
 			return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
 		}), nil
 	case "Nothing":
-		return func(r *rbReader) (any, error) { return nil, nil }, nil
+		return func(*Reader) any { return nil }, nil
 	}
 	return nil, fmt.Errorf("unsupported type %s", t)
 }
