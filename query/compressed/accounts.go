@@ -44,16 +44,35 @@ func AccountsByHashes(ctx context.Context, s store.Store, hashes []Key) ([]Accou
 }
 
 // AccountsByAddresses returns the unspent accounts holding any of
-// addresses; the address bloom filter skips most of the table.
+// addresses; the address bloom filter skips most of the table. The
+// accounts are read first and their spends then looked up by hash: in
+// one statement (unspentByHash) the spends' subquery scanned the bloom
+// filter a second time. On the kept 20M-account bench store, one unknown
+// address: 26.8-27.4 ms median in one statement against 9.9-10.3 ms
+// (two runs of 15 lookups each); the read alone, 4.9 ms.
 func AccountsByAddresses(ctx context.Context, s store.Store, addresses []Key) ([]Account, error) {
 	if len(addresses) == 0 {
 		return nil, nil
 	}
-	cond := `address IN ` + keySet("keys")
-	out, err := unspentByHash(ctx, s, cond, `hash IN (SELECT hash FROM compressed_accounts WHERE `+cond+`)`,
+	res, err := s.Query(ctx, `SELECT `+accountColumns+` FROM compressed_accounts
+		WHERE address IN `+keySet("keys")+` ORDER BY hash LIMIT 1 BY hash`,
 		store.Params{"keys": keysParam(addresses)})
 	if err != nil {
 		return nil, fmt.Errorf("accounts by address: %w", err)
+	}
+	found, err := scanAccounts(res)
+	if err != nil || len(found) == 0 {
+		return found, err
+	}
+	spent, err := spentAmong(ctx, s, found, nil)
+	if err != nil {
+		return nil, fmt.Errorf("accounts by address: %w", err)
+	}
+	out := found[:0]
+	for _, a := range found {
+		if _, ok := spent[a.Hash]; !ok {
+			out = append(out, a)
+		}
 	}
 	return out, nil
 }
