@@ -9,26 +9,14 @@ import (
 )
 
 // reset empties every table but the API keys (so one key serves the whole
-// run) and re-applies the migrations. Empty tables are left alone: a case
-// writes a handful, and truncating all of them for every order dominated
-// the run. Tables are truncated one by one:
-// TRUNCATE ALL TABLES leaves later merges failing on this engine.
+// run), as the migrations leave a fresh store (schema.Empty); the first
+// call migrates the store.
 func reset(ctx context.Context, s store.Store) error {
-	res, err := s.Query(ctx, `SELECT name FROM system.tables
-		WHERE database = currentDatabase() AND engine NOT IN ('MaterializedView', 'View')
-		AND name NOT IN ({projects:String}, {keys:String})
-		AND (total_rows IS NULL OR total_rows > 0)`,
-		store.Params{"projects": schema.TableProjects, "keys": schema.TableKeys})
-	if err != nil {
-		return fmt.Errorf("list tables: %w", err)
-	}
-	for _, r := range res.Rows {
-		if err := s.Exec(ctx, "TRUNCATE TABLE `"+r[0].(string)+"`", nil); err != nil {
-			return fmt.Errorf("empty %s: %w", r[0], err)
-		}
-	}
 	if _, err := schema.Migrate(ctx, s); err != nil {
 		return fmt.Errorf("migrate: %w", err)
+	}
+	if err := schema.Empty(ctx, s, schema.TableProjects, schema.TableKeys); err != nil {
+		return fmt.Errorf("empty store: %w", err)
 	}
 	return nil
 }

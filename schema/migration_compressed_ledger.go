@@ -103,6 +103,6 @@ func compressedLedger() []string {
 		`TRUNCATE TABLE mint_holders`,
 		`INSERT INTO mint_holders (mint, balance, owner, version, is_deleted)
 			SELECT mint, balance, owner, version, 0 FROM token_balances FINAL`,
-		`INSERT INTO compressed_step_versions (version) VALUES (1)`,
+		seedStepVersion,
 	}
 }

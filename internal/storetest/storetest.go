@@ -3,6 +3,8 @@ package storetest
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -19,6 +21,9 @@ var shared struct {
 	db   *chdb.DB
 	dir  *tempdir.Dir
 	err  error
+	// schema is the migrated schema's fingerprint, taken after the first
+	// reset migrated the store from scratch.
+	schema string
 }
 
 // Open returns the test binary's embedded store, migrated and emptied.
@@ -41,10 +46,61 @@ func Open(t testing.TB) store.Store {
 	if shared.err != nil {
 		t.Fatalf("embedded store: %v", shared.err)
 	}
-	if err := Reset(ctx, shared.db); err != nil {
+	if err := reuse(ctx, shared.db); err != nil {
 		t.Fatalf("reset store: %v", err)
 	}
 	return shared.db
+}
+
+// reuse empties the store for the next test. Where the schema is as the
+// first migration left it, the tables are emptied and the seeds written
+// (schema.Empty); a test that changed the schema (dropped a view, added a
+// column, forgot a migration) gets it rebuilt by Reset.
+func reuse(ctx context.Context, s store.Store) error {
+	if shared.schema != "" {
+		if err := schema.Empty(ctx, s); err != nil {
+			return err
+		}
+		fp, err := fingerprint(ctx, s)
+		if err != nil {
+			return err
+		}
+		if fp == shared.schema {
+			return nil
+		}
+	}
+	if err := Reset(ctx, s); err != nil {
+		return err
+	}
+	if shared.schema == "" {
+		fp, err := fingerprint(ctx, s)
+		if err != nil {
+			return err
+		}
+		shared.schema = fp
+	}
+	return nil
+}
+
+// fingerprint is the store's schema: every table's definition and the
+// migrations recorded.
+func fingerprint(ctx context.Context, s store.Store) (string, error) {
+	var b strings.Builder
+	for _, q := range []string{
+		`SELECT name, create_table_query FROM system.tables WHERE database = currentDatabase() ORDER BY name`,
+		`SELECT DISTINCT toString(version) FROM ` + schema.TableMigrations + ` ORDER BY 1`,
+	} {
+		res, err := s.Query(ctx, q, nil)
+		if err != nil {
+			return "", fmt.Errorf("schema fingerprint: %w", err)
+		}
+		for _, r := range res.Rows {
+			for _, v := range r {
+				fmt.Fprintf(&b, "%v\n", v)
+			}
+		}
+	}
+	return b.String(), nil
 }
 
 // Reset empties every table and applies the migrations. Tables are
