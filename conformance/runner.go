@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-json"
@@ -98,11 +99,8 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	defer h.stop()
 
 	r := &runner{o: o, trees: trees, reg: h.reg, cl: h.cl, hot: hot}
-	for _, c := range cases {
-		if err := ctx.Err(); err != nil {
-			return sum, err
-		}
-		sum.record(o.Out, c.Name, r.run(ctx, c))
+	if err := r.runAll(ctx, cases, &sum); err != nil {
+		return sum, err
 	}
 	fmt.Fprintln(o.Out, sum.String())
 	return sum, nil
@@ -130,40 +128,162 @@ type runner struct {
 	hot   *hotIndexes // nil: pages come from the store
 }
 
-// run plays one case: every index order must give the expected answer.
-func (r *runner) run(ctx context.Context, c *Case) outcome {
-	if _, ok := r.reg.Lookup(c.Request.Method); !ok {
-		return outcome{skip, "method " + c.Request.Method + " is not implemented"}
-	}
-	reason, listed := r.o.Deviations[c.Name]
-	orders := c.orders()
-	for i, order := range orders {
-		// As upstream does, each order is indexed in one pipeline run and
-		// again one run per transaction; both must give the same answer.
-		for _, split := range []bool{false, true} {
-			if split && (!r.o.SplitRuns || len(c.FixtureBlocks) > 0 || len(order) < 2) {
-				continue
-			}
-			msg, err := r.variant(ctx, c, order, split)
-			if err != nil {
-				return outcome{fail, err.Error()}
-			}
-			if msg == "" {
-				continue
-			}
-			if len(orders) > 1 || split {
-				msg = fmt.Sprintf("%s: %s", variantName(i, len(orders), split), msg)
-			}
-			if listed {
-				return outcome{deviation, reason}
-			}
-			return outcome{fail, msg}
+// variant is one way of indexing a case's fixtures: the files in order,
+// in one pipeline run or one per file. key names what the indexed store
+// depends on, so cases whose variants share a key share one indexing.
+type variant struct {
+	name  string // as reported: which order, how run
+	key   string
+	files []string
+	force *uint64 // index every transaction as if in this slot
+	dummy bool    // start from Photon's empty block at slot 0
+	split bool
+}
+
+// caseRun is a case's variants and what each answered, in the case's
+// order: the first difference is the one reported.
+type caseRun struct {
+	c        *Case
+	variants []variant
+	msgs     []string
+	errs     []error
+	left     int // variants not checked yet
+	skipped  *outcome
+}
+
+// runAll plays every case and records the outcomes in case order. Each
+// distinct variant is indexed once and every case using it is checked
+// against it: the corpus's 51 cases index 18 distinct variants, where
+// indexing per case took 176 indexings (a run of the shipped corpus, store
+// path with split runs: 616 s before).
+func (r *runner) runAll(ctx context.Context, cases []*Case, sum *Summary) error {
+	runs := make([]*caseRun, len(cases))
+	byKey := map[string][]int{} // variant key -> indexes of the runs using it
+	var keys []string           // in first use
+	for i, c := range cases {
+		cr := &caseRun{c: c}
+		runs[i] = cr
+		if _, ok := r.reg.Lookup(c.Request.Method); !ok {
+			cr.skipped = &outcome{skip, "method " + c.Request.Method + " is not implemented"}
+			continue
 		}
+		vs, err := r.variants(c)
+		if err != nil {
+			cr.skipped = &outcome{fail, err.Error()}
+			continue
+		}
+		cr.variants, cr.msgs, cr.errs, cr.left = vs, make([]string, len(vs)), make([]error, len(vs)), len(vs)
+		for _, v := range vs {
+			if _, seen := byKey[v.key]; !seen {
+				keys = append(keys, v.key)
+			}
+			if l := byKey[v.key]; len(l) == 0 || l[len(l)-1] != i {
+				byKey[v.key] = append(l, i)
+			}
+		}
+	}
+	next := 0 // the first case not reported yet
+	report := func() {
+		for ; next < len(runs) && (runs[next].skipped != nil || runs[next].left == 0); next++ {
+			sum.record(r.o.Out, runs[next].c.Name, r.outcome(runs[next]))
+		}
+	}
+	report()
+	for _, key := range keys {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var indexed *variant
+		var ierr error
+		for _, i := range byKey[key] {
+			cr := runs[i]
+			for j := range cr.variants {
+				if cr.variants[j].key != key {
+					continue
+				}
+				if indexed == nil {
+					indexed = &cr.variants[j]
+					ierr = r.index(ctx, indexed)
+				}
+				if ierr != nil {
+					cr.errs[j] = ierr
+				} else {
+					cr.msgs[j], cr.errs[j] = r.check(ctx, cr.c)
+				}
+				cr.left--
+			}
+		}
+		report()
+	}
+	return nil
+}
+
+// outcome decides a checked case: the first variant that failed to run or
+// answered differently, in the case's order.
+func (r *runner) outcome(cr *caseRun) outcome {
+	if cr.skipped != nil {
+		return *cr.skipped
+	}
+	reason, listed := r.o.Deviations[cr.c.Name]
+	for j, v := range cr.variants {
+		if cr.errs[j] != nil {
+			return outcome{fail, cr.errs[j].Error()}
+		}
+		msg := cr.msgs[j]
+		if msg == "" {
+			continue
+		}
+		if v.name != "" {
+			msg = fmt.Sprintf("%s: %s", v.name, msg)
+		}
+		if listed {
+			return outcome{deviation, reason}
+		}
+		return outcome{fail, msg}
 	}
 	if listed {
 		return outcome{fail, "listed in docs/compat.md but answers as Photon does: remove it from the list"}
 	}
 	return outcome{kind: pass}
+}
+
+// variants lists the ways to index c: as upstream does, each order in one
+// pipeline run and again in one run per transaction; both must give the
+// same answer.
+func (r *runner) variants(c *Case) ([]variant, error) {
+	orders := c.orders()
+	var out []variant
+	for i, order := range orders {
+		for _, split := range []bool{false, true} {
+			if split && (!r.o.SplitRuns || len(c.FixtureBlocks) > 0 || len(order) < 2) {
+				continue
+			}
+			v := variant{split: split, dummy: c.DummyBlockSlot != nil && *c.DummyBlockSlot == 0}
+			if len(orders) > 1 || split {
+				v.name = variantName(i, len(orders), split)
+			}
+			if len(c.FixtureBlocks) > 0 {
+				for _, b := range c.FixtureBlocks {
+					v.files = append(v.files, filepath.Join(r.o.Dir, b))
+				}
+			} else if len(order) > 0 {
+				if len(c.FixtureSets) == 0 {
+					return nil, errors.New("index_order without fixture_sets")
+				}
+				for _, sig := range order {
+					v.files = append(v.files, filepath.Join(r.o.Dir, c.FixtureSets[0], sig+".json"))
+				}
+				v.force = c.IndexAsSlot
+			}
+			force := "-"
+			if v.force != nil {
+				force = strconv.FormatUint(*v.force, 10)
+			}
+			v.key = fmt.Sprintf("%s|%s|%t|%t", strings.Join(v.files, ","), force, v.dummy, v.split)
+			out = append(out, v)
+		}
+	}
+	return out, nil
 }
 
 func variantName(i, n int, split bool) string {
@@ -174,47 +294,32 @@ func variantName(i, n int, split bool) string {
 	return fmt.Sprintf("index order %d of %d, %s", i+1, n, how)
 }
 
-// variant indexes one order into an emptied store, in one pipeline run or
-// one per file, and checks the answer; it returns the first difference, or "".
-func (r *runner) variant(ctx context.Context, c *Case, order []string, split bool) (string, error) {
+// index indexes one variant into an emptied store, and loads the in-memory
+// indexes from it when the run serves from them.
+func (r *runner) index(ctx context.Context, v *variant) error {
 	s := r.o.Store
 	if err := reset(ctx, s); err != nil {
-		return "", err
+		return err
 	}
 	if err := r.o.Indexer.SeedTrees(ctx, s, bytes.NewReader(r.trees)); err != nil {
-		return "", fmt.Errorf("seed trees: %w", err)
+		return fmt.Errorf("seed trees: %w", err)
 	}
-	if c.DummyBlockSlot != nil && *c.DummyBlockSlot == 0 {
+	if v.dummy {
 		if err := dummyBlock(ctx, s); err != nil {
-			return "", err
+			return err
 		}
 	}
-	var files []string
-	var force *uint64
-	if len(c.FixtureBlocks) > 0 {
-		for _, b := range c.FixtureBlocks {
-			files = append(files, filepath.Join(r.o.Dir, b))
-		}
-	} else if len(order) > 0 {
-		if len(c.FixtureSets) == 0 {
-			return "", errors.New("index_order without fixture_sets")
-		}
-		for _, sig := range order {
-			files = append(files, filepath.Join(r.o.Dir, c.FixtureSets[0], sig+".json"))
-		}
-		force = c.IndexAsSlot
-	}
-	for _, f := range files {
+	for _, f := range v.files {
 		// The pipeline turns an unreadable file into a dead letter; a
 		// missing fixture is a broken corpus, not a case result.
 		if _, err := os.Stat(f); err != nil {
-			return "", fmt.Errorf("fixture: %w", err)
+			return fmt.Errorf("fixture: %w", err)
 		}
 	}
-	runs := [][]string{files}
-	if split {
+	runs := [][]string{v.files}
+	if v.split {
 		runs = runs[:0]
-		for _, f := range files {
+		for _, f := range v.files {
 			runs = append(runs, []string{f})
 		}
 	}
@@ -222,16 +327,16 @@ func (r *runner) variant(ctx context.Context, c *Case, order []string, split boo
 		if len(run) == 0 {
 			continue
 		}
-		if err := r.o.Indexer.Index(ctx, s, run, force); err != nil {
-			return "", fmt.Errorf("index: %w", err)
+		if err := r.o.Indexer.Index(ctx, s, run, v.force); err != nil {
+			return fmt.Errorf("index: %w", err)
 		}
 	}
 	if r.hot != nil {
 		if err := r.hot.load(ctx, s); err != nil {
-			return "", err
+			return err
 		}
 	}
-	return r.check(ctx, c)
+	return nil
 }
 
 // check sends the request (following cursors when the case pages) and
