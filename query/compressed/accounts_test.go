@@ -339,3 +339,61 @@ func TestTokenProgramMemcmp(t *testing.T) {
 		})
 	}
 }
+
+// TestTokenOwnerFilter: a filter naming a whole token owner reads the
+// program's accounts from token_accounts (an account stored there alone is
+// found; a filter on 31 of the owner's bytes does not see it), and answers
+// as the scan does: spends checked in compressed_spent as of the page's
+// slot, pages by hash.
+func TestTokenOwnerFilter(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	program := qc.Key(light.CompressedTokenProgram())
+	ins := func(table string, hash, owner byte, slot uint64) {
+		exec(t, s, `INSERT INTO `+table+` (hash, owner, slot_created, discriminator, is_token, mint, token_owner, amount)
+			VALUES ({h:FixedString(32)}, {o:FixedString(32)}, {s:UInt64}, 2, true, {m:FixedString(32)}, {to:FixedString(32)}, 7)`,
+			store.Params{"h": raw(key(hash)), "o": raw(program), "s": strconv.FormatUint(slot, 10), "m": raw(key(40)), "to": raw(key(owner))})
+	}
+	ins("compressed_accounts", 1, 60, 1)
+	ins("compressed_accounts", 2, 61, 1)
+	ins("compressed_accounts", 3, 60, 1)
+	ins("compressed_accounts", 3, 60, 1) // re-ingested
+	ins("compressed_accounts", 5, 60, 1)
+	ins("token_accounts", 4, 60, 1) // in token_accounts only
+	exec(t, s, `INSERT INTO compressed_spent (hash, slot, signature) VALUES ({h:FixedString(32)}, 9, '')`, store.Params{"h": raw(key(5))})
+	o60, m40 := key(60), key(40)
+	whole := []qc.Memcmp{{Offset: 32, Bytes: o60[:]}}
+	tests := []struct {
+		name    string
+		filters []qc.Memcmp
+		asOf    *uint64
+		want    []byte
+	}{
+		{"whole owner", whole, nil, []byte{1, 3, 4}},
+		{"before the spend", whole, ptr(uint64(8)), []byte{1, 3, 4, 5}},
+		{"with a mint filter too", append([]qc.Memcmp{{Offset: 0, Bytes: m40[:]}}, whole...), nil, []byte{1, 3, 4}},
+		{"31 bytes: the scan", []qc.Memcmp{{Offset: 32, Bytes: o60[:31]}}, nil, []byte{1, 3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, limit := range []uint64{1, 2, 10} {
+				var got []qc.Account
+				p := qc.OwnerPage{Limit: limit, Filters: tt.filters, AsOf: tt.asOf}
+				for {
+					page, err := qc.AccountsByOwner(ctx, s, program, p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got = append(got, page...)
+					if uint64(len(page)) < limit {
+						break
+					}
+					p.After = &page[len(page)-1].Hash
+				}
+				if h := hashes(got); !reflect.DeepEqual(h, tt.want) {
+					t.Errorf("limit %d: %v, want %v", limit, h, tt.want)
+				}
+			}
+		})
+	}
+}
