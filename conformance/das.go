@@ -218,29 +218,16 @@ func (r *dasRunner) run(ctx context.Context, c *DASCase) outcome {
 	}
 	reason, listed := r.o.Deviations[c.Name]
 	orders := c.orders()
-	for i, order := range orders {
+	return decide(len(orders), func(i int) (name, msg string, err error) {
+		if len(orders) > 1 {
+			name = fmt.Sprintf("order %d of %d", i+1, len(orders))
+		}
 		// One pipeline run per file: each write is committed before the
 		// next arrives, in any slot order (a single run refuses slots
 		// going backwards, as a live source never sends them).
-		msg, err := r.variant(ctx, c, order, true)
-		if err != nil {
-			return outcome{fail, err.Error()}
-		}
-		if msg == "" {
-			continue
-		}
-		if len(orders) > 1 {
-			msg = fmt.Sprintf("order %d of %d: %s", i+1, len(orders), msg)
-		}
-		if listed {
-			return outcome{deviation, reason}
-		}
-		return outcome{fail, msg}
-	}
-	if listed {
-		return outcome{fail, "listed in docs/das-compat.md but answers as the reference does: remove it from the list"}
-	}
-	return outcome{kind: pass}
+		msg, err = r.variant(ctx, c, orders[i], true)
+		return name, msg, err
+	}, reason, listed, "listed in docs/das-compat.md but answers as the reference does: remove it from the list")
 }
 
 // variant indexes files in order into an emptied store, one pipeline run

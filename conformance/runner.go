@@ -218,23 +218,32 @@ func (r *runner) runAll(ctx context.Context, cases []*Case, sum *Summary) error 
 	return nil
 }
 
-// outcome decides a checked case: the first variant that failed to run or
-// answered differently, in the case's order.
+// outcome decides a checked case by its variants in the case's order.
 func (r *runner) outcome(cr *caseRun) outcome {
 	if cr.skipped != nil {
 		return *cr.skipped
 	}
 	reason, listed := r.o.Deviations[cr.c.Name]
-	for j, v := range cr.variants {
-		if cr.errs[j] != nil {
-			return outcome{fail, cr.errs[j].Error()}
+	return decide(len(cr.variants), func(j int) (string, string, error) {
+		return cr.variants[j].name, cr.msgs[j], cr.errs[j]
+	}, reason, listed, "listed in docs/compat.md but answers as Photon does: remove it from the list")
+}
+
+// decide is a case's outcome from its n variants, taken in order until
+// one failed to run (err) or answered differently (msg, prefixed with the
+// variant's name when it has one): a listed case's difference is its
+// documented deviation, and a listed case with none fails with stale.
+func decide(n int, variant func(i int) (name, msg string, err error), reason string, listed bool, stale string) outcome {
+	for i := 0; i < n; i++ {
+		name, msg, err := variant(i)
+		if err != nil {
+			return outcome{fail, err.Error()}
 		}
-		msg := cr.msgs[j]
 		if msg == "" {
 			continue
 		}
-		if v.name != "" {
-			msg = fmt.Sprintf("%s: %s", v.name, msg)
+		if name != "" {
+			msg = name + ": " + msg
 		}
 		if listed {
 			return outcome{deviation, reason}
@@ -242,7 +251,7 @@ func (r *runner) outcome(cr *caseRun) outcome {
 		return outcome{fail, msg}
 	}
 	if listed {
-		return outcome{fail, "listed in docs/compat.md but answers as Photon does: remove it from the list"}
+		return outcome{fail, stale}
 	}
 	return outcome{kind: pass}
 }
