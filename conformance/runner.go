@@ -233,9 +233,9 @@ func (r *runner) outcome(cr *caseRun) outcome {
 // one failed to run (err) or answered differently (msg, prefixed with the
 // variant's name when it has one): a listed case's difference is its
 // documented deviation, and a listed case with none fails with stale.
-func decide(n int, variant func(i int) (name, msg string, err error), reason string, listed bool, stale string) outcome {
+func decide(n int, at func(i int) (name, msg string, err error), reason string, listed bool, stale string) outcome {
 	for i := 0; i < n; i++ {
-		name, msg, err := variant(i)
+		name, msg, err := at(i)
 		if err != nil {
 			return outcome{fail, err.Error()}
 		}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -19,9 +20,13 @@ type harness struct {
 	stop func()
 }
 
-// startHarness empties s, creates a key and serves the registered methods.
+// startHarness migrates and empties s, creates a key and serves the
+// registered methods.
 // Close with h.stop.
 func startHarness(ctx context.Context, s store.Store, log *slog.Logger, register func(*server.Registry)) (*harness, error) {
+	if _, err := schema.Migrate(ctx, s); err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
 	if err := reset(ctx, s); err != nil {
 		return nil, err
 	}

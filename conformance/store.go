@@ -9,12 +9,9 @@ import (
 )
 
 // reset empties every table but the API keys (so one key serves the whole
-// run), as the migrations leave a fresh store (schema.Empty); the first
-// call migrates the store.
+// run), as the migrations leave a fresh store (schema.Empty). The store is
+// migrated once, when the harness starts.
 func reset(ctx context.Context, s store.Store) error {
-	if _, err := schema.Migrate(ctx, s); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
 	if err := schema.Empty(ctx, s, schema.TableProjects, schema.TableKeys); err != nil {
 		return fmt.Errorf("empty store: %w", err)
 	}

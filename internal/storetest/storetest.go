@@ -103,21 +103,13 @@ func fingerprint(ctx context.Context, s store.Store) (string, error) {
 	return b.String(), nil
 }
 
-// Reset empties every table and applies the migrations. Tables are
-// truncated one by one: TRUNCATE ALL TABLES leaves later OPTIMIZE ... FINAL
-// failing with "Cancelled merging parts".
+// Reset empties every table, the record of migrations included, and
+// applies the migrations from scratch.
 func Reset(ctx context.Context, s store.Store) error {
-	res, err := s.Query(ctx, `SELECT name FROM system.tables
-		WHERE database = currentDatabase() AND engine NOT IN ('MaterializedView', 'View')`, nil)
-	if err != nil {
+	if err := schema.Truncate(ctx, s); err != nil {
 		return err
 	}
-	for _, r := range res.Rows {
-		if err := s.Exec(ctx, "TRUNCATE TABLE `"+r[0].(string)+"`", nil); err != nil {
-			return err
-		}
-	}
-	_, err = schema.Migrate(ctx, s)
+	_, err := schema.Migrate(ctx, s)
 	return err
 }
 

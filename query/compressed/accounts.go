@@ -61,18 +61,12 @@ func AccountsByAddresses(ctx context.Context, s store.Store, addresses []Key) ([
 		return nil, fmt.Errorf("accounts by address: %w", err)
 	}
 	found, err := scanAccounts(res)
-	if err != nil || len(found) == 0 {
-		return found, err
+	if err != nil {
+		return nil, err
 	}
-	spent, err := spentAmong(ctx, s, found, nil)
+	out, err := dropSpent(ctx, s, found, nil)
 	if err != nil {
 		return nil, fmt.Errorf("accounts by address: %w", err)
-	}
-	out := found[:0]
-	for _, a := range found {
-		if _, ok := spent[a.Hash]; !ok {
-			out = append(out, a)
-		}
 	}
 	return out, nil
 }
@@ -227,19 +221,15 @@ func tokenProgramAccounts(ctx context.Context, s store.Store, owner Key, p Owner
 			return out, err
 		}
 		cand := uniqueByHash(rows)
-		spent, err := spentAmong(ctx, s, cand, p.AsOf)
+		last := cand[len(cand)-1].Hash
+		kept, err := dropSpent(ctx, s, cand, p.AsOf)
 		if err != nil {
 			return nil, err
 		}
-		for _, a := range cand {
-			if _, ok := spent[a.Hash]; !ok {
-				out = append(out, a)
-			}
-		}
+		out = append(out, kept...)
 		if uint64(len(rows)) < window {
 			break
 		}
-		last := cand[len(cand)-1].Hash
 		p.After = &last
 	}
 	if uint64(len(out)) > p.Limit {
@@ -269,6 +259,25 @@ func uniqueByHash(rows []Account) []Account {
 		}
 	}
 	return out
+}
+
+// dropSpent keeps, in place, the accounts not spent (up to slot asOf,
+// when set).
+func dropSpent(ctx context.Context, s store.Store, accounts []Account, asOf *uint64) ([]Account, error) {
+	if len(accounts) == 0 {
+		return accounts, nil
+	}
+	spent, err := spentAmong(ctx, s, accounts, asOf)
+	if err != nil {
+		return nil, err
+	}
+	out := accounts[:0]
+	for _, a := range accounts {
+		if _, ok := spent[a.Hash]; !ok {
+			out = append(out, a)
+		}
+	}
+	return out, nil
 }
 
 // spentAmong returns which of accounts were spent (up to slot asOf, when

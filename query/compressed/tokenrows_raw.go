@@ -47,9 +47,9 @@ func decodeTokenRows(b []byte) ([]TokenRow, error) {
 	for r.More() {
 		var t TokenRow
 		a := &t.Account
-		rawKey(r, &a.Hash)
-		rawKey(r, &a.Tree)
-		rawKey(r, &a.Queue)
+		copy(a.Hash[:], r.Take(32))
+		copy(a.Tree[:], r.Take(32))
+		copy(a.Queue[:], r.Take(32))
 		a.TreeType = r.U8()
 		a.LeafIndex = r.U64()
 		if r.Present() {
@@ -58,7 +58,7 @@ func decodeTokenRows(b []byte) ([]TokenRow, error) {
 		}
 		a.InOutputQueue = r.U8() != 0
 		a.SlotCreated = r.U64()
-		rawKey(r, &a.Owner)
+		copy(a.Owner[:], r.Take(32))
 		a.Lamports = r.U64()
 		a.Address = rawOptKey(r)
 		var d AccountData
@@ -71,7 +71,7 @@ func decodeTokenRows(b []byte) ([]TokenRow, error) {
 			d.Data = r.Bytes()
 		}
 		if r.Present() {
-			rawKey(r, &d.DataHash)
+			copy(d.DataHash[:], r.Take(32))
 		}
 		// As the decoded scan does: data and its hash count only with a
 		// discriminator.
@@ -80,8 +80,8 @@ func decodeTokenRows(b []byte) ([]TokenRow, error) {
 			a.Data = &datas[len(datas)-1]
 		}
 		a.IsToken = r.U8() != 0
-		rawKey(r, &a.Mint)
-		rawKey(r, &a.TokenOwner)
+		copy(a.Mint[:], r.Take(32))
+		copy(a.TokenOwner[:], r.Take(32))
 		a.Amount = r.U64()
 		a.Delegate = rawOptKey(r)
 		a.TokenState = r.U8()
@@ -100,19 +100,12 @@ func decodeTokenRows(b []byte) ([]TokenRow, error) {
 	return out, nil
 }
 
-// rawKey reads a FixedString(32) into k.
-func rawKey(r *rowbinary.Reader, k *Key) {
-	if p := r.Take(32); p != nil {
-		copy(k[:], p)
-	}
-}
-
 // rawOptKey reads a Nullable(FixedString(32)).
 func rawOptKey(r *rowbinary.Reader) *Key {
 	if !r.Present() {
 		return nil
 	}
 	k := new(Key)
-	rawKey(r, k)
+	copy(k[:], r.Take(32))
 	return k
 }
