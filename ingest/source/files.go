@@ -102,20 +102,27 @@ func (e *emitter) file(f scanned) error {
 	case solana.ShapeAccount:
 		return e.send(Item{Kind: KindAccount, Slot: f.slot, Key: f.path, Raw: raw})
 	case solana.ShapeBlock:
-		b, entries, err := solana.ParseBlock(raw, f.slot)
-		if err != nil {
-			return e.bad(f, raw, "block", err)
-		}
-		if err := e.send(Item{Kind: KindBlock, Slot: b.Slot, Key: f.path, Block: b}); err != nil {
-			return err
-		}
-		for i, tx := range entries {
-			it := Item{Kind: KindTx, Slot: b.Slot, Key: fmt.Sprintf("%s#%d", f.path, i), Raw: tx, TxIndex: uint32(i)}
-			if err := e.send(it); err != nil {
-				return err
-			}
-		}
-		return nil
+		return e.block(f.path, f.slot, raw)
 	}
 	return e.bad(f, raw, "file", errors.New("unclassified file"))
+}
+
+// block emits a getBlock result: its header, then its transactions, or
+// the whole block as bad input when it does not parse. key names where
+// it came from.
+func (e *emitter) block(key string, slot uint64, raw []byte) error {
+	b, entries, err := solana.ParseBlock(raw, slot)
+	if err != nil {
+		return e.send(Item{Kind: KindBad, Slot: slot, Key: key, Raw: raw, Fail: "block", Err: err})
+	}
+	if err := e.send(Item{Kind: KindBlock, Slot: b.Slot, Key: key, Block: b}); err != nil {
+		return err
+	}
+	for i, tx := range entries {
+		it := Item{Kind: KindTx, Slot: b.Slot, Key: fmt.Sprintf("%s#%d", key, i), Raw: tx, TxIndex: uint32(i)}
+		if err := e.send(it); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,6 +1,6 @@
 // Package source reads Solana data to ingest and hands it out as items in
-// slot order. Sources differ in where data comes from (files today, an RPC
-// node later); the pipeline only sees Items.
+// slot order. Sources differ in where data comes from (files, or a Solana
+// RPC node); the pipeline only sees Items.
 package source
 
 import (
@@ -75,7 +75,7 @@ type Progresser interface {
 }
 
 // Supported lists the source specs Parse accepts.
-const Supported = "files:DIR"
+const Supported = "files:DIR, rpc:URL"
 
 // Parse returns the source a spec names.
 func Parse(spec string) (Source, error) {
@@ -86,6 +86,8 @@ func Parse(spec string) (Source, error) {
 	switch scheme {
 	case "files":
 		return NewFiles(arg)
+	case "rpc":
+		return NewRPC(arg)
 	}
 	return nil, fmt.Errorf("source %q: unknown scheme %q (supported: %s)", spec, scheme, Supported)
 }

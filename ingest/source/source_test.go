@@ -21,8 +21,14 @@ func TestParse(t *testing.T) {
 		want string // error substring; "" = ok
 	}{
 		{"files:" + dir, ""},
-		{"rpc:http://localhost:8899", `unknown scheme "rpc" (supported: files:DIR)`},
-		{dir, "want SCHEME:ARGUMENT (supported: files:DIR)"},
+		{"rpc:http://localhost:8899", ""},
+		{"rpc:https://api.example.com/?api-key=k", ""},
+		{"rpc:", "want an http or https URL"},
+		{"rpc:localhost:8899", "want an http or https URL"},
+		{"rpc:ftp://localhost", "want an http or https URL"},
+		{"rpc:http://", "want an http or https URL"},
+		{"grpc:http://localhost:10000", `unknown scheme "grpc" (supported: files:DIR, rpc:URL)`},
+		{dir, "want SCHEME:ARGUMENT (supported: files:DIR, rpc:URL)"},
 		{"files:", "no directory"},
 		{"files:" + filepath.Join(dir, "missing"), "no such file"},
 		{"files:" + file, "not a directory"},

@@ -1,0 +1,140 @@
+package main_test
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dasch-labs/dasch/internal/rpcnode"
+)
+
+// demoNode serves the demo's mint-and-transfer transactions as blocks of
+// slots 40 to 43 (each slot one transaction) on a loopback RPC node.
+func demoNode(t *testing.T) *rpcnode.Node {
+	t.Helper()
+	blocks, err := rpcnode.BlocksFromTransactions("../../testdata/demo/e2e_mint_and_transfer_transactions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := rpcnode.New(blocks)
+	t.Cleanup(n.Close)
+	return n
+}
+
+// stateOf reads what the ingest derived: the balances, the indexed slot
+// and the blocks stored.
+func stateOf(t *testing.T, storeURL string) string {
+	t.Helper()
+	return mustDasch(t, "sql", "--store", storeURL, "--format", "tsv", `SELECT
+		(SELECT groupArray(concat(base58Encode(owner), ':', toString(balance))) FROM (SELECT owner, balance FROM token_balances FINAL ORDER BY owner)),
+		(SELECT max(slot) FROM indexer_checkpoints),
+		(SELECT groupArray(slot) FROM (SELECT slot FROM blocks FINAL ORDER BY slot))`)
+}
+
+// An RPC node's blocks give the answers the same transactions give as
+// files, through failures the node recovers from; a run without --from
+// goes on after the indexed slot.
+func TestIngestRPC(t *testing.T) {
+	n := demoNode(t)
+	n.Fail(41, "429", "-32004")
+	storeURL := "embedded:" + filepath.Join(t.TempDir(), "data")
+	out := mustDasch(t, "ingest", "--store", storeURL, "--source", "rpc:"+n.URL(), "--from", "38", "--to", "41", "--fetchers", "2")
+	if !strings.Contains(lastLine(out), "slot 41") {
+		t.Fatalf("summary line %q does not give the indexed slot", lastLine(out))
+	}
+	got := stateOf(t, storeURL)
+	if !strings.Contains(got, "\t41\t[40,41]") {
+		t.Fatalf("after slots 38..41: %s", got)
+	}
+	// Resume: from the slot after the indexed one (42) to 43.
+	mustDasch(t, "ingest", "--store", storeURL, "--source", "rpc:"+n.URL(), "--to", "43")
+	got = stateOf(t, storeURL)
+
+	files := "embedded:" + filepath.Join(t.TempDir(), "files")
+	mustDasch(t, "ingest", "--store", files, "--source", "files:../../testdata/demo/e2e_mint_and_transfer_transactions")
+	want := stateOf(t, files)
+	wantBalances := strings.Split(lastLine(want), "\t")[0]
+	if !strings.Contains(want, "EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu:105") || !strings.Contains(want, "CHvwuTvTiwRSNBwAnrCG14V8YTJ6wwhHQrifxdFzHzsX:895") {
+		t.Fatalf("files ingest: %s", want)
+	}
+	if lastLine(got) != wantBalances+"\t43\t[40,41,42,43]" {
+		t.Fatalf("rpc ingest:\n%s\nwant balances, slot 43 and four blocks:\n%s", got, want)
+	}
+	if asked := n.Asked(); !slices.Equal(slices.Sorted(slices.Values(asked)), []uint64{38, 39, 40, 41, 41, 41, 42, 43}) {
+		t.Fatalf("getBlock asked for %v: want 38..41 once each, 41 twice more, then 42 and 43", asked)
+	}
+}
+
+// Without --to the ingest follows the node until a signal stops it, and
+// exits cleanly with what it committed kept.
+func TestIngestRPCFollows(t *testing.T) {
+	n := demoNode(t)
+	n.GrowFrom(40)
+	storeURL := "embedded:" + filepath.Join(t.TempDir(), "data")
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(bin, "ingest", "--store", storeURL, "--source", "rpc:"+n.URL(), "--from", "40", "--batch-age", "10ms", "--part-age", "10ms")
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for len(n.Asked()) < 4 || n.Calls("getSlot") < 6 {
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("the ingest asked for %v in 60 s", n.Asked())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(time.Second) // commits of the batches' age
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("ingest stopped by SIGINT: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "following rpc:"+n.URL()+" from slot 40 (confirmed)") {
+		t.Fatalf("stdout: %q", stdout.String())
+	}
+	// The newest block's slot counts as committed once a later item
+	// begins (a later slot could still hold more of it), so following
+	// stops with slot 43 not indexed yet, whatever else was committed;
+	// the next run reads from the slot after the indexed one.
+	got := lastLine(stateOf(t, storeURL))
+	if f := strings.Split(got, "\t"); len(f) != 3 || f[1] > "42" || f[1] < "40" {
+		t.Fatalf("after following: %s", got)
+	}
+	mustDasch(t, "ingest", "--store", storeURL, "--source", "rpc:"+n.URL(), "--to", "43")
+	got = lastLine(stateOf(t, storeURL))
+	want := "[CHvwuTvTiwRSNBwAnrCG14V8YTJ6wwhHQrifxdFzHzsX:895,EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu:105]\t43\t[40,41,42,43]"
+	if got != want {
+		t.Fatalf("after resuming:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestIngestRPCUsage(t *testing.T) {
+	n := demoNode(t)
+	storeURL := "embedded:" + filepath.Join(t.TempDir(), "data")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--source", "files:../../testdata/demo", "--from", "1"}, "--from, --to, --commitment and --fetchers apply to rpc:URL sources only"},
+		{[]string{"--source", "rpc:" + n.URL(), "--from", "x"}, `--from "x": want a slot number`},
+		{[]string{"--source", "rpc:" + n.URL(), "--to", "0"}, `--to "0": want a slot number (--to above 0)`},
+		{[]string{"--source", "rpc:" + n.URL(), "--to", "-1"}, `--to "-1": want a slot number`},
+		{[]string{"--source", "rpc:" + n.URL(), "--from", "43", "--to", "40"}, "--to 40 is before the first slot to read, 43"},
+		{[]string{"--source", "rpc:" + n.URL(), "--from", "40", "--commitment", "processed"}, `commitment "processed": want confirmed or finalized`},
+		{[]string{"--source", "rpc:" + n.URL(), "--fetchers", "0"}, "--fetchers must be between 1 and 256"},
+		{[]string{"--source", "rpc:127.0.0.1:8899"}, "want an http or https URL"},
+	} {
+		_, errOut, err := dasch(t, append([]string{"ingest", "--store", storeURL}, c.args...)...)
+		if err == nil || !strings.Contains(errOut, c.want) {
+			t.Errorf("dasch ingest %v: %v %q, want %q", c.args, err, errOut, c.want)
+		}
+	}
+}
