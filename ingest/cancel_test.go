@@ -56,6 +56,31 @@ func photonItems(t *testing.T) []source.Item {
 	return items
 }
 
+// A live source that seals its last slot gets it checkpointed while it
+// waits for more.
+func TestSealCompletesLiveSlot(t *testing.T) {
+	s := storetest.Open(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	items := append(photonItems(t), source.Item{Kind: source.KindSeal, Slot: 43})
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(ctx, Config{Store: s, Source: &liveSource{items: items}, BatchAge: 20 * time.Millisecond})
+		done <- err
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for indexedSlot(t, s) < 43 {
+		if time.Now().After(deadline) {
+			t.Fatalf("checkpoint %d: the sealed slot 43 never completed", indexedSlot(t, s))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run = %v", err)
+	}
+}
+
 func TestCancelKeepsCheckpointConsistent(t *testing.T) {
 	s := storetest.Open(t)
 	ctx, cancel := context.WithCancel(context.Background())

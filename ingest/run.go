@@ -171,6 +171,12 @@ func (r *run) read(ctx context.Context, jobs, order chan<- *job) error {
 	defer close(jobs)
 	defer close(order)
 	err := r.cfg.Source.Read(ctx, func(it source.Item) error {
+		if it.Kind == source.KindSeal {
+			if r.cfg.ForceSlot != nil {
+				return nil // every item is at the forced slot, which stays open
+			}
+			return r.mark.Seal(it.Slot)
+		}
 		if f := r.cfg.ForceSlot; f != nil {
 			it.Slot = *f
 		}

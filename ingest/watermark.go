@@ -10,7 +10,8 @@ import (
 // source order (non-decreasing slots) and may complete in any order.
 //
 // Items that begin after the last one seen may still share its slot, so
-// until the source finishes, the last slot seen counts as incomplete.
+// until the source finishes, the last slot seen counts as incomplete,
+// unless the source sealed it (Seal).
 type watermark struct {
 	mu       sync.Mutex
 	queue    []begun // begun items from head on, in begin order
@@ -20,6 +21,9 @@ type watermark struct {
 	last     uint64              // slot of the last begun item
 	started  bool
 	finished bool
+	// sealed is the highest slot the source said is whole (hasSealed).
+	sealed    uint64
+	hasSealed bool
 	// top is the highest slot of the committed prefix and below the highest
 	// one under it; the flags tell a real slot 0 from none.
 	top, below       uint64
@@ -38,6 +42,9 @@ func (w *watermark) Begin(seq, slot uint64) error {
 	defer w.mu.Unlock()
 	if w.started && slot < w.last {
 		return fmt.Errorf("source out of order: item %d has slot %d after slot %d", seq, slot, w.last)
+	}
+	if w.hasSealed && slot <= w.sealed {
+		return fmt.Errorf("source out of order: item %d has slot %d after slot %d was sealed", seq, slot, w.sealed)
 	}
 	if !w.started {
 		w.first = slot
@@ -74,6 +81,17 @@ func (w *watermark) Done(seq uint64) {
 	}
 }
 
+// Seal records that no more items of slots up to slot will begin.
+func (w *watermark) Seal(slot uint64) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.hasSealed && slot < w.sealed {
+		return fmt.Errorf("source out of order: slot %d sealed after slot %d", slot, w.sealed)
+	}
+	w.sealed, w.hasSealed = slot, true
+	return nil
+}
+
 // Finish records that no more items will begin.
 func (w *watermark) Finish() {
 	w.mu.Lock()
@@ -96,7 +114,7 @@ func (w *watermark) Complete() (uint64, bool) {
 	case w.head < len(w.queue):
 		// The oldest uncommitted item's slot is incomplete.
 		return w.under(w.queue[w.head].slot)
-	case !w.finished:
+	case !w.finished && !(w.hasSealed && w.sealed >= w.last):
 		return w.under(w.last)
 	}
 	return w.top, w.hasTop

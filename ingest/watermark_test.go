@@ -66,6 +66,11 @@ func TestWatermark(t *testing.T) {
 					w.Done(seq)
 				case 'f':
 					w.Finish()
+				case 's':
+					fmt.Sscanf(op, "s%d", &slot)
+					if err := w.Seal(slot); err != nil {
+						t.Fatal(err)
+					}
 				}
 				if got := w.Slot(); got != c.want[i] {
 					t.Fatalf("after %q (op %d): slot %d, want %d", op, i, got, c.want[i])
@@ -82,6 +87,19 @@ func TestWatermarkRejectsOutOfOrderSource(t *testing.T) {
 	}
 	if err := w.Begin(1, 9); err == nil || !strings.Contains(err.Error(), "out of order") {
 		t.Fatalf("err = %v", err)
+	}
+	// A sealed slot takes no more items, and seals do not go back.
+	if err := w.Seal(10); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Begin(2, 10); err == nil || !strings.Contains(err.Error(), "after slot 10 was sealed") {
+		t.Fatalf("err = %v", err)
+	}
+	if err := w.Seal(9); err == nil || !strings.Contains(err.Error(), "slot 9 sealed after slot 10") {
+		t.Fatalf("err = %v", err)
+	}
+	if err := w.Begin(3, 11); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -116,6 +134,10 @@ func TestWatermarkComplete(t *testing.T) {
 		{"slot 0 completes when the source finishes", "b0@0 b1@0 d0 d1 f", []string{"0/false", "0/false", "0/false", "0/false", "0/true"}, 0},
 		{"slot 0 below a later slot", "b0@0 b1@5 d0 d1 f", []string{"0/false", "0/false", "0/true", "0/true", "5/true"}, 0},
 		{"nothing committed", "b0@3 f", []string{"0/false", "0/false"}, 3},
+		// A sealed slot is complete without a later one or the end.
+		{"sealed live slot", "b0@3 b1@3 d0 s3 d1 b2@4 d2 s4", []string{"0/false", "0/false", "0/false", "0/false", "3/true", "3/true", "3/true", "4/true"}, 3},
+		{"seal below the last slot", "b0@3 b1@5 d0 d1 s3", []string{"0/false", "0/false", "3/true", "3/true", "3/true"}, 3},
+		{"seal of skipped slots", "b0@3 d0 s7", []string{"0/false", "0/false", "3/true"}, 3},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -133,6 +155,11 @@ func TestWatermarkComplete(t *testing.T) {
 					w.Done(seq)
 				case 'f':
 					w.Finish()
+				case 's':
+					fmt.Sscanf(op, "s%d", &slot)
+					if err := w.Seal(slot); err != nil {
+						t.Fatal(err)
+					}
 				}
 				slot, ok := w.Complete()
 				if got := fmt.Sprintf("%d/%v", slot, ok); got != c.want[i] {

@@ -95,7 +95,12 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		if o.To != 0 && o.To < o.From {
-			return usagef("--to %d is before the first slot to read, %d", o.To, o.From)
+			if first == nil {
+				// A range ingested already: nothing left to do.
+				fmt.Fprintf(e.stdout, "slots up to %d are indexed already: nothing to read\n", o.From-1)
+				return nil
+			}
+			return usagef("--to %d is before --from %d", o.To, o.From)
 		}
 		if err := rpc.Configure(o); err != nil {
 			return usagef("%v", err)

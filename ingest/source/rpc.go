@@ -71,7 +71,8 @@ const maxBlockBytes = 512 << 20
 
 // RPC reads blocks from a Solana JSON-RPC node with getBlock (base64
 // transactions, as the corpus fixtures hold them) and emits them as the
-// files source emits a block file: the header, then its transactions.
+// files source emits a block file: the header, then its transactions,
+// then a seal of the slot.
 // Slots go out in order; skipped slots emit nothing. A block that does
 // not parse goes out as a bad item (a dead letter) and reading goes on;
 // a node that keeps failing stops Read with an error naming the slot.
@@ -182,6 +183,11 @@ func (r *RPC) Read(ctx context.Context, emit func(Item) error) error {
 		}
 		if f.raw != nil {
 			if err := e.block(fmt.Sprintf("%s#%d", r.Spec(), f.slot), f.slot, f.raw); err != nil {
+				return err
+			}
+			// The block is whole: its slot is complete now, not when the
+			// next block arrives.
+			if err := emit(Item{Kind: KindSeal, Slot: f.slot}); err != nil {
 				return err
 			}
 		}

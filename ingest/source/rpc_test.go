@@ -38,14 +38,31 @@ func fixtureBlocks(t *testing.T) map[uint64][]byte {
 }
 
 // readAll runs src and returns its items with Key cleared (where an item
-// came from differs between sources), or the error Read returned.
+// came from differs between sources), or the error Read returned. Seals
+// are checked and left out: each must follow the last item of its slot,
+// and every slot with items must be sealed.
 func readAll(ctx context.Context, src Source) ([]Item, error) {
 	var items []Item
+	open := false // the last item's slot is not sealed yet
 	err := src.Read(ctx, func(it Item) error {
+		if it.Kind == KindSeal {
+			if !open || items[len(items)-1].Slot != it.Slot {
+				return fmt.Errorf("seal of slot %d after %d items, not after an item of its slot", it.Slot, len(items))
+			}
+			open = false
+			return nil
+		}
+		if open && it.Slot != items[len(items)-1].Slot {
+			return fmt.Errorf("slot %d began before slot %d was sealed", it.Slot, items[len(items)-1].Slot)
+		}
 		it.Key = ""
 		items = append(items, it)
+		open = true
 		return nil
 	})
+	if err == nil && open {
+		err = fmt.Errorf("slot %d was not sealed", items[len(items)-1].Slot)
+	}
 	return items, err
 }
 
@@ -88,7 +105,12 @@ func TestRPCMatchesFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := readAll(context.Background(), files)
+	var want []Item
+	err = files.Read(context.Background(), func(it Item) error {
+		it.Key = ""
+		want = append(want, it)
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,11 @@ const (
 	KindAccount                 // an account JSON
 	KindBlock                   // a block header; its transactions follow as KindTx items
 	KindBad                     // input that could not be read or classified
+	// KindSeal is no data: it says every item of slots up to its Slot has
+	// been emitted, so that slot is complete without waiting for a later
+	// one. A source following a chain sends it after each block; it takes
+	// no sequence number.
+	KindSeal
 )
 
 func (k Kind) String() string {
@@ -31,6 +36,8 @@ func (k Kind) String() string {
 		return "block"
 	case KindBad:
 		return "bad"
+	case KindSeal:
+		return "seal"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
