@@ -112,6 +112,11 @@ func (e *emitter) file(f scanned) error {
 // it came from.
 func (e *emitter) block(key string, slot uint64, raw []byte) error {
 	b, entries, err := solana.ParseBlock(raw, slot)
+	return e.parsed(key, slot, raw, b, entries, err)
+}
+
+// parsed emits a block ParseBlock returned b, entries and err for.
+func (e *emitter) parsed(key string, slot uint64, raw []byte, b *solana.Block, entries [][]byte, err error) error {
 	if err != nil {
 		return e.send(Item{Kind: KindBad, Slot: slot, Key: key, Raw: raw, Fail: "block", Err: err})
 	}

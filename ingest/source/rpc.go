@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/goccy/go-json"
+
+	"github.com/dasch-labs/dasch/ingest/solana"
 )
 
 // RPCOptions tune an RPC source. Zero values take the defaults noted.
@@ -28,7 +30,10 @@ type RPCOptions struct {
 	Commitment string
 	// Fetchers is the getBlock requests in flight at once (default 8):
 	// a node answers one in tens of milliseconds to seconds, and blocks
-	// go out in slot order whatever order they arrive in.
+	// go out in slot order whatever order they arrive in. Reading the
+	// demo's mainnet block (140 KB, 57 transactions) from a loopback node
+	// answering in 20 ms (BenchmarkRPCSource): 43 blocks/s with 1, 232
+	// with 8, 556 with 32; mainnet makes 2.5 a second.
 	Fetchers int
 	// Poll is the wait between getSlot calls once the source is caught
 	// up with the node (default 400ms, a slot's time).
@@ -120,11 +125,16 @@ func (r *RPC) Spec() string { return "rpc:" + r.url }
 // Last is the newest slot emitted so far (0 before the first).
 func (r *RPC) Last() uint64 { return r.last.Load() }
 
-// fetched is one slot's getBlock answer: raw is nil for a skipped slot.
+// fetched is one slot's getBlock answer, parsed where it was fetched
+// (blocks parse in parallel; the reader only emits): raw is nil for a
+// skipped slot, perr says why a block does not parse.
 type fetched struct {
-	slot uint64
-	raw  []byte
-	err  error
+	slot    uint64
+	raw     []byte
+	block   *solana.Block
+	entries [][]byte
+	perr    error
+	err     error
 }
 
 // Read implements Source. It returns nil once To is read, and ctx's
@@ -162,8 +172,12 @@ func (r *RPC) Read(ctx context.Context, emit func(Item) error) error {
 		for len(queue) < r.opts.Fetchers && next <= tip && (r.opts.To == 0 || next <= r.opts.To) {
 			ch := make(chan fetched, 1)
 			go func(slot uint64) {
-				raw, err := r.block(ctx, slot)
-				ch <- fetched{slot, raw, err}
+				f := fetched{slot: slot}
+				f.raw, f.err = r.block(ctx, slot)
+				if f.raw != nil {
+					f.block, f.entries, f.perr = solana.ParseBlock(f.raw, slot)
+				}
+				ch <- f
 			}(next)
 			queue = append(queue, ch)
 			next++
@@ -182,7 +196,7 @@ func (r *RPC) Read(ctx context.Context, emit func(Item) error) error {
 			return f.err
 		}
 		if f.raw != nil {
-			if err := e.block(fmt.Sprintf("%s#%d", r.Spec(), f.slot), f.slot, f.raw); err != nil {
+			if err := e.parsed(fmt.Sprintf("%s#%d", r.Spec(), f.slot), f.slot, f.raw, f.block, f.entries, f.perr); err != nil {
 				return err
 			}
 			// The block is whole: its slot is complete now, not when the

@@ -311,3 +311,54 @@ func TestRPCConfigure(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// BenchmarkRPCSource reads 64 mainnet blocks (the demo's, served at every
+// slot) from a loopback node that takes 20 ms to answer a getBlock, as a
+// node's disk and network make it, with 1 request in flight (the
+// reference) and more. Reports blocks/s and MB/s of getBlock answers.
+func BenchmarkRPCSource(b *testing.B) {
+	main, err := rpcnode.LoadBlocks(filepath.Join("..", "..", "testdata", "demo", "blocks"))
+	if err != nil || len(main) != 1 {
+		b.Fatalf("demo block: %v", err)
+	}
+	var block []byte
+	for _, blk := range main {
+		block = blk
+	}
+	const slots = 64
+	blocks := map[uint64][]byte{}
+	for s := uint64(1000); s < 1000+slots; s++ {
+		blocks[s] = block
+	}
+	n := rpcnode.New(blocks)
+	defer n.Close()
+	n.SetDelay(20 * time.Millisecond)
+	for _, fetchers := range []int{1, 8, 32} {
+		b.Run(fmt.Sprintf("fetchers=%d", fetchers), func(b *testing.B) {
+			var txs int
+			for b.Loop() {
+				r, err := NewRPC(n.URL())
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := r.Configure(RPCOptions{From: 1000, To: 1000 + slots - 1, Fetchers: fetchers}); err != nil {
+					b.Fatal(err)
+				}
+				txs = 0
+				err = r.Read(context.Background(), func(it Item) error {
+					if it.Kind == KindTx {
+						txs++
+					}
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			sec := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(slots/sec, "blocks/s")
+			b.ReportMetric(float64(txs)/sec, "txs/s")
+			b.ReportMetric(float64(slots*len(block))/sec/1e6, "MB/s")
+		})
+	}
+}

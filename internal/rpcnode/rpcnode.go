@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
@@ -40,6 +41,17 @@ type Node struct {
 	faults      map[uint64][]Fault
 	calls       map[string]int
 	asked       []uint64
+	// delay is how long getBlock takes to answer, as a node's disk and
+	// network make it (SetDelay).
+	delay time.Duration
+}
+
+// SetDelay makes getBlock answer after d, each request on its own (a
+// node serves requests in parallel).
+func (n *Node) SetDelay(d time.Duration) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.delay = d
 }
 
 // New returns a node serving blocks (slot → getBlock result); getSlot
@@ -109,6 +121,12 @@ func (n *Node) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || json.Unmarshal(body, &req) != nil || req.JSONRPC != "2.0" {
 		http.Error(w, "bad request", http.StatusBadRequest)
 		return
+	}
+	n.mu.Lock()
+	delay := n.delay
+	n.mu.Unlock()
+	if req.Method == "getBlock" && delay > 0 {
+		time.Sleep(delay)
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
