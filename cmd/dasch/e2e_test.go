@@ -63,12 +63,12 @@ func lastLine(s string) string {
 	return lines[len(lines)-1]
 }
 
-// serve starts `dasch serve` and returns its base URL and the lines it
+// serve starts `dasch serve` (with extra flags) and returns its base URL and the lines it
 // prints after it listens; the process is stopped with SIGTERM at
 // cleanup, and must exit cleanly.
-func serve(t *testing.T, storeURL string) (string, <-chan string) {
+func serve(t *testing.T, storeURL string, extra ...string) (string, <-chan string) {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--store", storeURL, "--listen", "127.0.0.1:0")
+	cmd := exec.Command(bin, append([]string{"serve", "--store", storeURL, "--listen", "127.0.0.1:0"}, extra...)...)
 	stdout, _ := cmd.StdoutPipe()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
@@ -21,63 +22,17 @@ import (
 func runIngest(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "ingest")
 	url := fs.String("store", defaultStore(), "store URL")
-	src := fs.String("source", "", "where to read Solana data: files:DIR, or rpc:URL (a Solana JSON-RPC node, read with getBlock)")
-	from := fs.String("from", "", "rpc: first slot (default: the slot after the indexed one, or the node's newest when nothing is indexed)")
-	to := fs.String("to", "", "rpc: last slot (default: follow the node until stopped with SIGINT or SIGTERM)")
-	commitment := fs.String("commitment", "confirmed", "rpc: confirmed (as Photon indexes) or finalized (never rolled back)")
-	fetchers := fs.Int("fetchers", 8, "rpc: getBlock requests in flight at once")
-	workers := fs.Int("workers", 0, "decode workers (0 = one per CPU)")
-	trees := fs.String("trees", "", "seed state trees from this trees.json first (default: the built-in list, when none are stored)")
-	// Bulk loads want larger inserts: fewer parts for the engine to merge.
-	batchRows := fs.Int("batch-rows", arrowbatch.DefaultRows, "insert a table's batch at this many rows")
-	batchMB := fs.Int("batch-mb", arrowbatch.DefaultBytes>>20, "or at this many MiB")
-	batchAge := fs.Duration("batch-age", arrowbatch.DefaultAge, "or when its oldest row is this old (its part then commits too)")
-	// A table's batches go into one part, committed as a whole: a fast
-	// load makes few large parts, which merges rewrite less.
-	partRows := fs.Int("part-rows", arrowbatch.DefaultPartRows, "commit a table's part at this many rows")
-	partMB := fs.Int("part-mb", arrowbatch.DefaultPartBytes>>20, "or at this many MiB (the engine holds them until then)")
-	partAge := fs.Duration("part-age", arrowbatch.DefaultPartAge, "or when its oldest row is this old")
-	balanceCache := fs.Int("balance-cache", compressed.DefaultBalanceCache,
-		"keep up to this many (owner, mint) balances in memory for the state step (0: read them from the store every step)")
+	spec := fs.String("source", "", "where to read Solana data: files:DIR, or rpc:URL (a Solana JSON-RPC node, read with getBlock)")
+	f := addIngestFlags(fs, true)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *balanceCache < 0 {
-		return usagef("--balance-cache must not be negative")
-	}
-	if *batchRows <= 0 || *batchMB <= 0 || *batchMB > 1<<14 || *batchAge <= 0 {
-		return usagef("--batch-rows, --batch-mb (at most 16384) and --batch-age must be positive")
-	}
-	if *partRows <= 0 || *partMB <= 0 || *partMB > 1<<16 || *partAge <= 0 {
-		return usagef("--part-rows, --part-mb (at most 65536) and --part-age must be positive")
-	}
-	if *src == "" {
+	if *spec == "" {
 		return usagef("--source is required")
 	}
-	source, err := ingest.ParseSource(*src)
+	p, err := f.check(fs, *spec)
 	if err != nil {
-		return usagef("%v", err)
-	}
-	rpc, _ := source.(*isource.RPC)
-	if rpc == nil && (set(fs, "from") || set(fs, "to") || set(fs, "commitment") || set(fs, "fetchers")) {
-		return usagef("--from, --to, --commitment and --fetchers apply to rpc:URL sources only")
-	}
-	var first, last *uint64
-	for _, f := range []struct {
-		name, v string
-		into    **uint64
-	}{{"from", *from, &first}, {"to", *to, &last}} {
-		if f.v == "" {
-			continue
-		}
-		n, err := strconv.ParseUint(f.v, 10, 64)
-		if err != nil || (f.name == "to" && n == 0) {
-			return usagef("--%s %q: want a slot number (--to above 0)", f.name, f.v)
-		}
-		*f.into = &n
-	}
-	if *fetchers <= 0 || *fetchers > 256 {
-		return usagef("--fetchers must be between 1 and 256")
+		return err
 	}
 	ctx, cancel := server.SignalContext(ctx)
 	defer cancel()
@@ -86,56 +41,162 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeStore()
-	if rpc != nil {
-		o := isource.RPCOptions{Commitment: *commitment, Fetchers: *fetchers}
-		if last != nil {
-			o.To = *last
+	return p.run(ctx, e, s, isTerminal(e.stdout))
+}
+
+// ingestFlags are dasch ingest's flags but --source; serve --ingest takes
+// them too, but --to (a server follows).
+type ingestFlags struct {
+	names                                                                 []string // the flags' names
+	from, to, commitment, trees                                           *string
+	fetchers, workers, batchRows, batchMB, partRows, partMB, balanceCache *int
+	batchAge, partAge                                                     *time.Duration
+}
+
+// rpcOnly are the flags that apply to rpc:URL sources only.
+var rpcOnly = []string{"from", "to", "commitment", "fetchers"}
+
+func addIngestFlags(fs *flag.FlagSet, withTo bool) *ingestFlags {
+	f := &ingestFlags{}
+	before := map[string]bool{}
+	fs.VisitAll(func(fl *flag.Flag) { before[fl.Name] = true })
+	defer fs.VisitAll(func(fl *flag.Flag) {
+		if !before[fl.Name] {
+			f.names = append(f.names, fl.Name)
 		}
-		if o.From, err = rpcStart(ctx, s, rpc, first); err != nil {
+	})
+	f.from = fs.String("from", "", "rpc: first slot (default: the slot after the indexed one, or the node's newest when nothing is indexed)")
+	if withTo {
+		f.to = fs.String("to", "", "rpc: last slot (default: follow the node until stopped with SIGINT or SIGTERM)")
+	} else {
+		f.to = new(string)
+	}
+	f.commitment = fs.String("commitment", "confirmed", "rpc: confirmed (as Photon indexes) or finalized (never rolled back)")
+	f.fetchers = fs.Int("fetchers", 8, "rpc: getBlock requests in flight at once")
+	f.workers = fs.Int("workers", 0, "decode workers (0 = one per CPU)")
+	f.trees = fs.String("trees", "", "seed state trees from this trees.json first (default: the built-in list, when none are stored)")
+	// Bulk loads want larger inserts: fewer parts for the engine to merge.
+	f.batchRows = fs.Int("batch-rows", arrowbatch.DefaultRows, "insert a table's batch at this many rows")
+	f.batchMB = fs.Int("batch-mb", arrowbatch.DefaultBytes>>20, "or at this many MiB")
+	f.batchAge = fs.Duration("batch-age", arrowbatch.DefaultAge, "or when its oldest row is this old (its part then commits too)")
+	// A table's batches go into one part, committed as a whole: a fast
+	// load makes few large parts, which merges rewrite less.
+	f.partRows = fs.Int("part-rows", arrowbatch.DefaultPartRows, "commit a table's part at this many rows")
+	f.partMB = fs.Int("part-mb", arrowbatch.DefaultPartBytes>>20, "or at this many MiB (the engine holds them until then)")
+	f.partAge = fs.Duration("part-age", arrowbatch.DefaultPartAge, "or when its oldest row is this old")
+	f.balanceCache = fs.Int("balance-cache", compressed.DefaultBalanceCache,
+		"keep up to this many (owner, mint) balances in memory for the state step (0: read them from the store every step)")
+	return f
+}
+
+// ingestPlan is an ingest whose flags were checked.
+type ingestPlan struct {
+	f           *ingestFlags
+	source      isource.Source
+	rpc         *isource.RPC // the source, when it is one
+	first, last *uint64      // --from and --to
+}
+
+// check validates the flags against the source spec; errors are usage
+// errors.
+func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) {
+	if *f.balanceCache < 0 {
+		return nil, usagef("--balance-cache must not be negative")
+	}
+	if *f.batchRows <= 0 || *f.batchMB <= 0 || *f.batchMB > 1<<14 || *f.batchAge <= 0 {
+		return nil, usagef("--batch-rows, --batch-mb (at most 16384) and --batch-age must be positive")
+	}
+	if *f.partRows <= 0 || *f.partMB <= 0 || *f.partMB > 1<<16 || *f.partAge <= 0 {
+		return nil, usagef("--part-rows, --part-mb (at most 65536) and --part-age must be positive")
+	}
+	source, err := ingest.ParseSource(spec)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	p := &ingestPlan{f: f, source: source}
+	p.rpc, _ = source.(*isource.RPC)
+	if p.rpc == nil {
+		for _, name := range rpcOnly {
+			if set(fs, name) {
+				return nil, usagef("--from, --to, --commitment and --fetchers apply to rpc:URL sources only")
+			}
+		}
+	}
+	for _, v := range []struct {
+		name, v string
+		into    **uint64
+	}{{"from", *f.from, &p.first}, {"to", *f.to, &p.last}} {
+		if v.v == "" {
+			continue
+		}
+		n, err := strconv.ParseUint(v.v, 10, 64)
+		if err != nil {
+			return nil, usagef("--%s %q: want a slot number", v.name, v.v)
+		}
+		if v.name == "to" && n == 0 {
+			return nil, usagef("--to 0: want a slot above 0 (without --to, the node is followed)")
+		}
+		*v.into = &n
+	}
+	if *f.fetchers <= 0 || *f.fetchers > 256 {
+		return nil, usagef("--fetchers must be between 1 and 256")
+	}
+	return p, nil
+}
+
+// run seeds the trees, picks an rpc source's first slot and ingests,
+// printing progress (a bar on a terminal) and the summary to e.stdout. A
+// source following a node ends without error when ctx ends: what was
+// committed is kept and the next run goes on after it.
+func (p *ingestPlan) run(ctx context.Context, e *env, s store.Store, tty bool) error {
+	if *p.f.trees != "" {
+		if err := seedTrees(ctx, s, *p.f.trees); err != nil {
+			return err
+		}
+	}
+	if p.rpc != nil {
+		o := isource.RPCOptions{Commitment: *p.f.commitment, Fetchers: *p.f.fetchers}
+		if p.last != nil {
+			o.To = *p.last
+		}
+		var err error
+		if o.From, err = rpcStart(ctx, s, p.rpc, p.first); err != nil {
 			return err
 		}
 		if o.To != 0 && o.To < o.From {
-			if first == nil {
+			if p.first == nil {
 				// A range ingested already: nothing left to do.
 				fmt.Fprintf(e.stdout, "slots up to %d are indexed already: nothing to read\n", o.From-1)
 				return nil
 			}
 			return usagef("--to %d is before --from %d", o.To, o.From)
 		}
-		if err := rpc.Configure(o); err != nil {
+		if err := p.rpc.Configure(o); err != nil {
 			return usagef("%v", err)
 		}
 		if o.To == 0 {
-			fmt.Fprintf(e.stdout, "following %s from slot %d (%s); stop with Ctrl-C\n", rpc.Spec(), o.From, o.Commitment)
+			fmt.Fprintf(e.stdout, "following %s from slot %d (%s); stop with Ctrl-C\n", p.rpc.Spec(), o.From, o.Commitment)
 		}
 	}
-	if *trees != "" {
-		if err := seedTrees(ctx, s, *trees); err != nil {
-			return err
-		}
-	}
-	// Progress and the summary line go to stdout; the bar only on a terminal.
 	cfg := ingest.Config{
 		Store:      s,
-		Source:     source,
-		Workers:    *workers,
-		BatchRows:  *batchRows,
-		BatchBytes: *batchMB << 20,
-		BatchAge:   *batchAge,
-		PartRows:   *partRows,
-		PartBytes:  *partMB << 20,
-		PartAge:    *partAge,
+		Source:     p.source,
+		Workers:    *p.f.workers,
+		BatchRows:  *p.f.batchRows,
+		BatchBytes: *p.f.batchMB << 20,
+		BatchAge:   *p.f.batchAge,
+		PartRows:   *p.f.partRows,
+		PartBytes:  *p.f.partMB << 20,
+		PartAge:    *p.f.partAge,
 		Progress:   e.stdout,
-		IsTTY:      isTerminal(e.stdout),
+		IsTTY:      tty,
 	}
-	if err := compressed.Configure(ctx, s, &cfg, func(st *compressed.StateStep) { st.BalanceCache(*balanceCache) }); err != nil {
+	if err := compressed.Configure(ctx, s, &cfg, func(st *compressed.StateStep) { st.BalanceCache(*p.f.balanceCache) }); err != nil {
 		return err
 	}
 	cfg.Decoders = append(cfg.Decoders, assets.Decoder{})
-	_, err = ingest.Run(ctx, cfg)
-	if rpc != nil && last == nil && errors.Is(err, context.Canceled) && ctx.Err() != nil {
-		// Following ends only on a signal: what was committed is kept
-		// and the next run goes on after it.
+	_, err := ingest.Run(ctx, cfg)
+	if p.rpc != nil && p.last == nil && errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil
 	}
 	return err

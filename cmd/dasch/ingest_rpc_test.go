@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"bytes"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -129,7 +130,7 @@ func TestIngestRPCUsage(t *testing.T) {
 	}{
 		{[]string{"--source", "files:../../testdata/demo", "--from", "1"}, "--from, --to, --commitment and --fetchers apply to rpc:URL sources only"},
 		{[]string{"--source", "rpc:" + n.URL(), "--from", "x"}, `--from "x": want a slot number`},
-		{[]string{"--source", "rpc:" + n.URL(), "--to", "0"}, `--to "0": want a slot number (--to above 0)`},
+		{[]string{"--source", "rpc:" + n.URL(), "--to", "0"}, `--to 0: want a slot above 0 (without --to, the node is followed)`},
 		{[]string{"--source", "rpc:" + n.URL(), "--to", "-1"}, `--to "-1": want a slot number`},
 		{[]string{"--source", "rpc:" + n.URL(), "--from", "43", "--to", "40"}, "--to 40 is before --from 43"},
 		{[]string{"--source", "rpc:" + n.URL(), "--from", "40", "--commitment", "processed"}, `commitment "processed": want confirmed or finalized`},
@@ -139,6 +140,78 @@ func TestIngestRPCUsage(t *testing.T) {
 		_, errOut, err := dasch(t, append([]string{"ingest", "--store", storeURL}, c.args...)...)
 		if err == nil || !strings.Contains(errOut, c.want) {
 			t.Errorf("dasch ingest %v: %v %q, want %q", c.args, err, errOut, c.want)
+		}
+	}
+}
+
+// dasch serve --ingest follows a node in the serving process (the
+// embedded engine takes one process per data directory): the answers
+// move as blocks arrive, and SIGINT stops both cleanly.
+func TestServeIngestsRPC(t *testing.T) {
+	n := demoNode(t)
+	n.GrowFrom(40)
+	storeURL := "embedded:" + filepath.Join(t.TempDir(), "data")
+	key := lastLine(mustDasch(t, "keys", "create", "--store", storeURL, "--project", "follow"))
+	base, _ := serve(t, storeURL, "--ingest", "rpc:"+n.URL(), "--from", "40", "--batch-age", "10ms", "--part-age", "10ms")
+	url := base + "/?api-key=" + key
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		_, m, raw := rpc(t, url, `{"jsonrpc":"2.0","id":1,"method":"getCompressedTokenBalancesByOwnerV2","params":{"owner":"EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu"}}`)
+		if res, ok := m["result"].(map[string]any); ok {
+			slot := res["context"].(map[string]any)["slot"]
+			if fmt.Sprint(slot) == "43" {
+				if !strings.Contains(raw, `"balance":105`) {
+					t.Fatalf("at slot 43: %s", raw)
+				}
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the served state never reached slot 43: %s", raw)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, m, raw := rpc(t, url, `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`); fmt.Sprint(m["result"]) != "43" {
+		t.Fatalf("getIndexerSlot: %s", raw)
+	}
+}
+
+// An ingest that fails stops the server with its error; ingest flags
+// without --ingest are refused.
+func TestServeIngestFails(t *testing.T) {
+	n := demoNode(t)
+	n.Fail(40, "-32602")
+	storeURL := "embedded:" + filepath.Join(t.TempDir(), "data")
+	cmd := exec.Command(bin, "serve", "--store", storeURL, "--listen", "127.0.0.1:0", "--ingest", "rpc:"+n.URL(), "--from", "40")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		want := "dasch serve: ingest: source rpc:" + n.URL() + ": getBlock 40: node error -32602"
+		if err == nil || !strings.Contains(stderr.String(), want) {
+			t.Fatalf("serve: %v\n%s\nwant an error with %q", err, stderr.String(), want)
+		}
+	case <-time.After(60 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("serve did not stop when its ingest failed")
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--from", "40"}, "--from applies with --ingest only"},
+		{[]string{"--batch-age", "1s"}, "--batch-age applies with --ingest only"},
+		{[]string{"--ingest", "rpc:" + n.URL(), "--to", "43"}, "flag provided but not defined: -to"},
+		{[]string{"--ingest", "files:../../testdata/demo", "--commitment", "finalized"}, "apply to rpc:URL sources only"},
+	} {
+		_, errOut, err := dasch(t, append([]string{"serve", "--store", storeURL, "--listen", "127.0.0.1:0"}, c.args...)...)
+		if err == nil || !strings.Contains(errOut, c.want) {
+			t.Errorf("serve %v: %v %q, want %q", c.args, err, errOut, c.want)
 		}
 	}
 }

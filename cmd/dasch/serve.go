@@ -32,8 +32,25 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	tokenMB := fs.Int64("token-index-mb", serving.DefaultTokenBudget>>20, "memory budget of the token account index in MiB; owners past it are read from the store")
 	assetIndex := fs.Bool("asset-index", true, "serve getAsset and getAssetBatch from an in-memory index of asset state kept in sync with the store")
 	assetMB := fs.Int64("asset-index-mb", serving.DefaultAssetBudget>>20, "memory budget of the asset index in MiB; assets past it are read from the store")
+	// The embedded engine takes one process per data directory: a server
+	// that follows the chain ingests in its own process.
+	ingestSpec := fs.String("ingest", "", "also index from this source while serving, with dasch ingest's flags but --source and --to: rpc:URL follows a node, files:DIR is read once")
+	inf := addIngestFlags(fs, false)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	var plan *ingestPlan
+	if *ingestSpec != "" {
+		var err error
+		if plan, err = inf.check(fs, *ingestSpec); err != nil {
+			return err
+		}
+	} else {
+		for _, name := range inf.names {
+			if set(fs, name) {
+				return usagef("--%s applies with --ingest only", name)
+			}
+		}
 	}
 	origins, noCORS := corsFlag(*corsOrigins)
 	ctx, cancel := server.SignalContext(ctx)
@@ -112,11 +129,35 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		defer close(loaded)
 		loadIndexes(ctx, loads, time.Second, e.log, e.stdout, onErr)
 	}()
+	ingested := make(chan error, 1)
+	if plan == nil {
+		ingested <- nil
+	} else {
+		// The indexes take the ingest's writes as they sync with the
+		// store. An ingest that fails stops the server: serving answers
+		// that silently stop moving would be worse.
+		go func() {
+			err := plan.run(ctx, e, s, false)
+			switch {
+			case ctx.Err() != nil:
+				err = nil
+			case err != nil:
+				e.log.Error("ingest failed; stopping the server", "source", *ingestSpec, "err", err)
+				cancel()
+			default:
+				e.log.Info("ingest finished; serving on", "source", *ingestSpec)
+			}
+			ingested <- err
+		}()
+	}
 	err = srv.Serve(ctx)
-	// A load still running reads the store: stop it before the store
-	// closes.
+	// A load or an ingest still running uses the store: stop them
+	// before the store closes.
 	cancel()
 	<-loaded
+	if ierr := <-ingested; ierr != nil {
+		return ierr
+	}
 	return err
 }
 
