@@ -65,7 +65,7 @@ func addIngestFlags(fs *flag.FlagSet, withTo bool) *ingestFlags {
 			f.names = append(f.names, fl.Name)
 		}
 	})
-	f.from = fs.String("from", "", "rpc: first slot (default: the slot after the indexed one, or the node's newest when nothing is indexed)")
+	f.from = fs.String("from", "", "rpc: first slot, or latest for the node's newest (default: the slot after the indexed one, or the node's newest when nothing is indexed)")
 	if withTo {
 		f.to = fs.String("to", "", "rpc: last slot (default: follow the node until stopped with SIGINT or SIGTERM)")
 	} else {
@@ -95,6 +95,7 @@ type ingestPlan struct {
 	source      isource.Source
 	rpc         *isource.RPC // the source, when it is one
 	first, last *uint64      // --from and --to
+	latest      bool         // --from latest: the node's newest slot
 }
 
 // check validates the flags against the source spec; errors are usage
@@ -129,6 +130,10 @@ func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) 
 		if v.v == "" {
 			continue
 		}
+		if v.name == "from" && v.v == "latest" {
+			p.latest = true
+			continue
+		}
 		n, err := strconv.ParseUint(v.v, 10, 64)
 		if err != nil {
 			return nil, usagef("--%s %q: want a slot number", v.name, v.v)
@@ -160,11 +165,11 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s store.Store, tty bool) e
 			o.To = *p.last
 		}
 		var err error
-		if o.From, err = rpcStart(ctx, s, p.rpc, p.first); err != nil {
+		if o.From, err = rpcStart(ctx, s, p.rpc, p.first, p.latest); err != nil {
 			return err
 		}
 		if o.To != 0 && o.To < o.From {
-			if p.first == nil {
+			if p.first == nil && !p.latest {
 				// A range ingested already: nothing left to do.
 				fmt.Fprintf(e.stdout, "slots up to %d are indexed already: nothing to read\n", o.From-1)
 				return nil
@@ -203,10 +208,14 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s store.Store, tty bool) e
 }
 
 // rpcStart is the first slot an rpc source reads: the one given, else the
-// slot after the indexed one, else (nothing indexed) the node's newest.
-func rpcStart(ctx context.Context, s store.Store, rpc *isource.RPC, given *uint64) (uint64, error) {
+// slot after the indexed one, else (nothing indexed, or latest) the
+// node's newest.
+func rpcStart(ctx context.Context, s store.Store, rpc *isource.RPC, given *uint64, latest bool) (uint64, error) {
 	if given != nil {
 		return *given, nil
+	}
+	if latest {
+		return rpc.Tip(ctx)
 	}
 	indexed, err := query.ContextSlot(ctx, s)
 	if err == nil {

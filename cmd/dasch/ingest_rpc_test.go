@@ -130,6 +130,7 @@ func TestIngestRPCUsage(t *testing.T) {
 	}{
 		{[]string{"--source", "files:../../testdata/demo", "--from", "1"}, "--from, --to, --commitment and --fetchers apply to rpc:URL sources only"},
 		{[]string{"--source", "rpc:" + n.URL(), "--from", "x"}, `--from "x": want a slot number`},
+		{[]string{"--source", "rpc:" + n.URL(), "--from", "latest", "--to", "42"}, "--to 42 is before --from 43"},
 		{[]string{"--source", "rpc:" + n.URL(), "--to", "0"}, `--to 0: want a slot above 0 (without --to, the node is followed)`},
 		{[]string{"--source", "rpc:" + n.URL(), "--to", "-1"}, `--to "-1": want a slot number`},
 		{[]string{"--source", "rpc:" + n.URL(), "--from", "43", "--to", "40"}, "--to 40 is before --from 43"},
