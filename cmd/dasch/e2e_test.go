@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -68,10 +69,35 @@ func lastLine(s string) string {
 // cleanup, and must exit cleanly.
 func serve(t *testing.T, storeURL string, extra ...string) (string, <-chan string) {
 	t.Helper()
+	base, after, _ := serveLogged(t, storeURL, extra...)
+	return base, after
+}
+
+// lockedBuffer is a bytes.Buffer a process writes while a test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// serveLogged is serve that also returns what the server logs (stderr).
+func serveLogged(t *testing.T, storeURL string, extra ...string) (string, <-chan string, *lockedBuffer) {
+	t.Helper()
 	cmd := exec.Command(bin, append([]string{"serve", "--store", storeURL, "--listen", "127.0.0.1:0"}, extra...)...)
 	stdout, _ := cmd.StdoutPipe()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +139,7 @@ func serve(t *testing.T, storeURL string, extra ...string) (string, <-chan strin
 			t.Error("serve did not shut down on SIGINT")
 		}
 	})
-	return base, after
+	return base, after, stderr
 }
 
 func rpc(t *testing.T, url, body string) (int, map[string]any, string) {

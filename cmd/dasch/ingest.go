@@ -96,6 +96,9 @@ type ingestPlan struct {
 	rpc         *isource.RPC // the source, when it is one
 	first, last *uint64      // --from and --to
 	latest      bool         // --from latest: the node's newest slot
+	// resume is set for a run after a failed one: it goes on after the
+	// indexed slot, not back to --from (or the newest slot).
+	resume bool
 }
 
 // check validates the flags against the source spec; errors are usage
@@ -165,7 +168,7 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s store.Store, tty bool) e
 			o.To = *p.last
 		}
 		var err error
-		if o.From, err = rpcStart(ctx, s, p.rpc, p.first, p.latest); err != nil {
+		if o.From, err = rpcStart(ctx, s, p.rpc, p.first, p.latest, p.resume); err != nil {
 			return err
 		}
 		if o.To != 0 && o.To < o.From {
@@ -207,22 +210,24 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s store.Store, tty bool) e
 	return err
 }
 
-// rpcStart is the first slot an rpc source reads: the one given, else the
-// slot after the indexed one, else (nothing indexed, or latest) the
-// node's newest.
-func rpcStart(ctx context.Context, s store.Store, rpc *isource.RPC, given *uint64, latest bool) (uint64, error) {
-	if given != nil {
-		return *given, nil
-	}
-	if latest {
-		return rpc.Tip(ctx)
-	}
+// rpcStart is the first slot an rpc source reads: the one given (or the
+// node's newest, for latest), else the slot after the indexed one, else
+// (nothing indexed) the node's newest. A resumed run goes on after the
+// indexed slot when that is later.
+func rpcStart(ctx context.Context, s store.Store, rpc *isource.RPC, given *uint64, latest, resume bool) (uint64, error) {
 	indexed, err := query.ContextSlot(ctx, s)
-	if err == nil {
-		return indexed + 1, nil
-	}
-	if !errors.Is(err, query.ErrNotIndexed) {
+	has := err == nil
+	if err != nil && !errors.Is(err, query.ErrNotIndexed) {
 		return 0, err
+	}
+	switch {
+	case given != nil:
+		if resume && has && indexed+1 > *given {
+			return indexed + 1, nil
+		}
+		return *given, nil
+	case has && (!latest || resume):
+		return indexed + 1, nil
 	}
 	return rpc.Tip(ctx)
 }

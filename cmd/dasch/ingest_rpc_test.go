@@ -177,30 +177,32 @@ func TestServeIngestsRPC(t *testing.T) {
 	}
 }
 
-// An ingest that fails stops the server with its error; ingest flags
-// without --ingest are refused.
-func TestServeIngestFails(t *testing.T) {
+// A failed ingest is run again while the server answers, going on after
+// the indexed slot; ingest flags without --ingest are refused.
+func TestServeIngestRetries(t *testing.T) {
 	n := demoNode(t)
-	n.Fail(40, "-32602")
+	n.Fail(42, "-32602")
 	storeURL := "embedded:" + filepath.Join(t.TempDir(), "data")
-	cmd := exec.Command(bin, "serve", "--store", storeURL, "--listen", "127.0.0.1:0", "--ingest", "rpc:"+n.URL(), "--from", "40")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		want := "dasch serve: ingest: source rpc:" + n.URL() + ": getBlock 40: node error -32602"
-		if err == nil || !strings.Contains(stderr.String(), want) {
-			t.Fatalf("serve: %v\n%s\nwant an error with %q", err, stderr.String(), want)
+	key := lastLine(mustDasch(t, "keys", "create", "--store", storeURL, "--project", "retry"))
+	base, _, logs := serveLogged(t, storeURL, "--ingest", "rpc:"+n.URL(), "--from", "40", "--batch-age", "10ms", "--part-age", "10ms")
+	url := base + "/?api-key=" + key
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		_, m, raw := rpc(t, url, `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`)
+		if fmt.Sprint(m["result"]) == "43" {
+			break
 		}
-	case <-time.After(60 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatal("serve did not stop when its ingest failed")
+		if time.Now().After(deadline) {
+			t.Fatalf("never indexed slot 43: %s\n%s", raw, logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
+	want := `msg="ingest failed; trying again" source=rpc:` + n.URL() + ` err="ingest: source rpc:` + n.URL() + `: getBlock 42: node error -32602`
+	if !strings.Contains(logs.String(), want) {
+		t.Fatalf("logs:\n%s\nwant %q", logs.String(), want)
+	}
+	// Where the second run starts: TestRPCStart.
+	storeURL = "embedded:" + filepath.Join(t.TempDir(), "other")
 	for _, c := range []struct {
 		args []string
 		want string

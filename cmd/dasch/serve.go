@@ -129,25 +129,35 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		defer close(loaded)
 		loadIndexes(ctx, loads, time.Second, e.log, e.stdout, onErr)
 	}()
-	ingested := make(chan error, 1)
+	ingested := make(chan struct{})
 	if plan == nil {
-		ingested <- nil
+		close(ingested)
 	} else {
 		// The indexes take the ingest's writes as they sync with the
-		// store. An ingest that fails stops the server: serving answers
-		// that silently stop moving would be worse.
+		// store. A failed ingest is run again, after the indexed slot,
+		// while the server goes on answering (every answer carries the
+		// slot it is consistent with), as Photon retries without end.
 		go func() {
-			err := plan.run(ctx, e, s, false)
-			switch {
-			case ctx.Err() != nil:
-				err = nil
-			case err != nil:
-				e.log.Error("ingest failed; stopping the server", "source", *ingestSpec, "err", err)
-				cancel()
-			default:
-				e.log.Info("ingest finished; serving on", "source", *ingestSpec)
+			defer close(ingested)
+			wait := time.Second
+			for {
+				err := plan.run(ctx, e, s, false)
+				if ctx.Err() != nil {
+					return
+				}
+				if err == nil {
+					e.log.Info("ingest finished; serving on", "source", *ingestSpec)
+					return
+				}
+				e.log.Error("ingest failed; trying again", "source", *ingestSpec, "err", err, "retry_in", wait)
+				plan.resume = true
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(wait):
+				}
+				wait = min(2*wait, time.Minute)
 			}
-			ingested <- err
 		}()
 	}
 	err = srv.Serve(ctx)
@@ -155,9 +165,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	// before the store closes.
 	cancel()
 	<-loaded
-	if ierr := <-ingested; ierr != nil {
-		return ierr
-	}
+	<-ingested
 	return err
 }
 
