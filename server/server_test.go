@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/dasch-labs/dasch/api"
+	"github.com/dasch-labs/dasch/internal/syncbuf"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -40,24 +41,6 @@ func (f fixedSlot) IndexedSlot(context.Context) (uint64, error) { return uint64(
 type healthFunc func(context.Context) error
 
 func (h healthFunc) Ready(ctx context.Context) error { return h(ctx) }
-
-// lockedBuffer collects log output written from many goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 const slot = 123456789
 
@@ -93,14 +76,14 @@ func testRegistry() *server.Registry {
 
 type testServer struct {
 	url  string
-	logs *lockedBuffer
+	logs *syncbuf.Buffer
 	stop func() error
 }
 
 // start runs a real server on a loopback port until the test ends.
 func start(t *testing.T, cfg server.Config, reg *server.Registry, health server.Health) *testServer {
 	t.Helper()
-	logs := &lockedBuffer{}
+	logs := &syncbuf.Buffer{}
 	cfg.Listen = "127.0.0.1:0"
 	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	if reg == nil {

@@ -11,12 +11,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/goccy/go-json"
 
+	"github.com/dasch-labs/dasch/internal/syncbuf"
 	"github.com/dasch-labs/dasch/internal/tempdir"
 )
 
@@ -73,30 +73,12 @@ func serve(t *testing.T, storeURL string, extra ...string) (string, <-chan strin
 	return base, after
 }
 
-// lockedBuffer is a bytes.Buffer a process writes while a test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // serveLogged is serve that also returns what the server logs (stderr).
-func serveLogged(t *testing.T, storeURL string, extra ...string) (string, <-chan string, *lockedBuffer) {
+func serveLogged(t *testing.T, storeURL string, extra ...string) (string, <-chan string, *syncbuf.Buffer) {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"serve", "--store", storeURL, "--listen", "127.0.0.1:0"}, extra...)...)
 	stdout, _ := cmd.StdoutPipe()
-	stderr := &lockedBuffer{}
+	stderr := &syncbuf.Buffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
