@@ -70,9 +70,9 @@ func (o RPCOptions) withDefaults() RPCOptions {
 	return o
 }
 
-// maxBlockBytes bounds one getBlock answer read into memory. Mainnet
-// blocks in base64 run to tens of MB.
-const maxBlockBytes = 512 << 20
+// maxBlockBytes bounds one getBlock answer read into memory (Fetchers of
+// them at most). Mainnet blocks in base64 run to tens of MB.
+const maxBlockBytes = 256 << 20
 
 // RPC reads blocks from a Solana JSON-RPC node with getBlock (base64
 // transactions, as the corpus fixtures hold them) and emits them as the
@@ -112,6 +112,9 @@ func (r *RPC) Configure(o RPCOptions) error {
 		return fmt.Errorf("source %s: last slot %d is before the first, %d", r.Spec(), o.To, o.From)
 	}
 	r.opts = o
+	if r.client != nil {
+		r.client.CloseIdleConnections() // a source configured again
+	}
 	r.client = &http.Client{
 		Timeout:   o.Timeout,
 		Transport: &http.Transport{MaxIdleConnsPerHost: o.Fetchers, Proxy: http.ProxyFromEnvironment},
