@@ -27,6 +27,10 @@ export DASCH_CHDB_DIR DASCH_CHDB_LIB
 
 STORE ?= embedded:./data
 LISTEN ?= 127.0.0.1:8899
+# make run RPC=URL [FROM=SLOT|latest]: serve and follow a Solana node
+# instead of the demo data.
+RPC ?=
+FROM ?=
 
 TEST_TIMEOUT ?= 40m
 TESTFLAGS ?=
@@ -51,7 +55,7 @@ build: check-go
 
 .PHONY: run
 run: libchdb build
-	@STORE='$(STORE)' LISTEN='$(LISTEN)' scripts/run-demo.sh
+	@STORE='$(STORE)' LISTEN='$(LISTEN)' RPC='$(RPC)' FROM='$(FROM)' scripts/run-demo.sh
 
 .PHONY: vet
 vet: check-go

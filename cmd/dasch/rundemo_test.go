@@ -1,0 +1,84 @@
+package main_test
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dasch-labs/dasch/internal/syncbuf"
+)
+
+// TestRunDemo runs what `make run` runs (scripts/run-demo.sh) with the
+// test's binary: the demo data, then a node to follow (RPC). Each prints
+// a curl line whose key answers, serves the expected slot, and stops
+// cleanly on SIGINT.
+func TestRunDemo(t *testing.T) {
+	n := demoNode(t)
+	for _, c := range []struct {
+		name string
+		env  []string
+		slot string
+	}{
+		{"demo data", nil, "270893658"},
+		{"following a node", []string{"RPC=" + n.URL(), "FROM=40"}, "43"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.Command("../../scripts/run-demo.sh")
+			cmd.Env = append(os.Environ(), append(c.env, "DASCH="+bin, "LISTEN=127.0.0.1:0",
+				"STORE=embedded:"+filepath.Join(t.TempDir(), "data"))...)
+			stdout, _ := cmd.StdoutPipe()
+			stderr := &syncbuf.Buffer{}
+			cmd.Stderr = stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				_ = cmd.Process.Signal(syscall.SIGINT)
+				if err := cmd.Wait(); err != nil {
+					t.Errorf("run-demo did not stop cleanly: %v\n%s", err, stderr.String())
+				}
+			}()
+			var key, base string
+			sc := bufio.NewScanner(stdout)
+			for sc.Scan() && base == "" {
+				line := sc.Text()
+				if k, ok := strings.CutPrefix(line, "API key for project demo: "); ok {
+					key = k
+				}
+				if b, ok := strings.CutPrefix(line, "listening on "); ok {
+					base = b
+				}
+			}
+			go func() {
+				for sc.Scan() {
+				}
+			}()
+			if key == "" || base == "" {
+				t.Fatalf("no key or listening line: %q %q\n%s", key, base, stderr.String())
+			}
+			deadline := time.Now().Add(60 * time.Second)
+			for {
+				_, m, raw := rpc(t, base+"/?api-key="+key, `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`)
+				if fmt.Sprint(m["result"]) == c.slot {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("getIndexerSlot: %s, want %s\n%s", raw, c.slot, stderr.String())
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		})
+	}
+	// FROM alone is refused.
+	cmd := exec.Command("../../scripts/run-demo.sh")
+	cmd.Env = append(os.Environ(), "DASCH="+bin, "FROM=40", "STORE=embedded:"+filepath.Join(t.TempDir(), "data"))
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "FROM applies with RPC only") {
+		t.Fatalf("FROM without RPC: %v %s", err, out)
+	}
+}
