@@ -213,6 +213,42 @@ func TestHealth(t *testing.T) {
 	if got := e.mustCall("getIndexerHealth", `{"anything":1}`); got != "ok" {
 		t.Errorf("health = %v", got)
 	}
+	// Following a node: the indexed slot (7) against the node's newest.
+	slow := func(ctx context.Context) (uint64, error) { <-ctx.Done(); return 0, ctx.Err() }
+	for _, c := range []struct {
+		name string
+		tip  func(context.Context) (uint64, error)
+		want string // "ok" or the error's message
+	}{
+		{"level", func(context.Context) (uint64, error) { return 7, nil }, "ok"},
+		{"node behind the index", func(context.Context) (uint64, error) { return 3, nil }, "ok"},
+		{"20 behind", func(context.Context) (uint64, error) { return 27, nil }, "ok"},
+		{"21 behind", func(context.Context) (uint64, error) { return 28, nil }, "Node is behind 21 slots"},
+		{"node fails", func(context.Context) (uint64, error) { return 0, errors.New("connection refused") }, "Internal server error"},
+		{"node hangs", slow, "Internal server error"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			reg := server.NewRegistry()
+			Register(reg, Deps{Store: e.s, Slots: qc.NewSlotCache(e.s, 0), Logger: slog.New(slog.DiscardHandler), Tip: c.tip})
+			h, _ := reg.Lookup("getIndexerHealth")
+			res, err := h(context.Background(), &server.Call{Method: "getIndexerHealth"})
+			var got string
+			var je *jsonrpc.Error
+			if errors.As(err, &je) {
+				if je.Code != -32000 {
+					t.Fatalf("code %d", je.Code)
+				}
+				got = je.Message
+			} else if err != nil {
+				t.Fatalf("err = %v", err)
+			} else {
+				got = strings.Trim(string(res.(json.RawMessage)), `"`)
+			}
+			if got != c.want {
+				t.Fatalf("health = %q, want %q", got, c.want)
+			}
+		})
+	}
 }
 
 func TestAccountsByOwnerFilters(t *testing.T) {

@@ -35,6 +35,10 @@ type Deps struct {
 	// Logger receives the details of internal errors, which clients only
 	// see as "Internal server error". Default slog.Default().
 	Logger *slog.Logger
+	// Tip, when set, answers the newest slot of the Solana node the
+	// server ingests from: getIndexerHealth then compares the indexed
+	// slot with it, as Photon does.
+	Tip func(context.Context) (uint64, error)
 }
 
 // Register adds every Photon method to r. A missing dependency is a wiring

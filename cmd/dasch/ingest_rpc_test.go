@@ -175,6 +175,15 @@ func TestServeIngestsRPC(t *testing.T) {
 	if _, m, raw := rpc(t, url, `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`); fmt.Sprint(m["result"]) != "43" {
 		t.Fatalf("getIndexerSlot: %s", raw)
 	}
+	// Health compares the indexed slot with the node's, as Photon does:
+	// level is ok; 27 slots on with no block, the index is behind.
+	if _, _, raw := rpc(t, url, `{"jsonrpc":"2.0","id":1,"method":"getIndexerHealth"}`); !strings.Contains(raw, `"result":"ok"`) {
+		t.Fatalf("getIndexerHealth at the node's slot: %s", raw)
+	}
+	n.SetTip(70)
+	if _, _, raw := rpc(t, url, `{"jsonrpc":"2.0","id":1,"method":"getIndexerHealth"}`); !strings.Contains(raw, `"code":-32000,"message":"Node is behind 27 slots"`) {
+		t.Fatalf("getIndexerHealth 27 slots behind: %s", raw)
+	}
 }
 
 // A failed ingest is run again while the server answers, going on after

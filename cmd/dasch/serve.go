@@ -12,6 +12,8 @@ import (
 	dasapi "github.com/dasch-labs/dasch/api/das"
 	"github.com/dasch-labs/dasch/api/photon"
 	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/ingest"
+	isource "github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
@@ -76,6 +78,14 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return func(err error) { e.log.Warn(what+" sync failed", "err", err) }
 	}
 	pd := photon.Deps{Store: s, Slots: compressed.NewSlotCache(s, 200*time.Millisecond), Logger: e.log}
+	if plan != nil && plan.rpc != nil {
+		// getIndexerHealth compares the indexed slot with the node's, as
+		// Photon does, through a client of its own (the ingest's is
+		// configured again when it restarts).
+		if pd.Tip, err = nodeTip(*ingestSpec, *inf.commitment); err != nil {
+			return err
+		}
+	}
 	if *hot {
 		x := serving.New(s)
 		pd.Hot = x
@@ -167,6 +177,23 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	<-loaded
 	<-ingested
 	return err
+}
+
+// nodeTip is the newest slot of the node an rpc:URL spec names, at the
+// ingest's commitment, asked with a few quick tries.
+func nodeTip(spec, commitment string) (func(context.Context) (uint64, error), error) {
+	src, err := ingest.ParseSource(spec)
+	if err != nil {
+		return nil, err
+	}
+	rpc, ok := src.(*isource.RPC)
+	if !ok {
+		return nil, fmt.Errorf("%s is not an rpc source", spec)
+	}
+	if err := rpc.Configure(isource.RPCOptions{Commitment: commitment, Attempts: 3, Backoff: 100 * time.Millisecond, Timeout: 2 * time.Second}); err != nil {
+		return nil, err
+	}
+	return rpc.Tip, nil
 }
 
 // corsFlag reads --cors-origins: a comma-separated list of origins, "*"

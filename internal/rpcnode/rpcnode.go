@@ -80,6 +80,14 @@ func (n *Node) GrowFrom(from uint64) {
 	n.tip, n.tipStep = from, true
 }
 
+// SetTip makes getSlot answer tip from now on; slots up to it without a
+// block answer as skipped.
+func (n *Node) SetTip(tip uint64) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.tip, n.tipMax, n.tipStep = tip, max(n.tipMax, tip), false
+}
+
 // Fail scripts answers getBlock gives for slot before the real one.
 func (n *Node) Fail(slot uint64, fs ...Fault) {
 	n.mu.Lock()
