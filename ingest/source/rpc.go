@@ -148,6 +148,9 @@ func (r *RPC) Read(ctx context.Context, emit func(Item) error) error {
 			return err
 		}
 	}
+	if err := r.checkHistory(ctx); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // stops the fetches still in flight
 	e := emitter{emit: emit}
@@ -212,6 +215,29 @@ func (r *RPC) Read(ctx context.Context, emit func(Item) error) error {
 	}
 }
 
+// checkHistory fails when From is older than the node's first available
+// block: a node that purged its older blocks answers for them as it does
+// for skipped slots (-32009), so reading on would skip them silently. A
+// node without getFirstAvailableBlock is not checked.
+func (r *RPC) checkHistory(ctx context.Context) error {
+	a, err := r.call(ctx, "getFirstAvailableBlock", "[]")
+	var first uint64
+	if err == nil {
+		err = json.Unmarshal(a.Result, &first)
+	}
+	if err != nil {
+		if ne := (*nodeError)(nil); errors.As(err, &ne) && ne.code == codeMethodNotFound {
+			return nil
+		}
+		return fmt.Errorf("source %s: getFirstAvailableBlock: %w", r.Spec(), err)
+	}
+	if r.opts.From < first {
+		return fmt.Errorf("source %s: slot %d is older than the node's first available block, %d: it has purged older blocks "+
+			"(read them from an archival node, or start at --from %d)", r.Spec(), r.opts.From, first, first)
+	}
+	return nil
+}
+
 // rpcAnswer is a JSON-RPC response.
 type rpcAnswer struct {
 	Result json.RawMessage `json:"result"`
@@ -229,6 +255,17 @@ const (
 	codeStatusNotAvailable = -32014 // block status not yet available: ask again
 	codeMinContextSlot     = -32016 // the node is behind: ask again
 )
+
+// nodeError is an error the node answered.
+type nodeError struct {
+	code int
+	msg  string
+}
+
+func (e *nodeError) Error() string { return fmt.Sprintf("node error %d: %s", e.code, e.msg) }
+
+// codeMethodNotFound is JSON-RPC's: a node without the method.
+const codeMethodNotFound = -32601
 
 // errRetry marks a failure worth another try.
 type errRetry struct{ err error }
@@ -329,7 +366,7 @@ func (r *RPC) once(ctx context.Context, body []byte) (answer, error) {
 		return answer{}, errRetry{fmt.Errorf("answer is not JSON-RPC: %w", err)}
 	}
 	if a.Error != nil {
-		nerr := fmt.Errorf("node error %d: %s", a.Error.Code, a.Error.Message)
+		nerr := &nodeError{a.Error.Code, a.Error.Message}
 		switch a.Error.Code {
 		case codeSlotSkipped, codeLongTermSkipped:
 			return answer{skipped: true}, nil

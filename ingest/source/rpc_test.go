@@ -270,6 +270,32 @@ func TestRPCFailures(t *testing.T) {
 			t.Fatalf("items %+v: want the bad block as a dead letter, then the next block", items)
 		}
 	})
+	// A node that purged older blocks answers for them as for skipped
+	// slots: reading from before its history fails instead of skipping
+	// them.
+	t.Run("purged history", func(t *testing.T) {
+		n := rpcnode.New(map[uint64][]byte{lo: blocks[lo]})
+		defer n.Close()
+		n.SetFirst(lo)
+		_, err := readAll(context.Background(), rpcSource(t, n, RPCOptions{From: lo - 1, To: lo}))
+		want := fmt.Sprintf("slot %d is older than the node's first available block, %d", lo-1, lo)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("err = %v, want %q", err, want)
+		}
+		if len(n.Asked()) != 0 {
+			t.Fatalf("asked for blocks %v before refusing", n.Asked())
+		}
+		items, err := readAll(context.Background(), rpcSource(t, n, RPCOptions{From: lo, To: lo}))
+		if err != nil || len(items) == 0 {
+			t.Fatalf("from the first available block: %d items, %v", len(items), err)
+		}
+		// A node without the method is not checked.
+		n.Hide("getFirstAvailableBlock")
+		items, err = readAll(context.Background(), rpcSource(t, n, RPCOptions{From: lo - 1, To: lo}))
+		if err != nil || len(items) == 0 {
+			t.Fatalf("node without getFirstAvailableBlock: %d items, %v", len(items), err)
+		}
+	})
 	t.Run("context", func(t *testing.T) {
 		n := rpcnode.New(map[uint64][]byte{lo: blocks[lo]})
 		defer n.Close()
@@ -307,7 +333,7 @@ func TestRPCConfigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = readAll(context.Background(), r)
-	if err == nil || !strings.Contains(err.Error(), "source rpc:http://127.0.0.1:1: getSlot") {
+	if err == nil || !strings.Contains(err.Error(), "source rpc:http://127.0.0.1:1: getFirstAvailableBlock") {
 		t.Fatalf("err = %v", err)
 	}
 }

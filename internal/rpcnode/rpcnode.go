@@ -44,6 +44,24 @@ type Node struct {
 	// delay is how long getBlock takes to answer, as a node's disk and
 	// network make it (SetDelay).
 	delay time.Duration
+	// first answers getFirstAvailableBlock (SetFirst): older blocks are
+	// purged, and getBlock answers for them as skipped, as nodes do.
+	first  uint64
+	hidden []string // methods answered as unknown (Hide)
+}
+
+// Hide makes the node answer method as one without it (-32601).
+func (n *Node) Hide(method string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.hidden = append(n.hidden, method)
+}
+
+// SetFirst makes the node's history start at slot first.
+func (n *Node) SetFirst(first uint64) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.first = first
 }
 
 // SetDelay makes getBlock answer after d, each request on its own (a
@@ -139,13 +157,19 @@ func (n *Node) serve(w http.ResponseWriter, r *http.Request) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.calls[req.Method]++
-	switch req.Method {
+	method := req.Method
+	if slices.Contains(n.hidden, method) {
+		method = "hidden"
+	}
+	switch method {
 	case "getSlot":
 		tip := n.tip
 		if n.tipStep && n.tip < n.tipMax {
 			n.tip++
 		}
 		answer(w, req.ID, strconv.FormatUint(tip, 10))
+	case "getFirstAvailableBlock":
+		answer(w, req.ID, strconv.FormatUint(n.first, 10))
 	case "getBlock":
 		var slot uint64
 		var cfg blockConfig
@@ -162,6 +186,10 @@ func (n *Node) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		if slot > n.tipMax {
 			nodeError(w, req.ID, -32004, fmt.Sprintf("Block not available for slot %d", slot))
+			return
+		}
+		if slot < n.first {
+			nodeError(w, req.ID, -32009, fmt.Sprintf("Slot %d was skipped, or missing in long-term storage", slot))
 			return
 		}
 		b, ok := n.blocks[slot]
