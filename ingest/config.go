@@ -50,6 +50,9 @@ type Config struct {
 	// summary; nil means silent.
 	Progress io.Writer
 	IsTTY    bool
+	// ProgressEvery, off a terminal, prints a progress line this often
+	// (a run that follows a chain never ends with a summary); 0 never.
+	ProgressEvery time.Duration
 }
 
 // ParseSource returns the source a spec such as "files:DIR" names.

@@ -10,12 +10,15 @@ import (
 )
 
 // progress draws a one-line progress bar on a terminal, redrawn in place at
-// most ten times a second.
+// most ten times a second; elsewhere, when asked (lines), it prints a
+// line every so often.
 type progress struct {
 	w     io.Writer
 	src   source.Progresser // nil if the source cannot tell
 	last  time.Time
 	width int // length of the line on screen, to blank leftovers
+	// lines, off a terminal, is how often a progress line is printed.
+	lines time.Duration
 }
 
 const (
@@ -23,17 +26,33 @@ const (
 	barWidth    = 24
 )
 
-func newProgress(w io.Writer, tty bool, src source.Source) *progress {
-	if w == nil || !tty {
+func newProgress(w io.Writer, tty bool, src source.Source, every time.Duration) *progress {
+	if w == nil || (!tty && every <= 0) {
 		return nil
 	}
 	p := &progress{w: w}
+	if !tty {
+		p.lines = every
+	}
 	p.src, _ = src.(source.Progresser)
 	return p
 }
 
 func (p *progress) draw(now time.Time, st Stats, slot uint64) {
-	if p == nil || now.Sub(p.last) < redrawEvery {
+	if p == nil {
+		return
+	}
+	if p.lines > 0 {
+		if p.last.IsZero() {
+			p.last = now // the first line after one interval
+		} else if now.Sub(p.last) >= p.lines {
+			p.last = now
+			fmt.Fprintf(p.w, "progress: %d items, %.0f items/s, %d dead letters, indexed slot %d\n",
+				st.Items, st.Rate(), st.DeadLetters, slot)
+		}
+		return
+	}
+	if now.Sub(p.last) < redrawEvery {
 		return
 	}
 	p.last = now
@@ -51,7 +70,7 @@ func (p *progress) draw(now time.Time, st Stats, slot uint64) {
 
 // clear blanks the line so the summary starts on a clean one.
 func (p *progress) clear() {
-	if p != nil && p.width > 0 {
+	if p != nil && p.lines == 0 && p.width > 0 {
 		p.put("")
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
+	"github.com/dasch-labs/dasch/internal/syncbuf"
 )
 
 func TestSummary(t *testing.T) {
@@ -36,10 +37,10 @@ func (halfway) Progress() (int64, int64) { return 50, 100 }
 
 func TestProgressLine(t *testing.T) {
 	var out bytes.Buffer
-	if newProgress(&out, false, halfway{}) != nil || newProgress(nil, true, halfway{}) != nil {
+	if newProgress(&out, false, halfway{}, 0) != nil || newProgress(nil, true, halfway{}, time.Second) != nil {
 		t.Fatal("progress drawn without a terminal")
 	}
-	p := newProgress(&out, true, halfway{})
+	p := newProgress(&out, true, halfway{}, time.Second) // a terminal draws the bar whatever the interval
 	t0 := time.Unix(100, 0)
 	st := Stats{Items: 500, Elapsed: time.Second, DeadLetters: 1}
 	p.draw(t0, st, 7)
@@ -60,6 +61,47 @@ func TestProgressLine(t *testing.T) {
 	if got := out.String(); got != "\r"+strings.Repeat(" ", len(line))+"\r" {
 		t.Fatalf("clear: %q", got)
 	}
+}
+
+// Off a terminal, asked for lines: one per interval, none before the
+// first interval is over, and the summary ends the run as before.
+func TestProgressLines(t *testing.T) {
+	var out bytes.Buffer
+	p := newProgress(&out, false, halfway{}, 10*time.Second)
+	t0 := time.Unix(100, 0)
+	st := Stats{Items: 500, Elapsed: time.Second, DeadLetters: 1}
+	for _, d := range []time.Duration{0, 5 * time.Second, 10 * time.Second, 15 * time.Second, 21 * time.Second} {
+		p.draw(t0.Add(d), st, 7)
+	}
+	line := "progress: 500 items, 500 items/s, 1 dead letters, indexed slot 7\n"
+	if out.String() != line+line {
+		t.Fatalf("got %q, want two lines (at 10 s and 21 s)", out.String())
+	}
+	out.Reset()
+	p.clear()
+	if out.Len() != 0 {
+		t.Fatalf("clear wrote %q off a terminal", out.String())
+	}
+	// A following run prints lines while it waits for more.
+	s := storetest.Open(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logs := &syncbuf.Buffer{}
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(ctx, Config{Store: s, Source: &liveSource{items: photonItems(t)}, BatchAge: 20 * time.Millisecond,
+			Progress: logs, ProgressEvery: 50 * time.Millisecond})
+		done <- err
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(logs.String(), "progress: 4 items, ") || !strings.Contains(logs.String(), "indexed slot 42\n") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no progress line with slot 42: %q", logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	<-done
 }
 
 func TestRunReportsSummary(t *testing.T) {

@@ -39,7 +39,7 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 		work:  &worker{spec: cfg.Source.Spec(), decoders: cfg.decoders(), force: cfg.ForceSlot},
 		mark:  newWatermark(),
 		stats: Stats{Rows: map[string]uint64{}},
-		prog:  newProgress(cfg.Progress, cfg.IsTTY, cfg.Source),
+		prog:  newProgress(cfg.Progress, cfg.IsTTY, cfg.Source, cfg.ProgressEvery),
 		start: time.Now(),
 	}
 	r.batch, err = arrowbatch.New(cfg.Store, arrowbatch.Options{

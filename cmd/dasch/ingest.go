@@ -50,7 +50,7 @@ type ingestFlags struct {
 	names                                                                 []string // the flags' names
 	from, to, commitment, trees                                           *string
 	fetchers, workers, batchRows, batchMB, partRows, partMB, balanceCache *int
-	batchAge, partAge                                                     *time.Duration
+	batchAge, partAge, progressEvery                                      *time.Duration
 }
 
 // rpcOnly are the flags that apply to rpc:URL sources only.
@@ -84,6 +84,8 @@ func addIngestFlags(fs *flag.FlagSet, withTo bool) *ingestFlags {
 	f.partRows = fs.Int("part-rows", arrowbatch.DefaultPartRows, "commit a table's part at this many rows")
 	f.partMB = fs.Int("part-mb", arrowbatch.DefaultPartBytes>>20, "or at this many MiB (the engine holds them until then)")
 	f.partAge = fs.Duration("part-age", arrowbatch.DefaultPartAge, "or when its oldest row is this old")
+	f.progressEvery = fs.Duration("progress-every", 0,
+		"off a terminal, print a progress line this often (default: never, but every 30s when following a node)")
 	f.balanceCache = fs.Int("balance-cache", compressed.DefaultBalanceCache,
 		"keep up to this many (owner, mint) balances in memory for the state step (0: read them from the store every step)")
 	return f
@@ -93,9 +95,10 @@ func addIngestFlags(fs *flag.FlagSet, withTo bool) *ingestFlags {
 type ingestPlan struct {
 	f           *ingestFlags
 	source      isource.Source
-	rpc         *isource.RPC // the source, when it is one
-	first, last *uint64      // --from and --to
-	latest      bool         // --from latest: the node's newest slot
+	rpc         *isource.RPC  // the source, when it is one
+	first, last *uint64       // --from and --to
+	latest      bool          // --from latest: the node's newest slot
+	every       time.Duration // progress lines off a terminal
 	// resume is set for a run after a failed one: it goes on after the
 	// indexed slot, not back to --from (or the newest slot).
 	resume bool
@@ -149,6 +152,14 @@ func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) 
 	if *f.fetchers <= 0 || *f.fetchers > 256 {
 		return nil, usagef("--fetchers must be between 1 and 256")
 	}
+	if *f.progressEvery < 0 {
+		return nil, usagef("--progress-every must not be negative")
+	}
+	p.every = *f.progressEvery
+	if !set(fs, "progress-every") && p.rpc != nil && p.last == nil {
+		// A follower never ends with a summary: say how it goes.
+		p.every = 30 * time.Second
+	}
 	return p, nil
 }
 
@@ -187,17 +198,18 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s store.Store, tty bool) e
 		}
 	}
 	cfg := ingest.Config{
-		Store:      s,
-		Source:     p.source,
-		Workers:    *p.f.workers,
-		BatchRows:  *p.f.batchRows,
-		BatchBytes: *p.f.batchMB << 20,
-		BatchAge:   *p.f.batchAge,
-		PartRows:   *p.f.partRows,
-		PartBytes:  *p.f.partMB << 20,
-		PartAge:    *p.f.partAge,
-		Progress:   e.stdout,
-		IsTTY:      tty,
+		Store:         s,
+		Source:        p.source,
+		Workers:       *p.f.workers,
+		BatchRows:     *p.f.batchRows,
+		BatchBytes:    *p.f.batchMB << 20,
+		BatchAge:      *p.f.batchAge,
+		PartRows:      *p.f.partRows,
+		PartBytes:     *p.f.partMB << 20,
+		PartAge:       *p.f.partAge,
+		Progress:      e.stdout,
+		IsTTY:         tty,
+		ProgressEvery: p.every,
 	}
 	if err := compressed.Configure(ctx, s, &cfg, func(st *compressed.StateStep) { st.BalanceCache(*p.f.balanceCache) }); err != nil {
 		return err

@@ -78,7 +78,7 @@ func TestIngestRPCFollows(t *testing.T) {
 	n.GrowFrom(40)
 	storeURL := "embedded:" + filepath.Join(t.TempDir(), "data")
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(bin, "ingest", "--store", storeURL, "--source", "rpc:"+n.URL(), "--from", "40", "--batch-age", "10ms", "--part-age", "10ms")
+	cmd := exec.Command(bin, "ingest", "--store", storeURL, "--source", "rpc:"+n.URL(), "--from", "40", "--batch-age", "10ms", "--part-age", "10ms", "--progress-every", "50ms")
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -98,8 +98,9 @@ func TestIngestRPCFollows(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("ingest stopped by SIGINT: %v\n%s%s", err, stdout.String(), stderr.String())
 	}
-	if !strings.Contains(stdout.String(), "following rpc:"+n.URL()+" from slot 40 (confirmed)") {
-		t.Fatalf("stdout: %q", stdout.String())
+	if !strings.Contains(stdout.String(), "following rpc:"+n.URL()+" from slot 40 (confirmed)") ||
+		!strings.Contains(stdout.String(), "\nprogress: ") {
+		t.Fatalf("stdout: %q: want the following line and progress lines", stdout.String())
 	}
 	// What was committed when the signal came stays, however much that
 	// was on a loaded machine (that following indexes each block as it
@@ -136,6 +137,7 @@ func TestIngestRPCUsage(t *testing.T) {
 		{[]string{"--source", "rpc:" + n.URL(), "--from", "43", "--to", "40"}, "--to 40 is before --from 43"},
 		{[]string{"--source", "rpc:" + n.URL(), "--from", "40", "--commitment", "processed"}, `commitment "processed": want confirmed or finalized`},
 		{[]string{"--source", "rpc:" + n.URL(), "--fetchers", "0"}, "--fetchers must be between 1 and 256"},
+		{[]string{"--source", "rpc:" + n.URL(), "--progress-every", "-1s"}, "--progress-every must not be negative"},
 		{[]string{"--source", "rpc:127.0.0.1:8899"}, "want an http or https URL"},
 	} {
 		_, errOut, err := dasch(t, append([]string{"ingest", "--store", storeURL}, c.args...)...)

@@ -29,7 +29,7 @@ type env struct {
 func commands() map[string]command {
 	return map[string]command{
 		"serve":       {"serve the JSON-RPC API", "serve [--store URL] [--listen ADDR] [--ingest SOURCE [dasch ingest's flags but --source and --to]]", runServe},
-		"ingest":      {"index Solana data from a source", "ingest [--store URL] [--trees FILE] [--batch-rows N] [--batch-mb N] [--batch-age D] [--part-rows N] [--part-mb N] [--part-age D] --source files:DIR | --source rpc:URL [--from SLOT|latest] [--to SLOT] [--commitment confirmed|finalized] [--fetchers N]", runIngest},
+		"ingest":      {"index Solana data from a source", "ingest [--store URL] [--trees FILE] [--batch-rows N] [--batch-mb N] [--batch-age D] [--part-rows N] [--part-mb N] [--part-age D] --source files:DIR | --source rpc:URL [--from SLOT|latest] [--to SLOT] [--commitment confirmed|finalized] [--fetchers N] [--progress-every D]", runIngest},
 		"migrate":     {"create or upgrade the schema", "migrate [--store URL]", runMigrate},
 		"keys":        {"manage API keys", "keys create [--store URL] --project NAME", runKeys},
 		"sql":         {"run SQL on the store and print the result", "sql [--store URL] [--format table|tsv|json] \"SELECT ...\"", runSQL},
