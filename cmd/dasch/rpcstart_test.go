@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"flag"
 	"strconv"
 	"testing"
+	"time"
 
 	isource "github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/rpcnode"
@@ -61,5 +63,34 @@ func TestRPCStart(t *testing.T) {
 				t.Fatalf("rpcStart = %d, %v; want %d", got, err, c.want)
 			}
 		})
+	}
+}
+
+// TestFollowDefaults: following a node, progress lines and a short batch
+// age are the defaults; a bounded range or explicit flags keep theirs.
+func TestFollowDefaults(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		every time.Duration
+		age   time.Duration
+	}{
+		{[]string{"--source", "rpc:http://127.0.0.1:1"}, 30 * time.Second, followBatchAge},
+		{[]string{"--source", "rpc:http://127.0.0.1:1", "--to", "5"}, 0, time.Second},
+		{[]string{"--source", "rpc:http://127.0.0.1:1", "--batch-age", "2s", "--progress-every", "1m"}, time.Minute, 2 * time.Second},
+		{[]string{"--source", "files:../../testdata/demo"}, 0, time.Second},
+	} {
+		fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
+		src := fs.String("source", "", "")
+		f := addIngestFlags(fs, true)
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		p, err := f.check(fs, *src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.every != c.every || p.batchAge != c.age {
+			t.Errorf("%v: progress every %s, batch age %s; want %s, %s", c.args, p.every, p.batchAge, c.every, c.age)
+		}
 	}
 }
