@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/goccy/go-json"
@@ -88,9 +87,6 @@ type RPC struct {
 	url    string
 	opts   RPCOptions
 	client *http.Client
-	// last is the newest slot emitted (0 before the first), for the
-	// caller's progress reports.
-	last atomic.Uint64
 }
 
 // NewRPC returns a source reading from the node at rawURL (http or https).
@@ -125,9 +121,6 @@ func (r *RPC) Configure(o RPCOptions) error {
 // Spec implements Source.
 func (r *RPC) Spec() string { return "rpc:" + r.url }
 
-// Last is the newest slot emitted so far (0 before the first).
-func (r *RPC) Last() uint64 { return r.last.Load() }
-
 // fetched is one slot's getBlock answer, parsed where it was fetched
 // (blocks parse in parallel; the reader only emits): raw is nil for a
 // skipped slot, perr says why a block does not parse.
@@ -155,19 +148,23 @@ func (r *RPC) Read(ctx context.Context, emit func(Item) error) error {
 	defer cancel() // stops the fetches still in flight
 	e := emitter{emit: emit}
 	next, tip := r.opts.From, uint64(0)
+	var tipAt time.Time // when tip was asked
 	var queue []chan fetched
 	for {
 		if r.opts.To != 0 && next > r.opts.To && len(queue) == 0 {
 			return nil
 		}
 		// Slots past the node's newest are not asked for: it would only
-		// answer that they are not available yet.
-		if next > tip && (r.opts.To == 0 || next <= r.opts.To) {
+		// answer that they are not available yet. At the tip, the newest
+		// slot is asked again once the fetched blocks are out or a poll
+		// interval has passed, not before each block goes out: that
+		// round trip would delay every block.
+		if next > tip && (r.opts.To == 0 || next <= r.opts.To) && (len(queue) == 0 || time.Since(tipAt) >= r.opts.Poll) {
 			t, err := r.Tip(ctx)
 			if err != nil {
 				return err
 			}
-			tip = t
+			tip, tipAt = t, time.Now()
 			if next > tip && len(queue) == 0 {
 				if err := sleep(ctx, r.opts.Poll); err != nil {
 					return err
@@ -211,7 +208,6 @@ func (r *RPC) Read(ctx context.Context, emit func(Item) error) error {
 				return err
 			}
 		}
-		r.last.Store(f.slot)
 	}
 }
 

@@ -156,8 +156,8 @@ func TestRPCMatchesFiles(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if src.Last() != r[1] {
-					t.Fatalf("Last() = %d, want %d", src.Last(), r[1])
+				if last := slices.Max(n.Asked()); last != r[1] {
+					t.Fatalf("the last slot asked for is %d, want %d", last, r[1])
 				}
 				got = append(got, items...)
 			}
@@ -227,6 +227,36 @@ func TestRPCFollows(t *testing.T) {
 	}
 	if n.Calls("getSlot") < int(hi-lo) {
 		t.Fatalf("getSlot called %d times, want at least %d (the tip grows one slot a call)", n.Calls("getSlot"), hi-lo)
+	}
+}
+
+// Blocks already fetched go out without a getSlot round trip before each:
+// with every block at the node and a long poll interval, the newest slot
+// is asked once.
+func TestRPCTipNotAskedPerBlock(t *testing.T) {
+	blocks := fixtureBlocks(t)
+	for s := range blocks {
+		if s > 1000 {
+			delete(blocks, s)
+		}
+	}
+	lo, hi := slotRange(blocks)
+	n := rpcnode.New(blocks)
+	defer n.Close()
+	src := rpcSource(t, n, RPCOptions{From: lo, Poll: time.Hour})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	err := src.Read(ctx, func(it Item) error {
+		if it.Kind == KindSeal && it.Slot == hi {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Read = %v", err)
+	}
+	if c := n.Calls("getSlot"); c != 1 {
+		t.Fatalf("getSlot asked %d times for %d blocks, want once", c, hi-lo+1)
 	}
 }
 
