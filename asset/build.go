@@ -3,8 +3,8 @@ package asset
 import (
 	"errors"
 
-	"github.com/dasch-labs/dasch/ingest/das"
-	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/solana"
 )
 
 // ErrNotFound is an asset the index has no renderable state for.

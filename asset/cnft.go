@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/dasch-labs/dasch/ingest/bubblegum"
+	"github.com/dasch-labs/dasch/chain/bubblegum"
 )
 
 // FromCNFT renders a compressed NFT folded from its Bubblegum events the

@@ -10,13 +10,13 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/ingest/bubblegum"
-	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/chain/bubblegum"
+	"github.com/dasch-labs/dasch/chain/solana"
 )
 
 // cnftCorpus holds the getAsset cases of the DAS conformance corpus whose
 // seed events are Bubblegum transactions, with those transactions.
-const cnftCorpus = "../ingest/bubblegum/testdata"
+const cnftCorpus = "../chain/bubblegum/testdata"
 
 type cnftCase struct {
 	Name string `json:"name"`

@@ -8,8 +8,8 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/ingest/das"
-	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/solana"
 )
 
 // defaultPubkey is what the reference stores as the authority of an asset

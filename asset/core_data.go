@@ -11,7 +11,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/ingest/das"
+	"github.com/dasch-labs/dasch/chain/das"
 )
 
 // externalData renders an external plugin's data area as the reference

@@ -7,8 +7,8 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/ingest/das"
-	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/solana"
 )
 
 // The accounts in these tests are encoded by hand from the mpl-core sources

@@ -12,13 +12,13 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/ingest/das"
-	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/solana"
 )
 
 // coreFixtures holds the MPL Core accounts and cases copied from the DAS
 // conformance corpus (see its README.md).
-const coreFixtures = "../ingest/testdata/das/core"
+const coreFixtures = "../chain/testdata/das/core"
 
 type coreCase struct {
 	Name    string `json:"name"`

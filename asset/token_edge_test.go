@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dasch-labs/dasch/ingest/das"
-	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/solana"
 )
 
 // madLad returns the decoded state of reg_get_asset's pNFT, for edits.

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/serving"
+	"github.com/dasch-labs/dasch/hotindex"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -14,17 +14,17 @@ import (
 // each variant's fixtures are indexed, so a case checks the serving path
 // as well as the store path. Cases run one at a time: no locking.
 type hotIndexes struct {
-	bal *serving.Index
-	tok *serving.Tokens
+	bal *hotindex.Index
+	tok *hotindex.Tokens
 }
 
 // load replaces the indexes with ones loaded from s.
 func (h *hotIndexes) load(ctx context.Context, s store.Store) error {
-	bal := serving.New(s)
+	bal := hotindex.New(s)
 	if err := bal.Load(ctx); err != nil {
 		return fmt.Errorf("hot index: %w", err)
 	}
-	tok := serving.NewTokens(s, serving.DefaultTokenBudget)
+	tok := hotindex.NewTokens(s, hotindex.DefaultTokenBudget)
 	if err := tok.Load(ctx); err != nil {
 		return fmt.Errorf("token index: %w", err)
 	}
@@ -35,18 +35,18 @@ func (h *hotIndexes) load(ctx context.Context, s store.Store) error {
 // Ready is true once load has run: every case after it reads the index.
 func (h *hotIndexes) Ready() bool { return h.bal != nil && h.bal.Ready() }
 
-func (h *hotIndexes) Holders(mint qc.Key, p qc.HolderPage) ([]qc.Holder, uint64, error) {
+func (h *hotIndexes) Holders(mint compressed.Key, p compressed.HolderPage) ([]compressed.Holder, uint64, error) {
 	return h.bal.Holders(mint, p)
 }
 
-func (h *hotIndexes) Balances(owner qc.Key, p qc.BalancePage) ([]qc.TokenBalance, uint64, error) {
+func (h *hotIndexes) Balances(owner compressed.Key, p compressed.BalancePage) ([]compressed.TokenBalance, uint64, error) {
 	return h.bal.Balances(owner, p)
 }
 
-func (h *hotIndexes) ByOwner(owner qc.Key, p qc.TokenPage) ([]qc.Account, uint64, bool, error) {
+func (h *hotIndexes) ByOwner(owner compressed.Key, p compressed.TokenPage) ([]compressed.Account, uint64, bool, error) {
 	return h.tok.ByOwner(owner, p)
 }
 
-func (h *hotIndexes) ByDelegate(delegate qc.Key, p qc.TokenPage) ([]qc.Account, uint64, bool, error) {
+func (h *hotIndexes) ByDelegate(delegate compressed.Key, p compressed.TokenPage) ([]compressed.Account, uint64, bool, error) {
 	return h.tok.ByDelegate(delegate, p)
 }

@@ -6,8 +6,8 @@ import (
 	"io"
 
 	"github.com/dasch-labs/dasch/ingest"
-	"github.com/dasch-labs/dasch/ingest/assets"
-	ic "github.com/dasch-labs/dasch/ingest/compressed"
+	"github.com/dasch-labs/dasch/ingest/assetstate"
+	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/store"
@@ -19,16 +19,16 @@ type IngestIndexer struct{}
 
 // SeedTrees implements Indexer.
 func (IngestIndexer) SeedTrees(ctx context.Context, s store.Store, trees io.Reader) error {
-	return ic.SeedTrees(ctx, s, trees)
+	return compressedstate.SeedTrees(ctx, s, trees)
 }
 
 // Index implements Indexer: one pipeline run over files, in order.
 func (IngestIndexer) Index(ctx context.Context, s store.Store, files []string, forceSlot *uint64) error {
 	cfg := ingest.Config{Store: s, Source: source.NewFileList(files), ForceSlot: forceSlot}
-	if err := ic.Configure(ctx, s, &cfg); err != nil {
+	if err := compressedstate.Configure(ctx, s, &cfg); err != nil {
 		return fmt.Errorf("configure compressed indexing: %w", err)
 	}
-	cfg.Decoders = append(cfg.Decoders, assets.Decoder{})
+	cfg.Decoders = append(cfg.Decoders, assetstate.Decoder{})
 	if _, err := ingest.Run(ctx, cfg); err != nil {
 		return fmt.Errorf("ingest: %w", err)
 	}
@@ -46,7 +46,7 @@ func (AssetIndexer) SeedTrees(context.Context, store.Store, io.Reader) error { r
 // Index implements Indexer: one pipeline run over files, in order.
 func (AssetIndexer) Index(ctx context.Context, s store.Store, files []string, forceSlot *uint64) error {
 	cfg := ingest.Config{Store: s, Source: source.NewFileList(files), ForceSlot: forceSlot,
-		Decoders: []decode.Decoder{assets.Decoder{}}}
+		Decoders: []decode.Decoder{assetstate.Decoder{}}}
 	if _, err := ingest.Run(ctx, cfg); err != nil {
 		return fmt.Errorf("ingest: %w", err)
 	}

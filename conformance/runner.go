@@ -17,7 +17,7 @@ import (
 	"github.com/dasch-labs/dasch/api"
 	"github.com/dasch-labs/dasch/api/photon"
 	"github.com/dasch-labs/dasch/query"
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -87,7 +87,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	}
 	h, err := startHarness(ctx, o.Store, o.Logger, func(reg *server.Registry) {
 		api.Register(reg, api.Deps{Slots: query.NewSlotCache(o.Store, 0)})
-		pd := photon.Deps{Store: o.Store, Slots: qc.NewSlotCache(o.Store, 0), Logger: o.Logger}
+		pd := photon.Deps{Store: o.Store, Slots: compressed.NewSlotCache(o.Store, 0), Logger: o.Logger}
 		if hot != nil {
 			pd.Hot, pd.HotTokens = hot, hot
 		}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/dasch-labs/dasch/ingest"
-	"github.com/dasch-labs/dasch/ingest/compressed"
+	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/rpcnode"
 	"github.com/dasch-labs/dasch/internal/storetest"
@@ -67,7 +67,7 @@ func followLag(b *testing.B, blocks map[uint64][]byte, first uint64, slots int, 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := ingest.Config{Store: s, Source: src, BatchAge: age}
-	if err := compressed.Configure(ctx, s, &cfg); err != nil {
+	if err := compressedstate.Configure(ctx, s, &cfg); err != nil {
 		b.Fatal(err)
 	}
 	done := make(chan error, 1)

@@ -6,9 +6,9 @@ import (
 
 	"github.com/goccy/go-json"
 
+	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/decode"
-	"github.com/dasch-labs/dasch/ingest/solana"
 	"github.com/dasch-labs/dasch/ingest/source"
 )
 

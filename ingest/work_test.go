@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/decode"
-	"github.com/dasch-labs/dasch/ingest/solana"
 	"github.com/dasch-labs/dasch/ingest/source"
 )
 

@@ -29,7 +29,7 @@ const (
 // The step's balance writes and its markers are separate inserts: the
 // markers go first, and compressed_step_versions records the versions
 // whose balance writes finished, so a step that failed in between is
-// redone from its markers (see ingest/compressed).
+// redone from its markers (see ingest/compressedstate).
 //
 // token_balances gains pair, a 128-bit digest of (owner, mint): the step
 // finds the old balances of the pairs it changes by that one narrow

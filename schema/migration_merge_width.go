@@ -55,7 +55,7 @@ func widerMerges(tables ...string) []string {
 }
 
 // balanceMerges is migration 25: token_balances and mint_holders, which the
-// state step writes one part per step (ingest/compressed onePart), wait
+// state step writes one part per step (ingest/compressedstate onePart), wait
 // for as many parts as the tables above before merging them. Migration 17
 // had left them at the default because the API's store paths read ranges
 // of them with FINAL, which reads one more index per part; the API serves

@@ -11,7 +11,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	qd "github.com/dasch-labs/dasch/query/das"
+	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
@@ -24,7 +24,7 @@ type SlotSource interface {
 
 // AssetIndex serves asset states from memory (serving.Assets).
 type AssetIndex interface {
-	qd.StateSource
+	assetrows.StateSource
 	// Slot returns the slot the index reflects; false until it reflects one.
 	Slot() (uint64, bool)
 }
@@ -43,7 +43,7 @@ type Deps struct {
 // at least that slot, and what the store answers for keys it does not
 // hold is read later, so newer still. Without it, the indexed slot read
 // before the state is.
-func (d Deps) source(ctx context.Context) (uint64, qd.StateSource, error) {
+func (d Deps) source(ctx context.Context) (uint64, assetrows.StateSource, error) {
 	if d.Index != nil {
 		if slot, ok := d.Index.Slot(); ok {
 			return slot, d.Index, nil

@@ -5,8 +5,8 @@ import (
 	"errors"
 
 	"github.com/dasch-labs/dasch/asset"
-	"github.com/dasch-labs/dasch/ingest/solana"
-	qd "github.com/dasch-labs/dasch/query/das"
+	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/server"
 )
 
@@ -51,7 +51,7 @@ func getAsset(d Deps) server.Handler {
 			return nil, failed(d, c.Method, err)
 		}
 		id := solana.Pubkey(*p.ID)
-		assets, err := qd.AssetsFrom(ctx, d.Store, src, []solana.Pubkey{id}, options(p.Options, p.DisplayOptions))
+		assets, err := assetrows.AssetsFrom(ctx, d.Store, src, []solana.Pubkey{id}, options(p.Options, p.DisplayOptions))
 		if err != nil {
 			return nil, failed(d, c.Method, err)
 		}

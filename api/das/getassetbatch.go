@@ -6,8 +6,8 @@ import (
 	"strconv"
 
 	"github.com/dasch-labs/dasch/asset"
-	"github.com/dasch-labs/dasch/ingest/solana"
-	qd "github.com/dasch-labs/dasch/query/das"
+	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/server"
 )
 
@@ -45,7 +45,7 @@ func getAssetBatch(d Deps) server.Handler {
 		for i, id := range *p.IDs {
 			ids[i] = solana.Pubkey(id)
 		}
-		assets, err := qd.AssetsFrom(ctx, d.Store, src, ids, options(p.Options, p.DisplayOptions))
+		assets, err := assetrows.AssetsFrom(ctx, d.Store, src, ids, options(p.Options, p.DisplayOptions))
 		if err != nil {
 			return nil, failed(d, c.Method, err)
 		}

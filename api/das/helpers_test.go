@@ -13,7 +13,7 @@ import (
 
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/ingest"
-	"github.com/dasch-labs/dasch/ingest/assets"
+	"github.com/dasch-labs/dasch/ingest/assetstate"
 	ingestdecode "github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
@@ -74,7 +74,7 @@ func (e *env) index(files ...string) {
 		cfg := ingest.Config{
 			Store:    e.s,
 			Source:   source.NewFileList([]string{filepath.Join("../../testdata/das", f)}),
-			Decoders: []ingestdecode.Decoder{assets.Decoder{}},
+			Decoders: []ingestdecode.Decoder{assetstate.Decoder{}},
 		}
 		if _, err := ingest.Run(context.Background(), cfg); err != nil {
 			e.t.Fatalf("index %s: %v", f, err)

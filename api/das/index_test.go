@@ -7,14 +7,14 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/serving"
 )
 
 // serveIndexed starts a second server over e's store that reads states
 // from x first, and returns its URL.
-func serveIndexed(t *testing.T, e *env, x *serving.Assets) string {
+func serveIndexed(t *testing.T, e *env, x *hotindex.Assets) string {
 	t.Helper()
 	ctx := context.Background()
 	key, _, err := auth.CreateKey(ctx, e.s, "indexed")
@@ -54,7 +54,7 @@ func TestGetAssetFromIndex(t *testing.T) {
 	)
 	e := newEnv(t)
 	e.index(mint, meta, token)
-	x := serving.NewAssets(e.s, 1<<30)
+	x := hotindex.NewAssets(e.s, 1<<30)
 	if err := x.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/mr-tron/base58"
 
 	"github.com/dasch-labs/dasch/asset"
-	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 

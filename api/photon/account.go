@@ -5,7 +5,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -20,7 +20,7 @@ type accountRequest struct {
 // accountCall is one decoded single-account request with its context slot.
 type accountCall struct {
 	slot    uint64
-	account *qc.Account // nil when no unspent account matches
+	account *compressed.Account // nil when no unspent account matches
 }
 
 // lookupAccount decodes an accountRequest and reads the unspent account it
@@ -34,12 +34,12 @@ func lookupAccount(ctx context.Context, d Deps, c *server.Call) (accountCall, er
 	if err != nil {
 		return accountCall{}, err
 	}
-	var found []qc.Account
+	var found []compressed.Account
 	switch {
 	case p.Address != nil:
-		found, err = qc.AccountsByAddresses(ctx, d.Store, []qc.Key{qc.Key(*p.Address)})
+		found, err = compressed.AccountsByAddresses(ctx, d.Store, []compressed.Key{compressed.Key(*p.Address)})
 	case p.Hash != nil:
-		found, err = qc.AccountsByHashes(ctx, d.Store, []qc.Key{qc.Key(*p.Hash)})
+		found, err = compressed.AccountsByHashes(ctx, d.Store, []compressed.Key{compressed.Key(*p.Hash)})
 	default:
 		return accountCall{}, validationError("Either address or hash must be provided")
 	}

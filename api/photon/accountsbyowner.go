@@ -3,7 +3,7 @@ package photon
 import (
 	"context"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -35,14 +35,14 @@ func accountsByOwner(d Deps, v2 bool) server.Handler {
 		if len(p.Filters) > maxFilters {
 			return nil, validationError("Too many filters. The maximum number of filters allowed is 5")
 		}
-		page := qc.OwnerPage{Limit: limitOr(p.Limit), After: (*qc.Key)(p.Cursor), AsOf: &slot}
+		page := compressed.OwnerPage{Limit: limitOr(p.Limit), After: (*compressed.Key)(p.Cursor), AsOf: &slot}
 		for _, f := range p.Filters {
 			if f == nil {
 				return nil, validationError("Filter instance cannot be null")
 			}
 			page.Filters = append(page.Filters, *f)
 		}
-		items, err := qc.AccountsByOwner(ctx, d.Store, qc.Key(*p.Owner), page)
+		items, err := compressed.AccountsByOwner(ctx, d.Store, compressed.Key(*p.Owner), page)
 		if err != nil {
 			return nil, err
 		}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -17,13 +17,13 @@ import (
 // may load after the server starts) the store answers.
 type HotIndex interface {
 	Ready() bool
-	Holders(mint qc.Key, p qc.HolderPage) ([]qc.Holder, uint64, error)
-	Balances(owner qc.Key, p qc.BalancePage) ([]qc.TokenBalance, uint64, error)
+	Holders(mint compressed.Key, p compressed.HolderPage) ([]compressed.Holder, uint64, error)
+	Balances(owner compressed.Key, p compressed.BalancePage) ([]compressed.TokenBalance, uint64, error)
 }
 
 // hotSlot maps the index's "not indexed" to the error contextSlot gives.
 func hotSlot(err error) error {
-	if errors.Is(err, qc.ErrNotIndexed) {
+	if errors.Is(err, compressed.ErrNotIndexed) {
 		return recordNotFound("No data has been indexed")
 	}
 	return err
@@ -54,22 +54,22 @@ func tokenBalances(d Deps, listKey string) server.Handler {
 		if err != nil {
 			return nil, err
 		}
-		page := qc.BalancePage{Limit: limitOr(p.Limit), Mint: (*qc.Key)(p.Mint), WithZero: p.ShowZeroBalance != nil && *p.ShowZeroBalance}
+		page := compressed.BalancePage{Limit: limitOr(p.Limit), Mint: (*compressed.Key)(p.Mint), WithZero: p.ShowZeroBalance != nil && *p.ShowZeroBalance}
 		if p.Cursor != nil {
 			if len(*p.Cursor) != 32 {
 				return nil, cursorLengthError(32, len(*p.Cursor))
 			}
 			// Applied with a mint filter too: Photon ignores it there and
 			// repeats the same page forever.
-			page.AfterMint = (*qc.Key)(*p.Cursor)
+			page.AfterMint = (*compressed.Key)(*p.Cursor)
 		}
-		var items []qc.TokenBalance
+		var items []compressed.TokenBalance
 		if d.Hot != nil && d.Hot.Ready() {
 			// The answer carries the slot the index reflects.
-			items, slot, err = d.Hot.Balances(qc.Key(*p.Owner), page)
+			items, slot, err = d.Hot.Balances(compressed.Key(*p.Owner), page)
 			err = hotSlot(err)
 		} else {
-			items, err = qc.TokenBalancesByOwner(ctx, d.Store, qc.Key(*p.Owner), page)
+			items, err = compressed.TokenBalancesByOwner(ctx, d.Store, compressed.Key(*p.Owner), page)
 		}
 		if err != nil {
 			return nil, err
@@ -78,7 +78,7 @@ func tokenBalances(d Deps, listKey string) server.Handler {
 	}
 }
 
-func encodeTokenBalances(slot uint64, listKey string, items []qc.TokenBalance, limit uint64) json.RawMessage {
+func encodeTokenBalances(slot uint64, listKey string, items []compressed.TokenBalance, limit uint64) json.RawMessage {
 	b := make([]byte, 0, 96+len(items)*80)
 	b = openContext(b, slot)
 	b = append(b, `{"`...)

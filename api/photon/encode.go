@@ -7,13 +7,13 @@ import (
 	"github.com/goccy/go-json"
 
 	base58x "github.com/dasch-labs/dasch/internal/b58"
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 )
 
 // Answers are appended straight into a byte slice: u64 values stay exact
 // (discriminators exceed 2^53) and no reflection runs per account.
 
-func appendKey(b []byte, k qc.Key) []byte {
+func appendKey(b []byte, k compressed.Key) []byte {
 	b = append(b, '"')
 	b = base58x.Append(b, k[:])
 	return append(b, '"')
@@ -24,7 +24,7 @@ func appendKey(b []byte, k qc.Key) []byte {
 // page of a thousand accounts encodes them once, not a thousand times:
 // base58 was most of a page's encoding time. nil encodes every key.
 type keyMemo struct {
-	keys [keyMemoSize]qc.Key
+	keys [keyMemoSize]compressed.Key
 	enc  [keyMemoSize][]byte // quoted
 	n    int
 	next int
@@ -33,7 +33,7 @@ type keyMemo struct {
 const keyMemoSize = 8
 
 // key appends the quoted base58 of k.
-func (m *keyMemo) key(b []byte, k *qc.Key) []byte {
+func (m *keyMemo) key(b []byte, k *compressed.Key) []byte {
 	if m == nil {
 		return appendKey(b, *k)
 	}
@@ -51,14 +51,14 @@ func (m *keyMemo) key(b []byte, k *qc.Key) []byte {
 	return b
 }
 
-func (m *keyMemo) optKey(b []byte, k *qc.Key) []byte {
+func (m *keyMemo) optKey(b []byte, k *compressed.Key) []byte {
 	if k == nil {
 		return append(b, "null"...)
 	}
 	return m.key(b, k)
 }
 
-func appendOptKey(b []byte, k *qc.Key) []byte {
+func appendOptKey(b []byte, k *compressed.Key) []byte {
 	if k == nil {
 		return append(b, "null"...)
 	}
@@ -96,7 +96,7 @@ func openContext(b []byte, slot uint64) []byte {
 func closeContext(b []byte) json.RawMessage { return append(b, '}') }
 
 // appendData writes an account's data object, or null.
-func appendData(b []byte, d *qc.AccountData) []byte {
+func appendData(b []byte, d *compressed.AccountData) []byte {
 	if d == nil {
 		return append(b, "null"...)
 	}
@@ -110,7 +110,7 @@ func appendData(b []byte, d *qc.AccountData) []byte {
 }
 
 // appendAccountHead writes the members both account shapes start with.
-func appendAccountHead(b []byte, a *qc.Account, m *keyMemo) []byte {
+func appendAccountHead(b []byte, a *compressed.Account, m *keyMemo) []byte {
 	b = append(b, `{"hash":`...)
 	b = appendKey(b, a.Hash)
 	b = append(b, `,"address":`...)
@@ -124,7 +124,7 @@ func appendAccountHead(b []byte, a *qc.Account, m *keyMemo) []byte {
 }
 
 // appendAccountV1 writes Photon's Account: the tree at top level.
-func appendAccountV1(b []byte, a *qc.Account, m *keyMemo) []byte {
+func appendAccountV1(b []byte, a *compressed.Account, m *keyMemo) []byte {
 	b = appendAccountHead(b, a, m)
 	b = append(b, `,"tree":`...)
 	b = m.key(b, &a.Tree)
@@ -139,7 +139,7 @@ func appendAccountV1(b []byte, a *qc.Account, m *keyMemo) []byte {
 
 // appendAccountV2 writes Photon's AccountV2: proveByIndex and a merkle
 // context with the tree, its queue and type.
-func appendAccountV2(b []byte, a *qc.Account, m *keyMemo) []byte {
+func appendAccountV2(b []byte, a *compressed.Account, m *keyMemo) []byte {
 	b = appendAccountHead(b, a, m)
 	b = append(b, `,"leafIndex":`...)
 	b = appendU64(b, a.LeafIndex)
@@ -158,7 +158,7 @@ func appendAccountV2(b []byte, a *qc.Account, m *keyMemo) []byte {
 	return append(b, `,"cpiContext":null,"nextTreeContext":null}}`...)
 }
 
-func appendAccount(b []byte, a *qc.Account, v2 bool, m *keyMemo) []byte {
+func appendAccount(b []byte, a *compressed.Account, v2 bool, m *keyMemo) []byte {
 	if v2 {
 		return appendAccountV2(b, a, m)
 	}
@@ -173,7 +173,7 @@ func tokenState(code uint8) string {
 	return "initialized"
 }
 
-func appendTokenData(b []byte, a *qc.Account, m *keyMemo) []byte {
+func appendTokenData(b []byte, a *compressed.Account, m *keyMemo) []byte {
 	b = append(b, `{"mint":`...)
 	b = appendKey(b, a.Mint)
 	b = append(b, `,"owner":`...)
@@ -194,7 +194,7 @@ func appendTokenData(b []byte, a *qc.Account, m *keyMemo) []byte {
 }
 
 // appendTokenAccount writes {"account":…,"tokenData":…}.
-func appendTokenAccount(b []byte, a *qc.Account, v2 bool, m *keyMemo) []byte {
+func appendTokenAccount(b []byte, a *compressed.Account, v2 bool, m *keyMemo) []byte {
 	b = append(b, `{"account":`...)
 	b = appendAccount(b, a, v2, m)
 	b = append(b, `,"tokenData":`...)

@@ -3,13 +3,13 @@ package photon
 import (
 	"testing"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 )
 
 // BenchmarkEncodeTokenAccounts encodes a full page of a whale's token
 // accounts: one token owner, a few trees, a different mint per account.
 func BenchmarkEncodeTokenAccounts(b *testing.B) {
-	items := make([]qc.Account, 1000)
+	items := make([]compressed.Account, 1000)
 	for i := range items {
 		a := &items[i]
 		for j := range a.Hash {
@@ -23,7 +23,7 @@ func BenchmarkEncodeTokenAccounts(b *testing.B) {
 		s := uint64(i)
 		a.Seq = &s
 		a.IsToken = true
-		a.Data = &qc.AccountData{Discriminator: 2, Data: make([]byte, 73)}
+		a.Data = &compressed.AccountData{Discriminator: 2, Data: make([]byte, 73)}
 		a.Amount = 123456789
 	}
 	b.ReportAllocs()
@@ -42,7 +42,7 @@ func TestKeyMemo(t *testing.T) {
 	}{{"one of each", 1}, {"fits", 3}, {"evicts", 2 * keyMemoSize}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			items := make([]qc.Account, 50)
+			items := make([]compressed.Account, 50)
 			for i := range items {
 				a := &items[i]
 				a.Hash[0], a.Tree[1], a.Queue[2], a.TokenOwner[3] = byte(i), byte(i%tt.distinct), byte(i*7%tt.distinct), byte(i*3%tt.distinct)

@@ -3,7 +3,7 @@ package photon
 import (
 	"context"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -13,15 +13,15 @@ type hashRequest struct {
 	Hash *Hash `json:"hash"`
 }
 
-func decodeHashRequest(c *server.Call) (qc.Key, error) {
+func decodeHashRequest(c *server.Call) (compressed.Key, error) {
 	var p hashRequest
 	if err := jsonrpc.DecodeParams(c.Params, &p, []string{"hash"}); err != nil {
-		return qc.Key{}, err
+		return compressed.Key{}, err
 	}
 	if p.Hash == nil {
-		return qc.Key{}, jsonrpc.InvalidParams("missing field `hash`")
+		return compressed.Key{}, jsonrpc.InvalidParams("missing field `hash`")
 	}
-	return qc.Key(*p.Hash), nil
+	return compressed.Key(*p.Hash), nil
 }
 
 // getCompressedAccountProof returns the Merkle proof of the account with
@@ -36,7 +36,7 @@ func getCompressedAccountProof(d Deps) server.Handler {
 		if err != nil {
 			return nil, err
 		}
-		ps, err := readAccountProofs(ctx, d, []qc.Key{h}, false)
+		ps, err := readAccountProofs(ctx, d, []compressed.Key{h}, false)
 		if err != nil {
 			return nil, err
 		}

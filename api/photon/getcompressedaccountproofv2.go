@@ -3,7 +3,7 @@ package photon
 import (
 	"context"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 )
 
@@ -19,7 +19,7 @@ func getCompressedAccountProofV2(d Deps) server.Handler {
 		if err != nil {
 			return nil, err
 		}
-		ps, err := readAccountProofs(ctx, d, []qc.Key{h}, true)
+		ps, err := readAccountProofs(ctx, d, []compressed.Key{h}, true)
 		if err != nil {
 			return nil, err
 		}

@@ -3,7 +3,7 @@ package photon
 import (
 	"context"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -25,7 +25,7 @@ func getCompressedBalanceByOwner(d Deps) server.Handler {
 		if err != nil {
 			return nil, err
 		}
-		lamports, err := qc.OwnerLamports(ctx, d.Store, qc.Key(*p.Owner), slot)
+		lamports, err := compressed.OwnerLamports(ctx, d.Store, compressed.Key(*p.Owner), slot)
 		if err != nil {
 			return nil, err
 		}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -34,21 +34,21 @@ func getCompressedMintTokenHolders(d Deps) server.Handler {
 		if err != nil {
 			return nil, err
 		}
-		page := qc.HolderPage{Limit: limitOr(p.Limit), WithZero: p.ShowZeroBalance != nil && *p.ShowZeroBalance}
+		page := compressed.HolderPage{Limit: limitOr(p.Limit), WithZero: p.ShowZeroBalance != nil && *p.ShowZeroBalance}
 		if p.Cursor != nil {
-			after, ok := qc.HolderCursorFrom(*p.Cursor)
+			after, ok := compressed.HolderCursorFrom(*p.Cursor)
 			if !ok {
-				return nil, cursorLengthError(qc.HolderCursorLen, len(*p.Cursor))
+				return nil, cursorLengthError(compressed.HolderCursorLen, len(*p.Cursor))
 			}
 			page.After = &after
 		}
-		var items []qc.Holder
+		var items []compressed.Holder
 		if d.Hot != nil && d.Hot.Ready() {
 			// The answer carries the slot the index reflects.
-			items, slot, err = d.Hot.Holders(qc.Key(*p.Mint), page)
+			items, slot, err = d.Hot.Holders(compressed.Key(*p.Mint), page)
 			err = hotSlot(err)
 		} else {
-			items, err = qc.MintHolders(ctx, d.Store, qc.Key(*p.Mint), page)
+			items, err = compressed.MintHolders(ctx, d.Store, compressed.Key(*p.Mint), page)
 		}
 		if err != nil {
 			return nil, err
@@ -57,7 +57,7 @@ func getCompressedMintTokenHolders(d Deps) server.Handler {
 	}
 }
 
-func encodeHolders(slot uint64, items []qc.Holder, limit uint64) json.RawMessage {
+func encodeHolders(slot uint64, items []compressed.Holder, limit uint64) json.RawMessage {
 	b := make([]byte, 0, 96+len(items)*80)
 	b = openContext(b, slot)
 	b = append(b, `{"items":[`...)
@@ -74,7 +74,7 @@ func encodeHolders(slot uint64, items []qc.Holder, limit uint64) json.RawMessage
 	b = append(b, "],"...)
 	b = appendCursor(b, len(items), limit, func() []byte {
 		last := items[len(items)-1]
-		return qc.HolderCursor{Balance: last.Balance, Owner: last.Owner}.Bytes()
+		return compressed.HolderCursor{Balance: last.Balance, Owner: last.Owner}.Bytes()
 	})
 	b = append(b, '}')
 	return closeContext(b)

@@ -1,11 +1,11 @@
 package photon
 
 import (
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 )
 
 // getCompressedTokenAccountsByDelegate lists the unspent compressed token accounts delegated to a key by mint, then hash (raw bytes), one page at a time.
 func getCompressedTokenAccountsByDelegate(d Deps) server.Handler {
-	return tokenAccounts(d, "delegate", qc.TokenAccountsByDelegate, false)
+	return tokenAccounts(d, "delegate", compressed.TokenAccountsByDelegate, false)
 }

@@ -1,11 +1,11 @@
 package photon
 
 import (
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 )
 
 // getCompressedTokenAccountsByDelegateV2 lists the unspent compressed token accounts delegated to a key, in the V2 account shape by mint, then hash (raw bytes), one page at a time.
 func getCompressedTokenAccountsByDelegateV2(d Deps) server.Handler {
-	return tokenAccounts(d, "delegate", qc.TokenAccountsByDelegate, true)
+	return tokenAccounts(d, "delegate", compressed.TokenAccountsByDelegate, true)
 }

@@ -1,11 +1,11 @@
 package photon
 
 import (
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 )
 
 // getCompressedTokenAccountsByOwner lists the unspent compressed token accounts of an owner by mint, then hash (raw bytes), one page at a time.
 func getCompressedTokenAccountsByOwner(d Deps) server.Handler {
-	return tokenAccounts(d, "owner", qc.TokenAccountsByOwner, false)
+	return tokenAccounts(d, "owner", compressed.TokenAccountsByOwner, false)
 }

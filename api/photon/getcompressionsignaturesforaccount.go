@@ -3,7 +3,7 @@ package photon
 import (
 	"context"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -25,7 +25,7 @@ func getCompressionSignaturesForAccount(d Deps) server.Handler {
 		if err != nil {
 			return nil, err
 		}
-		items, err := qc.SignaturesForAccount(ctx, d.Store, qc.Key(*p.Hash))
+		items, err := compressed.SignaturesForAccount(ctx, d.Store, compressed.Key(*p.Hash))
 		if err != nil {
 			return nil, err
 		}

@@ -1,12 +1,12 @@
 package photon
 
 import (
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 )
 
 // getCompressionSignaturesForOwner lists the transactions that created or
 // spent an account of an owner, newest first.
 func getCompressionSignaturesForOwner(d Deps) server.Handler {
-	return keyedSignatures(d, "owner", qc.SignaturesForOwner)
+	return keyedSignatures(d, "owner", compressed.SignaturesForOwner)
 }

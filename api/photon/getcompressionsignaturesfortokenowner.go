@@ -1,12 +1,12 @@
 package photon
 
 import (
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 )
 
 // getCompressionSignaturesForTokenOwner lists the transactions that created
 // or spent a token account of an owner, newest first.
 func getCompressionSignaturesForTokenOwner(d Deps) server.Handler {
-	return keyedSignatures(d, "owner", qc.SignaturesForTokenOwner)
+	return keyedSignatures(d, "owner", compressed.SignaturesForTokenOwner)
 }

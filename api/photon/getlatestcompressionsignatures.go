@@ -3,7 +3,7 @@ package photon
 import (
 	"context"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -25,7 +25,7 @@ func getLatestCompressionSignatures(d Deps) server.Handler {
 		if err != nil {
 			return nil, err
 		}
-		items, err := qc.LatestSignatures(ctx, d.Store, page)
+		items, err := compressed.LatestSignatures(ctx, d.Store, page)
 		if err != nil {
 			return nil, err
 		}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -29,7 +29,7 @@ func getLatestNonVotingSignatures(d Deps) server.Handler {
 		if err != nil {
 			return nil, err
 		}
-		items, err := qc.LatestNonVotingSignatures(ctx, d.Store, page)
+		items, err := compressed.LatestNonVotingSignatures(ctx, d.Store, page)
 		if err != nil {
 			return nil, err
 		}
@@ -38,7 +38,7 @@ func getLatestNonVotingSignatures(d Deps) server.Handler {
 }
 
 // encodeSignaturesWithError writes {"items":[…]}, each item with "error".
-func encodeSignaturesWithError(slot uint64, items []qc.TxSignature) json.RawMessage {
+func encodeSignaturesWithError(slot uint64, items []compressed.TxSignature) json.RawMessage {
 	b := openContext(make([]byte, 0, 96+len(items)*160), slot)
 	b = append(b, `{"items":[`...)
 	for i, it := range items {

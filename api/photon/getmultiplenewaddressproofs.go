@@ -3,7 +3,7 @@ package photon
 import (
 	"context"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 )
 
@@ -15,16 +15,16 @@ func getMultipleNewAddressProofs(d Deps) server.Handler {
 		if err != nil {
 			return nil, err
 		}
-		refs := make([]qc.AddressRef, len(addrs))
+		refs := make([]compressed.AddressRef, len(addrs))
 		for i, a := range addrs {
-			refs[i] = qc.AddressRef{Address: a, Tree: v1AddressTree}
+			refs[i] = compressed.AddressRef{Address: a, Tree: v1AddressTree}
 		}
 		return newAddressProofs(ctx, d, refs)
 	}
 }
 
 // newAddressProofs answers both address proof methods.
-func newAddressProofs(ctx context.Context, d Deps, refs []qc.AddressRef) (any, error) {
+func newAddressProofs(ctx context.Context, d Deps, refs []compressed.AddressRef) (any, error) {
 	slot, err := d.contextSlot(ctx)
 	if err != nil {
 		return nil, err

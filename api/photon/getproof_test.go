@@ -9,9 +9,9 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
 
-	ic "github.com/dasch-labs/dasch/ingest/compressed"
-	"github.com/dasch-labs/dasch/ingest/light"
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/chain/light"
+	"github.com/dasch-labs/dasch/ingest/compressedstate"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -20,12 +20,12 @@ import (
 // inserted address; inner nodes come from the real state step.
 type proofEnv struct {
 	*env
-	stateTree, addrQueue qc.Key
-	inserted             qc.Key // the address in amt1
+	stateTree, addrQueue compressed.Key
+	inserted             compressed.Key // the address in amt1
 }
 
 // leafHash makes a distinct hash below the field modulus.
-func leafHash(b byte) qc.Key {
+func leafHash(b byte) compressed.Key {
 	k := key(b)
 	k[0], k[1] = 0, b
 	return k
@@ -41,7 +41,7 @@ func newProofEnv(t *testing.T) *proofEnv {
 		h := leafHash(byte(10 + i))
 		e.exec(`INSERT INTO compressed_accounts (hash, tree, queue, tree_type, leaf_index, seq, in_output_queue, slot_created, owner, lamports, is_token, mint, token_owner, amount, token_state)
 			VALUES ({h:FixedString(32)}, {t:FixedString(32)}, {q:FixedString(32)}, 1, {l:UInt64}, {s:UInt64}, false, 0, {o:FixedString(32)}, 0, false, {z:FixedString(32)}, {z:FixedString(32)}, 0, 0)`,
-			store.Params{"h": raw(h), "t": raw(e.stateTree), "q": raw(key(201)), "l": u(leaf), "s": u(uint64(i + 1)), "o": raw(key(250)), "z": raw(qc.Key{})})
+			store.Params{"h": raw(h), "t": raw(e.stateTree), "q": raw(key(201)), "l": u(leaf), "s": u(uint64(i + 1)), "o": raw(key(250)), "z": raw(compressed.Key{})})
 		e.leaf(e.stateTree, leaf, h, uint64(i+1))
 	}
 	// amt1 after one insert: 0 -> X -> highest.
@@ -55,7 +55,7 @@ func newProofEnv(t *testing.T) *proofEnv {
 			t.Fatal(err)
 		}
 		seq := map[int]uint64{0: 4, 1: 0, 2: 5}[i]
-		e.leaf(v1AddressTree, el.Index, qc.Key(h), seq)
+		e.leaf(v1AddressTree, el.Index, compressed.Key(h), seq)
 		e.exec(`INSERT INTO address_tree_elements (tree, leaf_idx, value, next_index, next_value, seq, slot) VALUES
 			({t:FixedString(32)}, {i:UInt64}, {v:FixedString(32)}, {ni:UInt64}, {nv:FixedString(32)}, {s:UInt64}, 0)`,
 			store.Params{"t": raw(v1AddressTree), "i": u(el.Index), "v": string(el.Value[:]), "ni": u(el.NextIndex), "nv": string(el.NextValue[:]), "s": u(seq)})
@@ -64,7 +64,7 @@ func newProofEnv(t *testing.T) *proofEnv {
 	return e
 }
 
-func (e *proofEnv) leaf(tree qc.Key, idx uint64, h qc.Key, seq uint64) {
+func (e *proofEnv) leaf(tree compressed.Key, idx uint64, h compressed.Key, seq uint64) {
 	e.t.Helper()
 	e.exec(`INSERT INTO state_tree_nodes (tree, node_idx, level, hash, seq, leaf_idx, slot) VALUES
 		({t:FixedString(32)}, {n:UInt64}, 0, {h:FixedString(32)}, {s:UInt64}, {l:UInt64}, 0)`,
@@ -73,13 +73,13 @@ func (e *proofEnv) leaf(tree qc.Key, idx uint64, h qc.Key, seq uint64) {
 
 func (e *proofEnv) step() {
 	e.t.Helper()
-	if err := ic.NewStateStep().Apply(context.Background(), e.s, 0, 0); err != nil {
+	if err := compressedstate.NewStateStep().Apply(context.Background(), e.s, 0, 0); err != nil {
 		e.t.Fatal(err)
 	}
 }
 
 // fold recomputes the root from a leaf, its index and its proof.
-func fold(t *testing.T, leaf qc.Key, idx uint64, proof []any) string {
+func fold(t *testing.T, leaf compressed.Key, idx uint64, proof []any) string {
 	t.Helper()
 	node := light.Hash(leaf)
 	for l, p := range proof {
@@ -97,13 +97,13 @@ func fold(t *testing.T, leaf qc.Key, idx uint64, proof []any) string {
 	return node.String()
 }
 
-func mustB58(t *testing.T, s string) qc.Key {
+func mustB58(t *testing.T, s string) compressed.Key {
 	t.Helper()
 	b, err := base58.Decode(s)
 	if err != nil || len(b) != 32 {
 		t.Fatalf("base58 %q", s)
 	}
-	return qc.Key(b)
+	return compressed.Key(b)
 }
 
 func member(v any, path ...string) any {
@@ -121,7 +121,7 @@ func TestAccountProofs(t *testing.T) {
 		t.Fatalf("items %v", items)
 	}
 	for i, want := range []struct {
-		hash qc.Key
+		hash compressed.Key
 		leaf uint64
 	}{{leafHash(12), 5}, {leafHash(10), 0}} {
 		it := items[i].(map[string]any)
@@ -159,7 +159,7 @@ func TestAccountProofs(t *testing.T) {
 // other leaves' proofs see the new root.
 func TestNullifiedAccountProof(t *testing.T) {
 	e := newProofEnv(t)
-	e.leaf(e.stateTree, 0, qc.Key{}, 4)
+	e.leaf(e.stateTree, 0, compressed.Key{}, 4)
 	e.step()
 	_, err := e.call("getCompressedAccountProof", `{"hash":"`+b58(leafHash(10))+`"}`)
 	if err == nil || err.Message != "Record Not Found: Leaf nodes not found for hashes. Got 0 hashes. Expected 1." {
@@ -186,12 +186,12 @@ func TestNewAddressProofs(t *testing.T) {
 	res := e.mustCall("getMultipleNewAddressProofs", `["`+b58(above)+`","`+b58(below)+`"]`)
 	items := member(res, "value").([]any)
 	for i, want := range []struct {
-		addr                qc.Key
+		addr                compressed.Key
 		low, next           uint64
-		lowValue, nextValue qc.Key
+		lowValue, nextValue compressed.Key
 	}{
 		{above, 2, 1, e.inserted, light.HighestAddressPlusOne},
-		{below, 0, 2, qc.Key{}, e.inserted},
+		{below, 0, 2, compressed.Key{}, e.inserted},
 	} {
 		it := items[i].(map[string]any)
 		if it["address"] != b58(want.addr) || it["lowElementLeafIndex"].(json.Number).String() != u(want.low) ||
@@ -204,7 +204,7 @@ func TestNewAddressProofs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := fold(t, qc.Key(h), want.low, it["proof"].([]any)); got != it["root"] {
+		if got := fold(t, compressed.Key(h), want.low, it["proof"].([]any)); got != it["root"] {
 			t.Errorf("item %d: proof folds to %s, root %s", i, got, it["root"])
 		}
 	}

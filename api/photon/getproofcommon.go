@@ -7,8 +7,8 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
 
-	"github.com/dasch-labs/dasch/ingest/light"
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/chain/light"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -19,7 +19,7 @@ import (
 const maxNewAddresses = 50
 
 // v1AddressTree is the address tree Photon's V1 methods prove against.
-var v1AddressTree = qc.Key(mustKey("amt1Ayt45jfbdw5YSo7iz6WZxUmnZsQTYXy82hVwyC2"))
+var v1AddressTree = compressed.Key(mustKey("amt1Ayt45jfbdw5YSo7iz6WZxUmnZsQTYXy82hVwyC2"))
 
 func mustKey(s string) [32]byte {
 	b, err := base58.Decode(s)
@@ -31,10 +31,10 @@ func mustKey(s string) [32]byte {
 
 // accountProof is the inclusion proof of one account.
 type accountProof struct {
-	hash    qc.Key
-	leaf    qc.AccountLeaf
-	tree    qc.Tree
-	proof   qc.MerkleProof
+	hash    compressed.Key
+	leaf    compressed.AccountLeaf
+	tree    compressed.Tree
+	proof   compressed.MerkleProof
 	byIndex bool // the account waits in a V2 output queue: prove by index
 }
 
@@ -43,21 +43,21 @@ type accountProof struct {
 // forester nullified has no proof); a nil entry marks one that is not. With
 // byIndex an account whose leaf is not (yet) in the tree is proven by its
 // index instead, and only unknown hashes are nil.
-func readAccountProofs(ctx context.Context, d Deps, hashes []qc.Key, byIndex bool) ([]*accountProof, error) {
-	leaves, err := qc.AccountLeaves(ctx, d.Store, hashes)
+func readAccountProofs(ctx context.Context, d Deps, hashes []compressed.Key, byIndex bool) ([]*accountProof, error) {
+	leaves, err := compressed.AccountLeaves(ctx, d.Store, hashes)
 	if err != nil {
 		return nil, err
 	}
-	var treeKeys []qc.Key
+	var treeKeys []compressed.Key
 	for _, l := range leaves {
 		treeKeys = append(treeKeys, l.Tree)
 	}
-	trees, err := qc.Trees(ctx, d.Store, treeKeys)
+	trees, err := compressed.Trees(ctx, d.Store, treeKeys)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]*accountProof, len(hashes))
-	var refs []qc.LeafRef
+	var refs []compressed.LeafRef
 	var at []int
 	for i, h := range hashes {
 		l, ok := leaves[h]
@@ -69,10 +69,10 @@ func readAccountProofs(ctx context.Context, d Deps, hashes []qc.Key, byIndex boo
 			continue
 		}
 		out[i] = &accountProof{hash: h, leaf: l, tree: t}
-		refs = append(refs, qc.LeafRef{Tree: l.Tree, Height: t.Height, LeafIndex: l.LeafIndex})
+		refs = append(refs, compressed.LeafRef{Tree: l.Tree, Height: t.Height, LeafIndex: l.LeafIndex})
 		at = append(at, i)
 	}
-	proofs, err := qc.LeafProofs(ctx, d.Store, refs)
+	proofs, err := compressed.LeafProofs(ctx, d.Store, refs)
 	if err != nil {
 		return nil, err
 	}
@@ -114,25 +114,25 @@ func checkHashCount(n int) error {
 
 // addressProof is the non-inclusion proof of one new address.
 type addressProof struct {
-	ref   qc.AddressRef
-	tree  qc.Tree
-	low   qc.AddressElement
-	proof qc.MerkleProof
+	ref   compressed.AddressRef
+	tree  compressed.Tree
+	low   compressed.AddressElement
+	proof compressed.MerkleProof
 }
 
 // readAddressProofs proves refs absent from their trees, in request order.
-func readAddressProofs(ctx context.Context, d Deps, refs []qc.AddressRef) ([]addressProof, error) {
+func readAddressProofs(ctx context.Context, d Deps, refs []compressed.AddressRef) ([]addressProof, error) {
 	if len(refs) == 0 {
 		return nil, validationError("No addresses provided")
 	}
 	if len(refs) > maxNewAddresses {
 		return nil, validationError("Too many addresses requested " + itoa(len(refs)) + ". Maximum allowed: 50")
 	}
-	keys := make([]qc.Key, len(refs))
+	keys := make([]compressed.Key, len(refs))
 	for i, r := range refs {
 		keys[i] = r.Tree
 	}
-	trees, err := qc.Trees(ctx, d.Store, keys)
+	trees, err := compressed.Trees(ctx, d.Store, keys)
 	if err != nil {
 		return nil, err
 	}
@@ -143,18 +143,18 @@ func readAddressProofs(ctx context.Context, d Deps, refs []qc.AddressRef) ([]add
 			return nil, recordNotFound("Address tree not found: " + base58.Encode(r.Tree[:]))
 		}
 	}
-	lows, err := qc.LowElements(ctx, d.Store, refs)
+	lows, err := compressed.LowElements(ctx, d.Store, refs)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]addressProof, len(refs))
-	var leafRefs []qc.LeafRef
+	var leafRefs []compressed.LeafRef
 	var at []int
 	for i, r := range refs {
 		t := trees[r.Tree]
 		out[i] = addressProof{ref: r, tree: t}
 		if lows[i] == nil {
-			if out[i].low, out[i].proof, err = qc.EmptyAddressProof(t); err != nil {
+			if out[i].low, out[i].proof, err = compressed.EmptyAddressProof(t); err != nil {
 				return nil, err
 			}
 			continue
@@ -163,10 +163,10 @@ func readAddressProofs(ctx context.Context, d Deps, refs []qc.AddressRef) ([]add
 		if lows[i].LeafIndex >= 1<<t.Height {
 			return nil, jsonrpc.ServerError(internalErrorText)
 		}
-		leafRefs = append(leafRefs, qc.LeafRef{Tree: r.Tree, Height: t.Height, LeafIndex: lows[i].LeafIndex})
+		leafRefs = append(leafRefs, compressed.LeafRef{Tree: r.Tree, Height: t.Height, LeafIndex: lows[i].LeafIndex})
 		at = append(at, i)
 	}
-	proofs, err := qc.LeafProofs(ctx, d.Store, leafRefs)
+	proofs, err := compressed.LeafProofs(ctx, d.Store, leafRefs)
 	if err != nil {
 		return nil, err
 	}
@@ -177,14 +177,14 @@ func readAddressProofs(ctx context.Context, d Deps, refs []qc.AddressRef) ([]add
 }
 
 // rootIndex is where the root sits in the tree's on-chain root history.
-func rootIndex(seq uint64, t qc.Tree) uint64 {
+func rootIndex(seq uint64, t compressed.Tree) uint64 {
 	if t.RootHistoryCapacity == 0 {
 		return seq
 	}
 	return seq % t.RootHistoryCapacity
 }
 
-func appendKeys(b []byte, ks []qc.Key) []byte {
+func appendKeys(b []byte, ks []compressed.Key) []byte {
 	b = append(b, '[')
 	for i, k := range ks {
 		if i > 0 {
@@ -220,7 +220,7 @@ func appendAccountProof(b []byte, p *accountProof) []byte {
 }
 
 // appendMerkleContext writes a V2 merkle context without CPI context.
-func appendMerkleContext(b []byte, treeType uint8, tree, queue qc.Key) []byte {
+func appendMerkleContext(b []byte, treeType uint8, tree, queue compressed.Key) []byte {
 	b = append(b, `{"treeType":`...)
 	b = appendU64(b, uint64(treeType))
 	b = append(b, `,"tree":`...)
@@ -280,7 +280,7 @@ type addressWithTree struct {
 }
 
 // AddressTreeList is a list of {address, tree} params.
-type AddressTreeList []qc.AddressRef
+type AddressTreeList []compressed.AddressRef
 
 // UnmarshalJSON decodes each element with serde's texts for unknown and
 // missing fields.
@@ -289,7 +289,7 @@ func (l *AddressTreeList) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	out := make([]qc.AddressRef, 0, len(elems))
+	out := make([]compressed.AddressRef, 0, len(elems))
 	for _, e := range elems {
 		var a addressWithTree
 		if t := bytes.TrimSpace(e); len(t) == 0 || t[0] != '{' {
@@ -304,7 +304,7 @@ func (l *AddressTreeList) UnmarshalJSON(b []byte) error {
 		if a.Tree == nil {
 			return jsonrpc.InvalidParams("missing field `tree`")
 		}
-		out = append(out, qc.AddressRef{Address: qc.Key(*a.Address), Tree: qc.Key(*a.Tree)})
+		out = append(out, compressed.AddressRef{Address: compressed.Key(*a.Address), Tree: compressed.Key(*a.Tree)})
 	}
 	*l = out
 	return nil

@@ -3,7 +3,7 @@ package photon
 import (
 	"context"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -18,8 +18,8 @@ type validityParams struct {
 
 // validityInputs are the decoded and checked params of either version.
 type validityInputs struct {
-	hashes []qc.Key
-	refs   []qc.AddressRef
+	hashes []compressed.Key
+	refs   []compressed.AddressRef
 }
 
 func decodeValidity(c *server.Call, v2 bool) (validityInputs, error) {
@@ -43,7 +43,7 @@ func decodeValidity(c *server.Call, v2 bool) (validityInputs, error) {
 			return in, validationError("Cannot provide both newAddresses and newAddressesWithTree")
 		}
 		for _, a := range *p.NewAddresses {
-			in.refs = append(in.refs, qc.AddressRef{Address: a, Tree: v1AddressTree})
+			in.refs = append(in.refs, compressed.AddressRef{Address: a, Tree: v1AddressTree})
 		}
 	}
 	if len(in.hashes) == 0 && len(in.refs) == 0 {

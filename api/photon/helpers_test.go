@@ -13,7 +13,7 @@ import (
 	"github.com/mr-tron/base58"
 
 	"github.com/dasch-labs/dasch/internal/storetest"
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
@@ -41,7 +41,7 @@ func newEnv(t *testing.T, indexed bool) *env {
 		}
 	}
 	reg := server.NewRegistry()
-	Register(reg, Deps{Store: s, Slots: qc.NewSlotCache(s, time.Duration(0))})
+	Register(reg, Deps{Store: s, Slots: compressed.NewSlotCache(s, time.Duration(0))})
 	return &env{t: t, s: s, reg: reg}
 }
 
@@ -99,8 +99,8 @@ func (e *env) exec(sql string, p store.Params) {
 	}
 }
 
-func key(b byte) qc.Key {
-	var k qc.Key
+func key(b byte) compressed.Key {
+	var k compressed.Key
 	k[0] = b
 	for i := 1; i < len(k); i++ {
 		k[i] = byte(i * 3)
@@ -108,8 +108,8 @@ func key(b byte) qc.Key {
 	return k
 }
 
-func b58(k qc.Key) string { return base58.Encode(k[:]) }
+func b58(k compressed.Key) string { return base58.Encode(k[:]) }
 
-func raw(k qc.Key) string { return string(k[:]) }
+func raw(k compressed.Key) string { return string(k[:]) }
 
 func u(v uint64) string { return strconv.FormatUint(v, 10) }

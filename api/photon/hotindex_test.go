@@ -7,7 +7,7 @@ import (
 
 	"github.com/mr-tron/base58"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 )
 
@@ -17,44 +17,44 @@ type fakeHot struct {
 	slot     uint64
 	err      error
 	loading  bool
-	holders  []qc.HolderPage
-	balances []qc.BalancePage
+	holders  []compressed.HolderPage
+	balances []compressed.BalancePage
 }
 
 func (f *fakeHot) Ready() bool { return !f.loading }
 
-func (f *fakeHot) Holders(_ qc.Key, p qc.HolderPage) ([]qc.Holder, uint64, error) {
+func (f *fakeHot) Holders(_ compressed.Key, p compressed.HolderPage) ([]compressed.Holder, uint64, error) {
 	f.holders = append(f.holders, p)
-	return []qc.Holder{{Owner: key(1), Balance: 5}}, f.slot, f.err
+	return []compressed.Holder{{Owner: key(1), Balance: 5}}, f.slot, f.err
 }
 
-func (f *fakeHot) Balances(_ qc.Key, p qc.BalancePage) ([]qc.TokenBalance, uint64, error) {
+func (f *fakeHot) Balances(_ compressed.Key, p compressed.BalancePage) ([]compressed.TokenBalance, uint64, error) {
 	f.balances = append(f.balances, p)
-	return []qc.TokenBalance{{Mint: key(2), Balance: 6}}, f.slot, f.err
+	return []compressed.TokenBalance{{Mint: key(2), Balance: 6}}, f.slot, f.err
 }
 
 // TestHotIndexServes checks that with a hot index the methods pass the
 // page through, stamp the index's slot and report "not indexed" as the
 // store path does; while it loads, the store answers.
 func TestHotIndexServes(t *testing.T) {
-	after := qc.HolderCursor{Balance: 9, Owner: key(3)}
+	after := compressed.HolderCursor{Balance: 9, Owner: key(3)}
 	m := key(4)
 	tests := []struct {
 		name, method, params string
 		hot                  *fakeHot
 		wantSlot             string // "" when an error is expected
 		wantErr              string
-		holders              []qc.HolderPage
-		balances             []qc.BalancePage
+		holders              []compressed.HolderPage
+		balances             []compressed.BalancePage
 	}{
 		{"holders", "getCompressedMintTokenHolders",
 			`{"mint":"` + b58(key(8)) + `","limit":2,"showZeroBalance":true,"cursor":"` + base58.Encode(after.Bytes()) + `"}`,
-			&fakeHot{slot: 3}, "3", "", []qc.HolderPage{{After: &after, Limit: 2, WithZero: true}}, nil},
+			&fakeHot{slot: 3}, "3", "", []compressed.HolderPage{{After: &after, Limit: 2, WithZero: true}}, nil},
 		{"balances", "getCompressedTokenBalancesByOwnerV2",
 			`{"owner":"` + b58(key(8)) + `","mint":"` + b58(m) + `","cursor":"` + b58(key(1)) + `"}`,
-			&fakeHot{slot: 4}, "4", "", nil, []qc.BalancePage{{Mint: &m, AfterMint: ptrKey(key(1)), Limit: pageLimit}}},
+			&fakeHot{slot: 4}, "4", "", nil, []compressed.BalancePage{{Mint: &m, AfterMint: ptrKey(key(1)), Limit: pageLimit}}},
 		{"not indexed", "getCompressedTokenBalancesByOwner", `{"owner":"` + b58(key(8)) + `"}`,
-			&fakeHot{err: qc.ErrNotIndexed}, "", "Record Not Found: No data has been indexed", nil, []qc.BalancePage{{Limit: pageLimit}}},
+			&fakeHot{err: compressed.ErrNotIndexed}, "", "Record Not Found: No data has been indexed", nil, []compressed.BalancePage{{Limit: pageLimit}}},
 		// Still loading: the store answers at its indexed slot (7) and
 		// the index is asked nothing.
 		{"loading, holders", "getCompressedMintTokenHolders", `{"mint":"` + b58(key(8)) + `"}`,
@@ -66,7 +66,7 @@ func TestHotIndexServes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, true)
 			e.reg = server.NewRegistry()
-			Register(e.reg, Deps{Store: e.s, Slots: qc.NewSlotCache(e.s, time.Duration(0)), Hot: tc.hot})
+			Register(e.reg, Deps{Store: e.s, Slots: compressed.NewSlotCache(e.s, time.Duration(0)), Hot: tc.hot})
 			res, err := e.call(tc.method, tc.params)
 			if tc.wantErr != "" {
 				if err == nil || err.Message != tc.wantErr {
@@ -88,4 +88,4 @@ func TestHotIndexServes(t *testing.T) {
 	}
 }
 
-func ptrKey(k qc.Key) *qc.Key { return &k }
+func ptrKey(k compressed.Key) *compressed.Key { return &k }

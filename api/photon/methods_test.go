@@ -11,7 +11,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
@@ -19,7 +19,7 @@ import (
 
 // insertAccount writes one account row into table (a compressed table with
 // a spent column, or compressed_accounts when spent is nil).
-func (e *env) insertAccount(table string, hash, owner, mint, tokenOwner byte, amount uint64, spent *bool, address *qc.Key) {
+func (e *env) insertAccount(table string, hash, owner, mint, tokenOwner byte, amount uint64, spent *bool, address *compressed.Key) {
 	e.t.Helper()
 	cols := `hash, tree, queue, tree_type, leaf_index, seq, in_output_queue, slot_created, owner, lamports, address,
 		discriminator, data, data_hash, is_token, mint, token_owner, amount, token_state`
@@ -229,7 +229,7 @@ func TestHealth(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			reg := server.NewRegistry()
-			Register(reg, Deps{Store: e.s, Slots: qc.NewSlotCache(e.s, 0), Logger: slog.New(slog.DiscardHandler), Tip: c.tip})
+			Register(reg, Deps{Store: e.s, Slots: compressed.NewSlotCache(e.s, 0), Logger: slog.New(slog.DiscardHandler), Tip: c.tip})
 			h, _ := reg.Lookup("getIndexerHealth")
 			res, err := h(context.Background(), &server.Call{Method: "getIndexerHealth"})
 			var got string

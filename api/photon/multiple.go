@@ -3,7 +3,7 @@ package photon
 import (
 	"context"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -26,28 +26,28 @@ func multipleAccounts(d Deps, v2 bool) server.Handler {
 		if err != nil {
 			return nil, err
 		}
-		var keys []qc.Key
-		var found []qc.Account
+		var keys []compressed.Key
+		var found []compressed.Account
 		byAddress := false
 		switch {
 		case p.Hashes != nil && p.Addresses == nil:
 			if keys = *p.Hashes; len(keys) > pageLimit {
 				return nil, validationError("Too many hashes requested " + itoa(len(keys)) + ". Maximum allowed: 1000")
 			}
-			found, err = qc.AccountsByHashes(ctx, d.Store, keys)
+			found, err = compressed.AccountsByHashes(ctx, d.Store, keys)
 		case p.Addresses != nil && p.Hashes == nil:
 			if keys = *p.Addresses; len(keys) > pageLimit {
 				return nil, validationError("Too many addresses requested " + itoa(len(keys)) + ". Maximum allowed: 1000")
 			}
 			byAddress = true
-			found, err = qc.AccountsByAddresses(ctx, d.Store, keys)
+			found, err = compressed.AccountsByAddresses(ctx, d.Store, keys)
 		default:
 			return nil, validationError("Either hashes or addresses must be provided")
 		}
 		if err != nil {
 			return nil, err
 		}
-		index := make(map[qc.Key]*qc.Account, len(found))
+		index := make(map[compressed.Key]*compressed.Account, len(found))
 		for i := range found {
 			k := found[i].Hash
 			if byAddress {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -16,7 +16,7 @@ const maxFilters = 5
 // FilterList is the filters param of getCompressedAccountsByOwner: a list
 // of {"memcmp": {"offset": n, "bytes": base58}}. A null memcmp is kept as
 // nil so the method can refuse it the way Photon does.
-type FilterList []*qc.Memcmp
+type FilterList []*compressed.Memcmp
 
 // UnmarshalJSON decodes the selectors; members other than memcmp are
 // ignored, as serde does for these structs.
@@ -46,7 +46,7 @@ func (f *FilterList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func decodeMemcmp(b []byte) (*qc.Memcmp, error) {
+func decodeMemcmp(b []byte) (*compressed.Memcmp, error) {
 	var m struct {
 		Offset json.RawMessage `json:"offset"`
 		Bytes  json.RawMessage `json:"bytes"`
@@ -72,7 +72,7 @@ func decodeMemcmp(b []byte) (*qc.Memcmp, error) {
 	if err != nil {
 		return nil, memberError("bytes", err)
 	}
-	return &qc.Memcmp{Offset: off, Bytes: raw}, nil
+	return &compressed.Memcmp{Offset: off, Bytes: raw}, nil
 }
 
 // isAbsent: a member missing or null, which serde reports as missing for

@@ -7,7 +7,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -23,7 +23,7 @@ const maxBase58Len = 44
 const maxBase58Input = 2048
 
 // Pubkey is a public key param in base58 (Photon's SerializablePubkey).
-type Pubkey qc.Key
+type Pubkey compressed.Key
 
 // UnmarshalJSON reproduces solana's ParsePubkeyError texts.
 func (p *Pubkey) UnmarshalJSON(b []byte) error {
@@ -36,7 +36,7 @@ func (p *Pubkey) UnmarshalJSON(b []byte) error {
 }
 
 // Hash is a 32-byte hash param in base58 (Photon's Hash).
-type Hash qc.Key
+type Hash compressed.Key
 
 // UnmarshalJSON reproduces Photon's ParseHashError texts.
 func (h *Hash) UnmarshalJSON(b []byte) error {
@@ -48,8 +48,8 @@ func (h *Hash) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func decodeKey(b []byte, invalid string) (qc.Key, error) {
-	var k qc.Key
+func decodeKey(b []byte, invalid string) (compressed.Key, error) {
+	var k compressed.Key
 	s, ok := unquote(b)
 	if !ok {
 		return k, invalidType(b, "a base58 encoded string")
@@ -147,7 +147,7 @@ func limitOr(l *Limit) uint64 {
 }
 
 // HashList is a list of hashes.
-type HashList []qc.Key
+type HashList []compressed.Key
 
 // UnmarshalJSON decodes every element as a Hash.
 func (h *HashList) UnmarshalJSON(b []byte) error {
@@ -157,7 +157,7 @@ func (h *HashList) UnmarshalJSON(b []byte) error {
 }
 
 // PubkeyList is a list of public keys.
-type PubkeyList []qc.Key
+type PubkeyList []compressed.Key
 
 // UnmarshalJSON decodes every element as a Pubkey.
 func (p *PubkeyList) UnmarshalJSON(b []byte) error {
@@ -166,12 +166,12 @@ func (p *PubkeyList) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-func decodeKeyList(b []byte, invalid string) ([]qc.Key, error) {
+func decodeKeyList(b []byte, invalid string) ([]compressed.Key, error) {
 	var elems []json.RawMessage
 	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '[' || json.Unmarshal(t, &elems) != nil {
 		return nil, invalidType(b, "a sequence")
 	}
-	out := make([]qc.Key, 0, len(elems))
+	out := make([]compressed.Key, 0, len(elems))
 	for _, e := range elems {
 		k, err := decodeKey(e, invalid)
 		if err != nil {

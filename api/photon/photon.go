@@ -10,7 +10,7 @@ import (
 	"errors"
 	"log/slog"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
@@ -114,7 +114,7 @@ func (d Deps) guard(method string, h server.Handler) server.Handler {
 // contextSlot reads the slot once per request.
 func (d Deps) contextSlot(ctx context.Context) (uint64, error) {
 	slot, err := d.Slots.ContextSlot(ctx)
-	if errors.Is(err, qc.ErrNotIndexed) {
+	if errors.Is(err, compressed.ErrNotIndexed) {
 		return 0, recordNotFound("No data has been indexed")
 	}
 	return slot, err

@@ -5,7 +5,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
@@ -22,8 +22,8 @@ type sigParams struct {
 }
 
 // sigPage turns the limit and cursor into a page.
-func sigPage(p *sigParams) (qc.SigPage, error) {
-	page := qc.SigPage{Limit: limitOr(p.Limit)}
+func sigPage(p *sigParams) (compressed.SigPage, error) {
+	page := compressed.SigPage{Limit: limitOr(p.Limit)}
 	if p.Cursor == nil {
 		return page, nil
 	}
@@ -31,16 +31,16 @@ func sigPage(p *sigParams) (qc.SigPage, error) {
 	if err != nil {
 		return page, validationError("Invalid cursor " + jsonrpc.Clip(*p.Cursor))
 	}
-	before, ok := qc.SigCursorFrom(raw)
+	before, ok := compressed.SigCursorFrom(raw)
 	if !ok {
-		return page, cursorLengthError(qc.SigCursorLen, len(raw))
+		return page, cursorLengthError(compressed.SigCursorLen, len(raw))
 	}
 	page.Before = &before
 	return page, nil
 }
 
 // sigLister reads one page for one key.
-type sigLister func(ctx context.Context, s store.Store, k qc.Key, p qc.SigPage) ([]qc.SignatureInfo, error)
+type sigLister func(ctx context.Context, s store.Store, k compressed.Key, p compressed.SigPage) ([]compressed.SignatureInfo, error)
 
 // keyedSignatures serves a signature method keyed by the field named key
 // (owner or address): newest first, slot then signature descending.
@@ -66,7 +66,7 @@ func keyedSignatures(d Deps, key string, list sigLister) server.Handler {
 		if err != nil {
 			return nil, err
 		}
-		items, err := list(ctx, d.Store, qc.Key(*k), page)
+		items, err := list(ctx, d.Store, compressed.Key(*k), page)
 		if err != nil {
 			return nil, err
 		}
@@ -76,7 +76,7 @@ func keyedSignatures(d Deps, key string, list sigLister) server.Handler {
 
 // encodeSignatures writes {"items":[…],"cursor":…}; a nil limit writes a
 // list without a cursor member.
-func encodeSignatures(slot uint64, items []qc.SignatureInfo, limit *uint64) json.RawMessage {
+func encodeSignatures(slot uint64, items []compressed.SignatureInfo, limit *uint64) json.RawMessage {
 	b := openContext(make([]byte, 0, 96+len(items)*140), slot)
 	b = append(b, `{"items":[`...)
 	for i, it := range items {
@@ -96,7 +96,7 @@ func encodeSignatures(slot uint64, items []qc.SignatureInfo, limit *uint64) json
 		b = append(b, ',')
 		b = appendCursor(b, len(items), *limit, func() []byte {
 			last := items[len(items)-1]
-			return qc.SigCursor{Slot: last.Slot, Signature: last.Signature}.Bytes()
+			return compressed.SigCursor{Slot: last.Slot, Signature: last.Signature}.Bytes()
 		})
 	}
 	return closeContext(append(b, '}'))

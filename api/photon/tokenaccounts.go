@@ -5,7 +5,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
@@ -26,12 +26,12 @@ type tokenAccountsParams struct {
 // false when it does not hold the key, and the store answers. It returns
 // qc.ErrNotIndexed while no slot has been indexed.
 type HotTokens interface {
-	ByOwner(owner qc.Key, p qc.TokenPage) (items []qc.Account, slot uint64, ok bool, err error)
-	ByDelegate(delegate qc.Key, p qc.TokenPage) (items []qc.Account, slot uint64, ok bool, err error)
+	ByOwner(owner compressed.Key, p compressed.TokenPage) (items []compressed.Account, slot uint64, ok bool, err error)
+	ByDelegate(delegate compressed.Key, p compressed.TokenPage) (items []compressed.Account, slot uint64, ok bool, err error)
 }
 
 // tokenLister reads one page for one authority.
-type tokenLister func(ctx context.Context, s store.Store, who qc.Key, p qc.TokenPage) ([]qc.Account, error)
+type tokenLister func(ctx context.Context, s store.Store, who compressed.Key, p compressed.TokenPage) ([]compressed.Account, error)
 
 // tokenAccounts serves the by-owner and by-delegate methods, V1 and V2:
 // one keyset page ordered by mint, then hash.
@@ -53,11 +53,11 @@ func tokenAccounts(d Deps, authority string, list tokenLister, v2 bool) server.H
 		if err != nil {
 			return nil, err
 		}
-		page := qc.TokenPage{Limit: limitOr(p.Limit), Mint: (*qc.Key)(p.Mint), AsOf: &slot}
+		page := compressed.TokenPage{Limit: limitOr(p.Limit), Mint: (*compressed.Key)(p.Mint), AsOf: &slot}
 		if p.Cursor != nil {
-			after, ok := qc.TokenCursorFrom(*p.Cursor)
+			after, ok := compressed.TokenCursorFrom(*p.Cursor)
 			if !ok {
-				return nil, cursorLengthError(qc.TokenCursorLen, len(*p.Cursor))
+				return nil, cursorLengthError(compressed.TokenCursorLen, len(*p.Cursor))
 			}
 			page.After = &after
 		}
@@ -67,14 +67,14 @@ func tokenAccounts(d Deps, authority string, list tokenLister, v2 bool) server.H
 				hot = d.HotTokens.ByDelegate
 			}
 			// The answer carries the slot the index reflects.
-			if items, hotSlotNo, ok, err := hot(qc.Key(*who), page); ok {
+			if items, hotSlotNo, ok, err := hot(compressed.Key(*who), page); ok {
 				if err != nil {
 					return nil, hotSlot(err)
 				}
 				return encodeTokenAccounts(hotSlotNo, items, page.Limit, v2), nil
 			}
 		}
-		items, err := list(ctx, d.Store, qc.Key(*who), page)
+		items, err := list(ctx, d.Store, compressed.Key(*who), page)
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +82,7 @@ func tokenAccounts(d Deps, authority string, list tokenLister, v2 bool) server.H
 	}
 }
 
-func encodeTokenAccounts(slot uint64, items []qc.Account, limit uint64, v2 bool) json.RawMessage {
+func encodeTokenAccounts(slot uint64, items []compressed.Account, limit uint64, v2 bool) json.RawMessage {
 	b := make([]byte, 0, 128+len(items)*900)
 	b = openContext(b, slot)
 	b = append(b, `{"items":[`...)
@@ -96,7 +96,7 @@ func encodeTokenAccounts(slot uint64, items []qc.Account, limit uint64, v2 bool)
 	b = append(b, "],"...)
 	b = appendCursor(b, len(items), limit, func() []byte {
 		last := items[len(items)-1]
-		return qc.TokenCursor{Mint: last.Mint, Hash: last.Hash}.Bytes()
+		return compressed.TokenCursor{Mint: last.Mint, Hash: last.Hash}.Bytes()
 	})
 	b = append(b, '}')
 	return closeContext(b)

@@ -7,7 +7,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -17,7 +17,7 @@ const maxSigBase58Len = 88
 
 // Signature is a transaction signature param in base58 (Photon's
 // SerializableSignature), with solana's ParseSignatureError texts.
-type Signature qc.Signature
+type Signature compressed.Signature
 
 // UnmarshalJSON decodes a base58 signature of 64 bytes.
 func (s *Signature) UnmarshalJSON(b []byte) error {
@@ -58,8 +58,8 @@ func transactionWithCompressionInfo(d Deps, v2 bool) server.Handler {
 		if p.Signature == nil {
 			return nil, jsonrpc.MissingField("signature")
 		}
-		tx, err := qc.TransactionBySignature(ctx, d.Store, qc.Signature(*p.Signature))
-		if errors.Is(err, qc.ErrTxNotFound) {
+		tx, err := compressed.TransactionBySignature(ctx, d.Store, compressed.Signature(*p.Signature))
+		if errors.Is(err, compressed.ErrTxNotFound) {
 			return nil, recordNotFound("Transaction not found")
 		}
 		if err != nil {
@@ -80,7 +80,7 @@ func transactionWithCompressionInfo(d Deps, v2 bool) server.Handler {
 }
 
 // encodeTransactionInfo writes {"transaction":…,"compressionInfo":{…}}.
-func encodeTransactionInfo(tx *qc.Transaction, txSlot uint64, v2 bool) json.RawMessage {
+func encodeTransactionInfo(tx *compressed.Transaction, txSlot uint64, v2 bool) json.RawMessage {
 	b := make([]byte, 0, len(tx.Raw)+1024*(len(tx.Opened)+len(tx.Closed)+1))
 	b = append(b, `{"transaction":`...)
 	b = append(b, tx.Raw...)
@@ -120,7 +120,7 @@ func encodeTransactionInfo(tx *qc.Transaction, txSlot uint64, v2 bool) json.RawM
 
 // appendOptionalTokenData ends an account entry with its token data, or
 // null for an account that is not a token account.
-func appendOptionalTokenData(b []byte, a *qc.Account) []byte {
+func appendOptionalTokenData(b []byte, a *compressed.Account) []byte {
 	b = append(b, `,"optionalTokenData":`...)
 	if a.IsToken {
 		b = appendTokenData(b, a, nil)

@@ -7,13 +7,13 @@ import (
 
 	"github.com/mr-tron/base58"
 
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
 
 func txSig(b byte) string {
-	var s qc.Signature
+	var s compressed.Signature
 	s[0], s[63] = b, 0xee
 	return string(s[:])
 }
@@ -125,7 +125,7 @@ func TestLatestNonVotingSignatures(t *testing.T) {
 	}{
 		{"no params", ``, `[` + item(3, "4", failed) + `,` + item(1, "3", "null") + `]`},
 		{"limit", `{"limit":1}`, `[` + item(3, "4", failed) + `]`},
-		{"cursor", `{"cursor":"` + base58.Encode(qc.SigCursor{Slot: 4, Signature: qc.Signature([]byte(txSig(3)))}.Bytes()) + `"}`,
+		{"cursor", `{"cursor":"` + base58.Encode(compressed.SigCursor{Slot: 4, Signature: compressed.Signature([]byte(txSig(3)))}.Bytes()) + `"}`,
 			`[` + item(1, "3", "null") + `]`},
 	}
 	for _, tt := range tests {

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/dasch-labs/dasch/bench"
-	"github.com/dasch-labs/dasch/bench/assets"
-	"github.com/dasch-labs/dasch/bench/compressed"
+	"github.com/dasch-labs/dasch/bench/assetbench"
+	"github.com/dasch-labs/dasch/bench/compressedbench"
 	"github.com/dasch-labs/dasch/bench/pgref"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/server"
@@ -22,26 +22,26 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	url := fs.String("store", "", "store URL (default: a fresh embedded store in a temporary directory)")
 	rows := fs.Int("rows", 1_000_000, "insert suite: synthetic accounts to insert")
 	batch := fs.Int("batch", 50_000, "insert suite: rows per Arrow batch")
-	defAccounts, err := compressed.AccountsFromEnv(compressed.DefaultAccounts)
+	defAccounts, err := compressedbench.AccountsFromEnv(compressedbench.DefaultAccounts)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	accounts := fs.Int("accounts", defAccounts, "compressed suite: token accounts to generate (env "+compressed.EnvAccounts+")")
-	mints := fs.Int("mints", compressed.DefaultMints, "compressed suite: mints")
+	accounts := fs.Int("accounts", defAccounts, "compressed suite: token accounts to generate (env "+compressedbench.EnvAccounts+")")
+	mints := fs.Int("mints", compressedbench.DefaultMints, "compressed suite: mints")
 	seed := fs.Uint64("seed", 1, "compressed suite: generator seed")
 	clients := fs.Int("clients", 64, "compressed suite: concurrent clients")
-	chunk := fs.Int("chunk", compressed.DefaultChunkAccounts, "compressed suite: token accounts per chunk, one record per table (dasch ingest's default batch is 50,000 rows)")
-	partChunks := fs.Int("part-chunks", compressed.DefaultPartChunks, "compressed suite: chunks per part, one INSERT per table committed every that many chunks (1: a part per chunk)")
+	chunk := fs.Int("chunk", compressedbench.DefaultChunkAccounts, "compressed suite: token accounts per chunk, one record per table (dasch ingest's default batch is 50,000 rows)")
+	partChunks := fs.Int("part-chunks", compressedbench.DefaultPartChunks, "compressed suite: chunks per part, one INSERT per table committed every that many chunks (1: a part per chunk)")
 	transfers := fs.Int("transfers", 0, "compressed suite: transfers ingested after the pages, each spending a stored account and creating two (0: 1% of --accounts, at most 50,000; negative: none)")
 	liveSlots := fs.Int("live-slots", 0, "compressed suite: slots of 100 transfers ingested one at a time after the transfers, with the state step's balance copy and scanning token_balances (0: 20; negative: none)")
 	profile := fs.String("ingest-profile", "", "compressed suite: write a CPU profile (pprof) of the end-to-end ingest to this file")
 	withPG := fs.Bool("postgres", true, "compressed suite: load and query the PostgreSQL 15 reference")
 	pgBin := fs.String("pg-bin", "", "compressed suite: directory of initdb and postgres (default: "+pgref.DefaultBinDir+")")
-	defAssets, err := assets.AssetsFromEnv(assets.DefaultAssets)
+	defAssets, err := assetbench.AssetsFromEnv(assetbench.DefaultAssets)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	nAssets := fs.Int("assets", defAssets, "assets suite: digital assets to generate (env "+assets.EnvAssets+")")
+	nAssets := fs.Int("assets", defAssets, "assets suite: digital assets to generate (env "+assetbench.EnvAssets+")")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -55,8 +55,8 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		if *accounts <= 0 || *mints <= 0 || *clients <= 0 || *chunk <= 0 || *partChunks <= 0 {
 			return usagef("--accounts, --mints, --clients, --part-chunks and --chunk must be positive")
 		}
-		cfg := compressed.Config{
-			Gen:           compressed.GenConfig{Accounts: *accounts, Mints: *mints, Seed: *seed},
+		cfg := compressedbench.Config{
+			Gen:           compressedbench.GenConfig{Accounts: *accounts, Mints: *mints, Seed: *seed},
 			ChunkAccounts: *chunk,
 			PartChunks:    *partChunks,
 			Transfers:     *transfers,
@@ -79,7 +79,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		if *nAssets <= 0 {
 			return usagef("--assets must be positive")
 		}
-		return benchAssets(ctx, e, *url, assets.Config{Gen: assets.GenConfig{Assets: *nAssets, Seed: *seed}, Progress: e.stderr})
+		return benchAssets(ctx, e, *url, assetbench.Config{Gen: assetbench.GenConfig{Assets: *nAssets, Seed: *seed}, Progress: e.stderr})
 	}
 	return usagef("--suite must be insert, compressed or assets, not %q", *suite)
 }
@@ -111,12 +111,12 @@ func benchInsert(ctx context.Context, e *env, url string, rows, batch int) error
 
 // benchAssets runs on an empty embedded store of its own, opened as the
 // compressed suite opens it.
-func benchAssets(ctx context.Context, e *env, url string, cfg assets.Config) error {
+func benchAssets(ctx context.Context, e *env, url string, cfg assetbench.Config) error {
 	ctx, cancel := server.SignalContext(ctx)
 	defer cancel()
 	return withBenchStore(ctx, e, url, "assets", func(db *chdb.DB, dir string) error {
 		fmt.Fprintf(e.stderr, "bench: assets suite, %d assets, store %s\n", cfg.Gen.Assets, dir)
-		rep, err := assets.Run(ctx, db, cfg)
+		rep, err := assetbench.Run(ctx, db, cfg)
 		if err != nil {
 			return err
 		}
@@ -164,7 +164,7 @@ func withBenchStore(ctx context.Context, e *env, url, suite string, run func(db 
 // benchCompressed runs on an embedded store of its own: it needs an empty
 // one, and opens it with the query condition cache off so repeated pages
 // are computed every time rather than answered from that cache.
-func benchCompressed(ctx context.Context, e *env, url string, cfg compressed.Config) error {
+func benchCompressed(ctx context.Context, e *env, url string, cfg compressedbench.Config) error {
 	// Ctrl-C must still stop the PostgreSQL reference and remove its files.
 	ctx, cancel := server.SignalContext(ctx)
 	defer cancel()
@@ -203,7 +203,7 @@ func benchCompressed(ctx context.Context, e *env, url string, cfg compressed.Con
 		return fmt.Errorf("migrate: %w", err)
 	}
 	fmt.Fprintf(e.stderr, "bench: compressed suite, %d token accounts over %d mints, store %s\n", cfg.Gen.Accounts, cfg.Gen.Mints, dir)
-	rep, err := compressed.Run(ctx, db, cfg)
+	rep, err := compressedbench.Run(ctx, db, cfg)
 	if err != nil {
 		return err
 	}

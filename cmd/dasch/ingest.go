@@ -11,8 +11,8 @@ import (
 
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
-	"github.com/dasch-labs/dasch/ingest/assets"
-	"github.com/dasch-labs/dasch/ingest/compressed"
+	"github.com/dasch-labs/dasch/ingest/assetstate"
+	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	isource "github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/server"
@@ -86,7 +86,7 @@ func addIngestFlags(fs *flag.FlagSet, withTo bool) *ingestFlags {
 	f.partAge = fs.Duration("part-age", arrowbatch.DefaultPartAge, "or when its oldest row is this old")
 	f.progressEvery = fs.Duration("progress-every", 0,
 		"off a terminal, print a progress line this often (default: never, but every 30s when following a node)")
-	f.balanceCache = fs.Int("balance-cache", compressed.DefaultBalanceCache,
+	f.balanceCache = fs.Int("balance-cache", compressedstate.DefaultBalanceCache,
 		"keep up to this many (owner, mint) balances in memory for the state step (0: read them from the store every step)")
 	return f
 }
@@ -227,10 +227,10 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s store.Store, tty bool) e
 		IsTTY:         tty,
 		ProgressEvery: p.every,
 	}
-	if err := compressed.Configure(ctx, s, &cfg, func(st *compressed.StateStep) { st.BalanceCache(*p.f.balanceCache) }); err != nil {
+	if err := compressedstate.Configure(ctx, s, &cfg, func(st *compressedstate.StateStep) { st.BalanceCache(*p.f.balanceCache) }); err != nil {
 		return err
 	}
-	cfg.Decoders = append(cfg.Decoders, assets.Decoder{})
+	cfg.Decoders = append(cfg.Decoders, assetstate.Decoder{})
 	_, err := ingest.Run(ctx, cfg)
 	if p.rpc != nil && p.last == nil && errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil
@@ -274,7 +274,7 @@ func seedTrees(ctx context.Context, s store.Store, path string) error {
 		return fmt.Errorf("trees: %w", err)
 	}
 	defer f.Close()
-	if err := compressed.SeedTrees(ctx, s, f); err != nil {
+	if err := compressedstate.SeedTrees(ctx, s, f); err != nil {
 		return fmt.Errorf("trees %s: %w", path, err)
 	}
 	return nil

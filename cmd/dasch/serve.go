@@ -12,12 +12,12 @@ import (
 	dasapi "github.com/dasch-labs/dasch/api/das"
 	"github.com/dasch-labs/dasch/api/photon"
 	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest"
 	isource "github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/serving"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -31,9 +31,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	gzipMin := fs.Int("compress-min-bytes", 0, "gzip answers of at least this many bytes for clients whose Accept-Encoding admits gzip (0 = never; it pays over links slower than about 1.5 Gbit/s)")
 	hot := fs.Bool("hot-index", true, "serve mint holders and token balances from an in-memory index kept in sync with the store")
 	tokenIndex := fs.Bool("token-index", true, "serve compressed token accounts by owner and by delegate from an in-memory index kept in sync with the store")
-	tokenMB := fs.Int64("token-index-mb", serving.DefaultTokenBudget>>20, "memory budget of the token account index in MiB; owners past it are read from the store")
+	tokenMB := fs.Int64("token-index-mb", hotindex.DefaultTokenBudget>>20, "memory budget of the token account index in MiB; owners past it are read from the store")
 	assetIndex := fs.Bool("asset-index", true, "serve getAsset and getAssetBatch from an in-memory index of asset state kept in sync with the store")
-	assetMB := fs.Int64("asset-index-mb", serving.DefaultAssetBudget>>20, "memory budget of the asset index in MiB; assets past it are read from the store")
+	assetMB := fs.Int64("asset-index-mb", hotindex.DefaultAssetBudget>>20, "memory budget of the asset index in MiB; assets past it are read from the store")
 	// The embedded engine takes one process per data directory: a server
 	// that follows the chain ingests in its own process.
 	ingestSpec := fs.String("ingest", "", "also index from this source while serving, with dasch ingest's flags but --source and --to: rpc:URL follows a node, files:DIR is read once")
@@ -87,7 +87,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *hot {
-		x := serving.New(s)
+		x := hotindex.New(s)
 		pd.Hot = x
 		loads = append(loads, indexLoad{"hot index", x.Start, func() string {
 			st := x.Stats()
@@ -95,7 +95,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		}})
 	}
 	if *tokenIndex {
-		x := serving.NewTokens(s, *tokenMB<<20)
+		x := hotindex.NewTokens(s, *tokenMB<<20)
 		pd.HotTokens = x
 		loads = append(loads, indexLoad{"token index", x.Start, func() string {
 			st := x.Stats()
@@ -104,7 +104,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	dd := dasapi.Deps{Store: s, Slots: query.NewSlotCache(s, 200*time.Millisecond), Logger: e.log}
 	if *assetIndex {
-		x := serving.NewAssets(s, *assetMB<<20)
+		x := hotindex.NewAssets(s, *assetMB<<20)
 		dd.Index = x
 		loads = append(loads, indexLoad{"asset index", x.Start, func() string {
 			st := x.Stats()
@@ -221,7 +221,7 @@ func loadIndexes(ctx context.Context, loads []indexLoad, wait time.Duration, log
 	for len(loads) > 0 {
 		var failed []indexLoad
 		for _, l := range loads {
-			took, err := l.start(ctx, serving.DefaultSyncInterval, onErr(l.name))
+			took, err := l.start(ctx, hotindex.DefaultSyncInterval, onErr(l.name))
 			if ctx.Err() != nil {
 				return
 			}

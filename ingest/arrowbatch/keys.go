@@ -3,7 +3,7 @@ package arrowbatch
 import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/chain/solana"
 )
 
 // keyList appends Array(FixedString(32)) values.

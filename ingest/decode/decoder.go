@@ -5,8 +5,8 @@
 package decode
 
 import (
+	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
-	"github.com/dasch-labs/dasch/ingest/solana"
 )
 
 // Decoder turns one item into rows. The pipeline calls it from several

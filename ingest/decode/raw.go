@@ -1,8 +1,8 @@
 package decode
 
 import (
+	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
-	"github.com/dasch-labs/dasch/ingest/solana"
 )
 
 // Raw writes the core tables: blocks, transactions and accounts.

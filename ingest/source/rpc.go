@@ -13,7 +13,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/chain/solana"
 )
 
 // RPCOptions tune an RPC source. Zero values take the defaults noted.

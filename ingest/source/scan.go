@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dasch-labs/dasch/ingest/solana"
+	"github.com/dasch-labs/dasch/chain/solana"
 )
 
 // scanned is one input file after the classification pass.

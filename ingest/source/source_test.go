@@ -62,7 +62,7 @@ func writeTree(t *testing.T, files map[string]string) string {
 		b := []byte(content)
 		if strings.HasPrefix(content, "@") {
 			var err error
-			if b, err = os.ReadFile(filepath.Join("..", "testdata", content[1:])); err != nil {
+			if b, err = os.ReadFile(filepath.Join("..", "..", "chain", "testdata", content[1:])); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -5,7 +5,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dasch-labs/dasch/ingest/light"
+	"github.com/dasch-labs/dasch/chain/light"
 	"github.com/dasch-labs/dasch/store"
 )
 

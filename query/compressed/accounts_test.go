@@ -6,13 +6,13 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/dasch-labs/dasch/ingest/light"
+	"github.com/dasch-labs/dasch/chain/light"
 	"github.com/dasch-labs/dasch/internal/storetest"
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/store"
 )
 
-func spend(t *testing.T, s store.Store, h qc.Key) {
+func spend(t *testing.T, s store.Store, h compressed.Key) {
 	t.Helper()
 	exec(t, s, `INSERT INTO compressed_spent (hash, slot, signature) VALUES ({h:FixedString(32)}, 1, '')`,
 		store.Params{"h": raw(h)})
@@ -22,13 +22,13 @@ func TestAccountsByHashesAndAddresses(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
 	for i := byte(1); i <= 5; i++ {
-		a := qc.Account{Hash: key(i), Owner: key(100), Lamports: uint64(i), Address: ptr(key(50 + i))}
+		a := compressed.Account{Hash: key(i), Owner: key(100), Lamports: uint64(i), Address: ptr(key(50 + i))}
 		insertAccount(t, s, "compressed_accounts", a, false, "", "", nil)
 		if i == 2 {
 			insertAccount(t, s, "compressed_accounts", a, false, "", "", nil) // re-ingested
 		}
 	}
-	insertAccount(t, s, "compressed_accounts", qc.Account{Hash: key(6)}, false, "", "", nil) // no address
+	insertAccount(t, s, "compressed_accounts", compressed.Account{Hash: key(6)}, false, "", "", nil) // no address
 	spend(t, s, key(3))
 	tests := []struct {
 		name string
@@ -40,8 +40,8 @@ func TestAccountsByHashesAndAddresses(t *testing.T) {
 		{"one", []byte{6}, []byte{6}},
 		{"none", nil, []byte{}},
 	}
-	ks := func(bs []byte, off byte) []qc.Key {
-		var out []qc.Key
+	ks := func(bs []byte, off byte) []compressed.Key {
+		var out []compressed.Key
 		for _, b := range bs {
 			out = append(out, key(b+off))
 		}
@@ -49,7 +49,7 @@ func TestAccountsByHashesAndAddresses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := qc.AccountsByHashes(ctx, s, ks(tt.keys, 0))
+			got, err := compressed.AccountsByHashes(ctx, s, ks(tt.keys, 0))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,7 +59,7 @@ func TestAccountsByHashesAndAddresses(t *testing.T) {
 			if tt.name == "one" {
 				return
 			}
-			got, err = qc.AccountsByAddresses(ctx, s, ks(tt.keys, 50))
+			got, err = compressed.AccountsByAddresses(ctx, s, ks(tt.keys, 50))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,37 +76,37 @@ func TestAccountsByOwner(t *testing.T) {
 	const owner = 30
 	data := map[byte][]byte{9: {1, 2, 3, 4}, 4: {1, 9, 3}, 200: {7, 2, 3, 4}, 7: nil}
 	for h, d := range data {
-		a := qc.Account{Hash: key(h), Owner: key(owner)}
+		a := compressed.Account{Hash: key(h), Owner: key(owner)}
 		if d != nil {
-			a.Data = &qc.AccountData{Discriminator: 1, Data: d}
+			a.Data = &compressed.AccountData{Discriminator: 1, Data: d}
 		}
 		insertAccount(t, s, "compressed_by_owner", a, false, "", "", nil)
 	}
-	insertAccount(t, s, "compressed_by_owner", qc.Account{Hash: key(1), Owner: key(owner)}, false, "", "", nil)
-	insertAccount(t, s, "compressed_by_owner", qc.Account{Hash: key(1), Owner: key(owner)}, true, "", "", nil)
-	insertAccount(t, s, "compressed_by_owner", qc.Account{Hash: key(2), Owner: key(owner + 1)}, false, "", "", nil)
+	insertAccount(t, s, "compressed_by_owner", compressed.Account{Hash: key(1), Owner: key(owner)}, false, "", "", nil)
+	insertAccount(t, s, "compressed_by_owner", compressed.Account{Hash: key(1), Owner: key(owner)}, true, "", "", nil)
+	insertAccount(t, s, "compressed_by_owner", compressed.Account{Hash: key(2), Owner: key(owner + 1)}, false, "", "", nil)
 	// Created at slot 50: beyond an answer stamped with slot 49.
-	insertAccount(t, s, "compressed_by_owner", qc.Account{Hash: key(100), Owner: key(owner), SlotCreated: 50}, false, "", "", nil)
+	insertAccount(t, s, "compressed_by_owner", compressed.Account{Hash: key(100), Owner: key(owner), SlotCreated: 50}, false, "", "", nil)
 	after := key(7)
 	slot49, slot50 := uint64(49), uint64(50)
 	tests := []struct {
 		name string
-		page qc.OwnerPage
+		page compressed.OwnerPage
 		want []byte
 	}{
-		{"all", qc.OwnerPage{Limit: 10}, []byte{4, 7, 9, 100, 200}},
-		{"as of slot 49", qc.OwnerPage{Limit: 10, AsOf: &slot49}, []byte{4, 7, 9, 200}},
-		{"as of slot 50", qc.OwnerPage{Limit: 10, AsOf: &slot50}, []byte{4, 7, 9, 100, 200}},
-		{"limit", qc.OwnerPage{Limit: 1}, []byte{4}},
-		{"after", qc.OwnerPage{Limit: 10, After: &after, AsOf: &slot49}, []byte{9, 200}},
-		{"memcmp", qc.OwnerPage{Limit: 10, Filters: []qc.Memcmp{{Offset: 1, Bytes: []byte{2, 3}}}}, []byte{9, 200}},
-		{"two memcmp", qc.OwnerPage{Limit: 10, Filters: []qc.Memcmp{{Offset: 1, Bytes: []byte{2}}, {Offset: 0, Bytes: []byte{7}}}}, []byte{200}},
-		{"memcmp past the end", qc.OwnerPage{Limit: 10, Filters: []qc.Memcmp{{Offset: 3, Bytes: []byte{4, 5}}}}, []byte{}},
-		{"memcmp with special bytes", qc.OwnerPage{Limit: 10, Filters: []qc.Memcmp{{Offset: 0, Bytes: []byte{'\\', 0, '\''}}}}, []byte{}},
+		{"all", compressed.OwnerPage{Limit: 10}, []byte{4, 7, 9, 100, 200}},
+		{"as of slot 49", compressed.OwnerPage{Limit: 10, AsOf: &slot49}, []byte{4, 7, 9, 200}},
+		{"as of slot 50", compressed.OwnerPage{Limit: 10, AsOf: &slot50}, []byte{4, 7, 9, 100, 200}},
+		{"limit", compressed.OwnerPage{Limit: 1}, []byte{4}},
+		{"after", compressed.OwnerPage{Limit: 10, After: &after, AsOf: &slot49}, []byte{9, 200}},
+		{"memcmp", compressed.OwnerPage{Limit: 10, Filters: []compressed.Memcmp{{Offset: 1, Bytes: []byte{2, 3}}}}, []byte{9, 200}},
+		{"two memcmp", compressed.OwnerPage{Limit: 10, Filters: []compressed.Memcmp{{Offset: 1, Bytes: []byte{2}}, {Offset: 0, Bytes: []byte{7}}}}, []byte{200}},
+		{"memcmp past the end", compressed.OwnerPage{Limit: 10, Filters: []compressed.Memcmp{{Offset: 3, Bytes: []byte{4, 5}}}}, []byte{}},
+		{"memcmp with special bytes", compressed.OwnerPage{Limit: 10, Filters: []compressed.Memcmp{{Offset: 0, Bytes: []byte{'\\', 0, '\''}}}}, []byte{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := qc.AccountsByOwner(ctx, s, key(owner), tt.page)
+			got, err := compressed.AccountsByOwner(ctx, s, key(owner), tt.page)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +124,7 @@ func TestAccountsByOwner(t *testing.T) {
 func TestTokenProgramAccounts(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
-	program := qc.Key(light.CompressedTokenProgram())
+	program := compressed.Key(light.CompressedTokenProgram())
 	// Token accounts 10..209 (hash first byte), every third spent at slot 5;
 	// 61 and 62 spent only at slot 30.
 	spentAt := map[byte]uint64{61: 30, 62: 30}
@@ -140,7 +140,7 @@ func TestTokenProgramAccounts(t *testing.T) {
 	// next to the first in hash order.
 	exec(t, s, `OPTIMIZE TABLE compressed_accounts FINAL`, nil)
 	exec(t, s, `SYSTEM STOP MERGES compressed_accounts`, nil)
-	insertAccount(t, s, "compressed_accounts", func() qc.Account { // re-ingested
+	insertAccount(t, s, "compressed_accounts", func() compressed.Account { // re-ingested
 		a := tokenAccount(1, 1, 11, 10)
 		a.Owner, a.Lamports = program, 11
 		return a
@@ -152,9 +152,9 @@ func TestTokenProgramAccounts(t *testing.T) {
 	// Two accounts of the program that are not token accounts, and one of
 	// another owner.
 	for _, h := range []byte{5, 215} {
-		insertAccount(t, s, "compressed_accounts", qc.Account{Hash: key(h), Owner: program, Lamports: 1000}, false, "", "", nil)
+		insertAccount(t, s, "compressed_accounts", compressed.Account{Hash: key(h), Owner: program, Lamports: 1000}, false, "", "", nil)
 	}
-	insertAccount(t, s, "compressed_accounts", qc.Account{Hash: key(220), Owner: key(3), Lamports: 1}, false, "", "", nil)
+	insertAccount(t, s, "compressed_accounts", compressed.Account{Hash: key(220), Owner: key(3), Lamports: 1}, false, "", "", nil)
 
 	res, err := s.Query(ctx, `SELECT count() FROM compressed_by_owner WHERE is_token`, nil)
 	if err != nil || res.Rows[0][0].(uint64) != 0 {
@@ -176,9 +176,9 @@ func TestTokenProgramAccounts(t *testing.T) {
 	}{{"whole", 40, 1000}, {"pages of 7", 40, 7}, {"pages of 1", 20, 1}, {"pages of 64", 20, 64}} {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []byte
-			var after *qc.Key
+			var after *compressed.Key
 			for pages := 0; pages < 300; pages++ {
-				page, err := qc.AccountsByOwner(ctx, s, program, qc.OwnerPage{Limit: tt.limit, After: after, AsOf: &tt.asOf})
+				page, err := compressed.AccountsByOwner(ctx, s, program, compressed.OwnerPage{Limit: tt.limit, After: after, AsOf: &tt.asOf})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -196,7 +196,7 @@ func TestTokenProgramAccounts(t *testing.T) {
 	// Memcmp applies to the token rows too: data starts with the mint,
 	// key(h % 3) (the re-ingested copy of 11 has another, but one copy
 	// matching lists it once).
-	page, err := qc.AccountsByOwner(ctx, s, program, qc.OwnerPage{Limit: 3, Filters: []qc.Memcmp{{Offset: 0, Bytes: []byte{2}}}})
+	page, err := compressed.AccountsByOwner(ctx, s, program, compressed.OwnerPage{Limit: 3, Filters: []compressed.Memcmp{{Offset: 0, Bytes: []byte{2}}}})
 	if err != nil || !reflect.DeepEqual(hashes(page), []byte{11, 14, 17}) {
 		t.Errorf("memcmp: %v, %v", hashes(page), err)
 	}
@@ -210,7 +210,7 @@ func TestTokenProgramAccounts(t *testing.T) {
 				sum += uint64(h)
 			}
 		}
-		got, err := qc.OwnerLamports(ctx, s, program, asOf)
+		got, err := compressed.OwnerLamports(ctx, s, program, asOf)
 		if err != nil || got != sum {
 			t.Errorf("lamports as of %d: %d, %v; want %d", asOf, got, err, sum)
 		}
@@ -224,7 +224,7 @@ func TestTokenProgramAccounts(t *testing.T) {
 func TestTokenProgramAccountsSpentRun(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
-	program := qc.Key(light.CompressedTokenProgram())
+	program := compressed.Key(light.CompressedTokenProgram())
 	// Account n's hash is n as two big-endian bytes, then zeros: ordered
 	// by n. One insert each for the 600 accounts and their spends.
 	const hashOf = `toFixedString(unhex(concat(leftPad(hex(number), 4, '0'), repeat('00', 30))), 32)`
@@ -241,9 +241,9 @@ func TestTokenProgramAccountsSpentRun(t *testing.T) {
 	}
 	for _, limit := range []uint64{1, 3, 1000} {
 		var got []int
-		var after *qc.Key
+		var after *compressed.Key
 		for pages := 0; pages < 200; pages++ {
-			page, err := qc.AccountsByOwner(ctx, s, program, qc.OwnerPage{Limit: limit, After: after})
+			page, err := compressed.AccountsByOwner(ctx, s, program, compressed.OwnerPage{Limit: limit, After: after})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -268,11 +268,11 @@ func TestTokenProgramAccountsSpentRun(t *testing.T) {
 func TestTokenProgramMemcmp(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
-	program := qc.Key(light.CompressedTokenProgram())
+	program := compressed.Key(light.CompressedTokenProgram())
 	type acct struct {
 		hash, mint, owner byte
 		amount            uint64
-		delegate          *qc.Key
+		delegate          *compressed.Key
 		state             uint8
 		tlv               []byte
 	}
@@ -298,29 +298,29 @@ func TestTokenProgramMemcmp(t *testing.T) {
 	m40, o60, d90 := key(40), key(60), key(90)
 	tests := []struct {
 		name    string
-		filters []qc.Memcmp
+		filters []compressed.Memcmp
 		want    []byte
 	}{
-		{"mint", []qc.Memcmp{{Offset: 0, Bytes: m40[:]}}, []byte{1, 2}},
-		{"owner", []qc.Memcmp{{Offset: 32, Bytes: o60[:]}}, []byte{1, 3}},
-		{"mint and owner", []qc.Memcmp{{Offset: 0, Bytes: m40[:]}, {Offset: 32, Bytes: o60[:]}}, []byte{1}},
-		{"mint's tail", []qc.Memcmp{{Offset: 31, Bytes: m40[31:]}}, []byte{1, 2, 3}},
-		{"across mint and owner", []qc.Memcmp{{Offset: 30, Bytes: append(m40[30:], o60[:2]...)}}, []byte{1, 3}},
-		{"owner's middle", []qc.Memcmp{{Offset: 40, Bytes: o60[8:20]}}, []byte{1, 2, 3}},
-		{"owner's first byte", []qc.Memcmp{{Offset: 32, Bytes: []byte{61}}}, []byte{2}},
-		{"across owner and amount", []qc.Memcmp{{Offset: 62, Bytes: append(o60[30:], 5, 0)}}, []byte{1, 3}},
-		{"empty bytes", []qc.Memcmp{{Offset: 10, Bytes: []byte{}}}, []byte{1, 2, 3}},
-		{"amount, all eight bytes", []qc.Memcmp{{Offset: 64, Bytes: []byte{5, 0, 0, 0, 0, 0, 0, 0}}}, []byte{1, 3}},
-		{"no delegate, then state 0", []qc.Memcmp{{Offset: 72, Bytes: []byte{0, 0}}}, []byte{1, 3}},
-		{"delegate", []qc.Memcmp{{Offset: 72, Bytes: append([]byte{1}, d90[:]...)}}, []byte{2}},
-		{"frozen after a delegate", []qc.Memcmp{{Offset: 105, Bytes: []byte{1, 0}}}, []byte{2}},
-		{"tlv", []qc.Memcmp{{Offset: 74, Bytes: []byte{1, 7, 0, 0}}}, []byte{3}},
-		{"past the end of the others", []qc.Memcmp{{Offset: 76, Bytes: []byte{0, 0}}}, []byte{3}},
-		{"nothing", []qc.Memcmp{{Offset: 0, Bytes: []byte{41, 1}}}, []byte{}},
+		{"mint", []compressed.Memcmp{{Offset: 0, Bytes: m40[:]}}, []byte{1, 2}},
+		{"owner", []compressed.Memcmp{{Offset: 32, Bytes: o60[:]}}, []byte{1, 3}},
+		{"mint and owner", []compressed.Memcmp{{Offset: 0, Bytes: m40[:]}, {Offset: 32, Bytes: o60[:]}}, []byte{1}},
+		{"mint's tail", []compressed.Memcmp{{Offset: 31, Bytes: m40[31:]}}, []byte{1, 2, 3}},
+		{"across mint and owner", []compressed.Memcmp{{Offset: 30, Bytes: append(m40[30:], o60[:2]...)}}, []byte{1, 3}},
+		{"owner's middle", []compressed.Memcmp{{Offset: 40, Bytes: o60[8:20]}}, []byte{1, 2, 3}},
+		{"owner's first byte", []compressed.Memcmp{{Offset: 32, Bytes: []byte{61}}}, []byte{2}},
+		{"across owner and amount", []compressed.Memcmp{{Offset: 62, Bytes: append(o60[30:], 5, 0)}}, []byte{1, 3}},
+		{"empty bytes", []compressed.Memcmp{{Offset: 10, Bytes: []byte{}}}, []byte{1, 2, 3}},
+		{"amount, all eight bytes", []compressed.Memcmp{{Offset: 64, Bytes: []byte{5, 0, 0, 0, 0, 0, 0, 0}}}, []byte{1, 3}},
+		{"no delegate, then state 0", []compressed.Memcmp{{Offset: 72, Bytes: []byte{0, 0}}}, []byte{1, 3}},
+		{"delegate", []compressed.Memcmp{{Offset: 72, Bytes: append([]byte{1}, d90[:]...)}}, []byte{2}},
+		{"frozen after a delegate", []compressed.Memcmp{{Offset: 105, Bytes: []byte{1, 0}}}, []byte{2}},
+		{"tlv", []compressed.Memcmp{{Offset: 74, Bytes: []byte{1, 7, 0, 0}}}, []byte{3}},
+		{"past the end of the others", []compressed.Memcmp{{Offset: 76, Bytes: []byte{0, 0}}}, []byte{3}},
+		{"nothing", []compressed.Memcmp{{Offset: 0, Bytes: []byte{41, 1}}}, []byte{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := qc.AccountsByOwner(ctx, s, program, qc.OwnerPage{Limit: 10, Filters: tt.filters})
+			got, err := compressed.AccountsByOwner(ctx, s, program, compressed.OwnerPage{Limit: 10, Filters: tt.filters})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -348,7 +348,7 @@ func TestTokenProgramMemcmp(t *testing.T) {
 func TestTokenOwnerFilter(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
-	program := qc.Key(light.CompressedTokenProgram())
+	program := compressed.Key(light.CompressedTokenProgram())
 	ins := func(table string, hash, owner byte, slot uint64) {
 		exec(t, s, `INSERT INTO `+table+` (hash, owner, slot_created, discriminator, is_token, mint, token_owner, amount)
 			VALUES ({h:FixedString(32)}, {o:FixedString(32)}, {s:UInt64}, 2, true, {m:FixedString(32)}, {to:FixedString(32)}, 7)`,
@@ -362,25 +362,25 @@ func TestTokenOwnerFilter(t *testing.T) {
 	ins("token_accounts", 4, 60, 1) // in token_accounts only
 	exec(t, s, `INSERT INTO compressed_spent (hash, slot, signature) VALUES ({h:FixedString(32)}, 9, '')`, store.Params{"h": raw(key(5))})
 	o60, m40 := key(60), key(40)
-	whole := []qc.Memcmp{{Offset: 32, Bytes: o60[:]}}
+	whole := []compressed.Memcmp{{Offset: 32, Bytes: o60[:]}}
 	tests := []struct {
 		name    string
-		filters []qc.Memcmp
+		filters []compressed.Memcmp
 		asOf    *uint64
 		want    []byte
 	}{
 		{"whole owner", whole, nil, []byte{1, 3, 4}},
 		{"before the spend", whole, ptr(uint64(8)), []byte{1, 3, 4, 5}},
-		{"with a mint filter too", append([]qc.Memcmp{{Offset: 0, Bytes: m40[:]}}, whole...), nil, []byte{1, 3, 4}},
-		{"31 bytes: the scan", []qc.Memcmp{{Offset: 32, Bytes: o60[:31]}}, nil, []byte{1, 3}},
+		{"with a mint filter too", append([]compressed.Memcmp{{Offset: 0, Bytes: m40[:]}}, whole...), nil, []byte{1, 3, 4}},
+		{"31 bytes: the scan", []compressed.Memcmp{{Offset: 32, Bytes: o60[:31]}}, nil, []byte{1, 3}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, limit := range []uint64{1, 2, 10} {
-				var got []qc.Account
-				p := qc.OwnerPage{Limit: limit, Filters: tt.filters, AsOf: tt.asOf}
+				var got []compressed.Account
+				p := compressed.OwnerPage{Limit: limit, Filters: tt.filters, AsOf: tt.asOf}
 				for {
-					page, err := qc.AccountsByOwner(ctx, s, program, p)
+					page, err := compressed.AccountsByOwner(ctx, s, program, p)
 					if err != nil {
 						t.Fatal(err)
 					}

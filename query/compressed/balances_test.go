@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/internal/storetest"
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -38,22 +38,22 @@ func TestTokenBalancesByOwner(t *testing.T) {
 	tests := []struct {
 		name  string
 		owner byte
-		page  qc.BalancePage
+		page  compressed.BalancePage
 		want  []mb
 	}{
-		{"all", 1, qc.BalancePage{Limit: 10}, []mb{{3, 5}, {9, 70}, {120, 1}}},
-		{"with zero", 1, qc.BalancePage{Limit: 10, WithZero: true}, []mb{{3, 5}, {9, 70}, {120, 1}, {200, 0}}},
-		{"limit", 1, qc.BalancePage{Limit: 2}, []mb{{3, 5}, {9, 70}}},
-		{"after", 1, qc.BalancePage{Limit: 10, AfterMint: &mint9}, []mb{{120, 1}}},
-		{"mint", 1, qc.BalancePage{Limit: 10, Mint: &mint9}, []mb{{9, 70}}},
-		{"mint and after it", 1, qc.BalancePage{Limit: 10, Mint: &mint9, AfterMint: &mint9}, []mb{}},
-		{"other owner", 2, qc.BalancePage{Limit: 10}, []mb{{3, 8}}},
-		{"unknown owner", 7, qc.BalancePage{Limit: 10}, []mb{}},
-		{"zero limit", 1, qc.BalancePage{}, []mb{}},
+		{"all", 1, compressed.BalancePage{Limit: 10}, []mb{{3, 5}, {9, 70}, {120, 1}}},
+		{"with zero", 1, compressed.BalancePage{Limit: 10, WithZero: true}, []mb{{3, 5}, {9, 70}, {120, 1}, {200, 0}}},
+		{"limit", 1, compressed.BalancePage{Limit: 2}, []mb{{3, 5}, {9, 70}}},
+		{"after", 1, compressed.BalancePage{Limit: 10, AfterMint: &mint9}, []mb{{120, 1}}},
+		{"mint", 1, compressed.BalancePage{Limit: 10, Mint: &mint9}, []mb{{9, 70}}},
+		{"mint and after it", 1, compressed.BalancePage{Limit: 10, Mint: &mint9, AfterMint: &mint9}, []mb{}},
+		{"other owner", 2, compressed.BalancePage{Limit: 10}, []mb{{3, 8}}},
+		{"unknown owner", 7, compressed.BalancePage{Limit: 10}, []mb{}},
+		{"zero limit", 1, compressed.BalancePage{}, []mb{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := qc.TokenBalancesByOwner(ctx, s, key(tt.owner), tt.page)
+			got, err := compressed.TokenBalancesByOwner(ctx, s, key(tt.owner), tt.page)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,21 +100,21 @@ func TestMintHolders(t *testing.T) {
 	tests := []struct {
 		name string
 		mint byte
-		page qc.HolderPage
+		page compressed.HolderPage
 		want []ob
 	}{
-		{"all", mint, qc.HolderPage{Limit: 10}, []ob{{3, 18446744073709551615}, {2, 300}, {1, 300}, {9, 7}}},
-		{"with zero", mint, qc.HolderPage{Limit: 10, WithZero: true}, []ob{{3, 18446744073709551615}, {2, 300}, {1, 300}, {9, 7}, {4, 0}}},
-		{"limit", mint, qc.HolderPage{Limit: 2}, []ob{{3, 18446744073709551615}, {2, 300}}},
-		{"after the tie's first", mint, qc.HolderPage{Limit: 10, After: &qc.HolderCursor{Balance: 300, Owner: key(2)}}, []ob{{1, 300}, {9, 7}}},
-		{"after the tie", mint, qc.HolderPage{Limit: 10, After: &qc.HolderCursor{Balance: 300, Owner: key(1)}}, []ob{{9, 7}}},
-		{"after the max", mint, qc.HolderPage{Limit: 1, After: &qc.HolderCursor{Balance: 18446744073709551615, Owner: key(3)}}, []ob{{2, 300}}},
-		{"after the last", mint, qc.HolderPage{Limit: 10, After: &qc.HolderCursor{Balance: 7, Owner: key(9)}}, []ob{}},
-		{"unknown mint", 77, qc.HolderPage{Limit: 10}, []ob{}},
+		{"all", mint, compressed.HolderPage{Limit: 10}, []ob{{3, 18446744073709551615}, {2, 300}, {1, 300}, {9, 7}}},
+		{"with zero", mint, compressed.HolderPage{Limit: 10, WithZero: true}, []ob{{3, 18446744073709551615}, {2, 300}, {1, 300}, {9, 7}, {4, 0}}},
+		{"limit", mint, compressed.HolderPage{Limit: 2}, []ob{{3, 18446744073709551615}, {2, 300}}},
+		{"after the tie's first", mint, compressed.HolderPage{Limit: 10, After: &compressed.HolderCursor{Balance: 300, Owner: key(2)}}, []ob{{1, 300}, {9, 7}}},
+		{"after the tie", mint, compressed.HolderPage{Limit: 10, After: &compressed.HolderCursor{Balance: 300, Owner: key(1)}}, []ob{{9, 7}}},
+		{"after the max", mint, compressed.HolderPage{Limit: 1, After: &compressed.HolderCursor{Balance: 18446744073709551615, Owner: key(3)}}, []ob{{2, 300}}},
+		{"after the last", mint, compressed.HolderPage{Limit: 10, After: &compressed.HolderCursor{Balance: 7, Owner: key(9)}}, []ob{}},
+		{"unknown mint", 77, compressed.HolderPage{Limit: 10}, []ob{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := qc.MintHolders(ctx, s, key(tt.mint), tt.page)
+			got, err := compressed.MintHolders(ctx, s, key(tt.mint), tt.page)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,19 +133,19 @@ func TestOwnerLamports(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
 	for i, lam := range []uint64{5, 7, 11} {
-		a := qc.Account{Hash: key(byte(i + 1)), Owner: key(40), Lamports: lam}
+		a := compressed.Account{Hash: key(byte(i + 1)), Owner: key(40), Lamports: lam}
 		insertAccount(t, s, "compressed_by_owner", a, false, "", "", nil)
 	}
-	insertAccount(t, s, "compressed_by_owner", qc.Account{Hash: key(2), Owner: key(40), Lamports: 7}, true, "", "", nil)
-	insertAccount(t, s, "compressed_by_owner", qc.Account{Hash: key(9), Owner: key(41), Lamports: 1000}, false, "", "", nil)
+	insertAccount(t, s, "compressed_by_owner", compressed.Account{Hash: key(2), Owner: key(40), Lamports: 7}, true, "", "", nil)
+	insertAccount(t, s, "compressed_by_owner", compressed.Account{Hash: key(9), Owner: key(41), Lamports: 1000}, false, "", "", nil)
 	// Created at slot 20: counted only once the answer's slot covers it.
-	insertAccount(t, s, "compressed_by_owner", qc.Account{Hash: key(10), Owner: key(40), Lamports: 100, SlotCreated: 20}, false, "", "", nil)
+	insertAccount(t, s, "compressed_by_owner", compressed.Account{Hash: key(10), Owner: key(40), Lamports: 100, SlotCreated: 20}, false, "", "", nil)
 	for _, tt := range []struct {
 		owner byte
 		asOf  uint64
 		want  uint64
 	}{{40, 19, 16}, {40, 20, 116}, {41, 19, 1000}, {42, 19, 0}} {
-		got, err := qc.OwnerLamports(ctx, s, key(tt.owner), tt.asOf)
+		got, err := compressed.OwnerLamports(ctx, s, key(tt.owner), tt.asOf)
 		if err != nil || got != tt.want {
 			t.Errorf("owner %d as of %d: %d, %v; want %d", tt.owner, tt.asOf, got, err, tt.want)
 		}
@@ -172,7 +172,7 @@ func TestMintHoldersChurn(t *testing.T) {
 	exec(t, s, `INSERT INTO mint_holders (mint, balance, owner, version, is_deleted)
 		SELECT {m:FixedString(32)}, number, toFixedString(concat(char(number), repeat('\0', 31)), 32), 2, 0
 		FROM numbers(1, 50)`, store.Params{"m": raw(key(mint))})
-	reference := func(p qc.HolderPage) []qc.Holder {
+	reference := func(p compressed.HolderPage) []compressed.Holder {
 		q := `SELECT owner, balance FROM mint_holders FINAL WHERE mint = {m:FixedString(32)} AND NOT is_deleted`
 		params := store.Params{"m": raw(key(mint)), "limit": strconv.FormatUint(p.Limit, 10)}
 		if p.After != nil {
@@ -183,9 +183,9 @@ func TestMintHoldersChurn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := []qc.Holder{}
+		out := []compressed.Holder{}
 		for _, r := range res.Rows {
-			var h qc.Holder
+			var h compressed.Holder
 			copy(h.Owner[:], r[0].(string))
 			h.Balance = r[1].(uint64)
 			out = append(out, h)
@@ -194,14 +194,14 @@ func TestMintHoldersChurn(t *testing.T) {
 	}
 	for _, limit := range []uint64{1, 5, 9, 1000} {
 		// Every page, cursor to cursor, to the end.
-		p := qc.HolderPage{Limit: limit}
+		p := compressed.HolderPage{Limit: limit}
 		for pages := 0; ; pages++ {
-			got, err := qc.MintHolders(ctx, s, key(mint), p)
+			got, err := compressed.MintHolders(ctx, s, key(mint), p)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got == nil {
-				got = []qc.Holder{}
+				got = []compressed.Holder{}
 			}
 			if want := reference(p); !reflect.DeepEqual(got, want) {
 				t.Fatalf("limit %d, page %d: got %v, want %v", limit, pages, got, want)
@@ -213,12 +213,12 @@ func TestMintHoldersChurn(t *testing.T) {
 				break
 			}
 			last := got[len(got)-1]
-			p.After = &qc.HolderCursor{Balance: last.Balance, Owner: last.Owner}
+			p.After = &compressed.HolderCursor{Balance: last.Balance, Owner: last.Owner}
 		}
 	}
 	// The top ten holders are 60..51 at 1060..1051, past fifty stale rows'
 	// worth of the range.
-	got, err := qc.MintHolders(ctx, s, key(mint), qc.HolderPage{Limit: 10})
+	got, err := compressed.MintHolders(ctx, s, key(mint), compressed.HolderPage{Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}

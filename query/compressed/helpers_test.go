@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/internal/storetest"
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -19,8 +19,8 @@ func TestMain(m *testing.M) {
 
 // key returns a key whose first byte is b and whose other bytes are
 // distinctive, so byte order and base58 order can differ.
-func key(b byte) qc.Key {
-	var k qc.Key
+func key(b byte) compressed.Key {
+	var k compressed.Key
 	k[0] = b
 	for i := 1; i < len(k); i++ {
 		k[i] = byte(i * 7)
@@ -28,8 +28,8 @@ func key(b byte) qc.Key {
 	return k
 }
 
-func sig(b byte) qc.Signature {
-	var s qc.Signature
+func sig(b byte) compressed.Signature {
+	var s compressed.Signature
 	s[0] = b
 	s[63] = 0xee
 	return s
@@ -47,7 +47,7 @@ func exec(t *testing.T, s store.Store, sql string, p store.Params) {
 // insertAccount writes a into table; extra columns (spent, delegate_key)
 // come from the caller. NULLs are literal SQL: this is test code building
 // fixtures, not request input.
-func insertAccount(t *testing.T, s store.Store, table string, a qc.Account, spent bool, extraCols string, extraVals string, extra store.Params) {
+func insertAccount(t *testing.T, s store.Store, table string, a compressed.Account, spent bool, extraCols string, extraVals string, extra store.Params) {
 	t.Helper()
 	p := store.Params{
 		"hash": string(a.Hash[:]), "tree": string(a.Tree[:]), "queue": string(a.Queue[:]),
@@ -96,13 +96,13 @@ func insertAccount(t *testing.T, s store.Store, table string, a qc.Account, spen
 	exec(t, s, "INSERT INTO "+table+" ("+cols+") VALUES ("+vals+")", p)
 }
 
-func tokenAccount(owner, mint, hash byte, amount uint64) qc.Account {
-	return qc.Account{
+func tokenAccount(owner, mint, hash byte, amount uint64) compressed.Account {
+	return compressed.Account{
 		Hash: key(hash), Tree: key(200), Queue: key(201), TreeType: 1, LeafIndex: uint64(hash), Seq: ptr(uint64(hash) + 1),
 		Owner: key(250), IsToken: true, Mint: key(mint), TokenOwner: key(owner), Amount: amount,
-		Data: &qc.AccountData{Discriminator: 2, Data: []byte{1, 2, 3}, DataHash: key(99)},
+		Data: &compressed.AccountData{Discriminator: 2, Data: []byte{1, 2, 3}, DataHash: key(99)},
 	}
 }
 
 // raw is k as a FixedString param value.
-func raw(k qc.Key) string { return string(k[:]) }
+func raw(k compressed.Key) string { return string(k[:]) }

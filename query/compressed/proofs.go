@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dasch-labs/dasch/ingest/light"
+	"github.com/dasch-labs/dasch/chain/light"
 	"github.com/dasch-labs/dasch/store"
 )
 

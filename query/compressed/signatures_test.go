@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/internal/storetest"
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -17,7 +17,7 @@ type slotSig struct {
 	sig  byte
 }
 
-func sigs(in []qc.SignatureInfo) []slotSig {
+func sigs(in []compressed.SignatureInfo) []slotSig {
 	out := []slotSig{}
 	for _, s := range in {
 		out = append(out, slotSig{s.Slot, s.Signature[0]})
@@ -39,21 +39,25 @@ func TestSignatures(t *testing.T) {
 	all := []slotSig{{7, 3}, {5, 9}, {5, 1}, {2, 200}}
 	tests := []struct {
 		name string
-		page qc.SigPage
+		page compressed.SigPage
 		want []slotSig
 	}{
-		{"all newest first", qc.SigPage{Limit: 10}, all},
-		{"limit", qc.SigPage{Limit: 2}, all[:2]},
-		{"before within a slot", qc.SigPage{Limit: 10, Before: &qc.SigCursor{Slot: 5, Signature: sig(9)}}, all[2:]},
-		{"before a slot", qc.SigPage{Limit: 10, Before: &qc.SigCursor{Slot: 5, Signature: sig(0)}}, all[3:]},
-		{"before everything", qc.SigPage{Limit: 10, Before: &qc.SigCursor{Slot: 2, Signature: sig(200)}}, []slotSig{}},
+		{"all newest first", compressed.SigPage{Limit: 10}, all},
+		{"limit", compressed.SigPage{Limit: 2}, all[:2]},
+		{"before within a slot", compressed.SigPage{Limit: 10, Before: &compressed.SigCursor{Slot: 5, Signature: sig(9)}}, all[2:]},
+		{"before a slot", compressed.SigPage{Limit: 10, Before: &compressed.SigCursor{Slot: 5, Signature: sig(0)}}, all[3:]},
+		{"before everything", compressed.SigPage{Limit: 10, Before: &compressed.SigCursor{Slot: 2, Signature: sig(200)}}, []slotSig{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for name, get := range map[string]func() ([]qc.SignatureInfo, error){
-				"owner":       func() ([]qc.SignatureInfo, error) { return qc.SignaturesForOwner(ctx, s, key(1), tt.page) },
-				"token owner": func() ([]qc.SignatureInfo, error) { return qc.SignaturesForTokenOwner(ctx, s, key(1), tt.page) },
-				"latest":      func() ([]qc.SignatureInfo, error) { return qc.LatestSignatures(ctx, s, tt.page) },
+			for name, get := range map[string]func() ([]compressed.SignatureInfo, error){
+				"owner": func() ([]compressed.SignatureInfo, error) {
+					return compressed.SignaturesForOwner(ctx, s, key(1), tt.page)
+				},
+				"token owner": func() ([]compressed.SignatureInfo, error) {
+					return compressed.SignaturesForTokenOwner(ctx, s, key(1), tt.page)
+				},
+				"latest": func() ([]compressed.SignatureInfo, error) { return compressed.LatestSignatures(ctx, s, tt.page) },
 			} {
 				got, err := get()
 				if err != nil {
@@ -70,7 +74,7 @@ func TestSignatures(t *testing.T) {
 			}
 		})
 	}
-	if got, err := qc.SignaturesForOwner(ctx, s, key(2), qc.SigPage{Limit: 10}); err != nil || len(got) != 0 {
+	if got, err := compressed.SignaturesForOwner(ctx, s, key(2), compressed.SigPage{Limit: 10}); err != nil || len(got) != 0 {
 		t.Errorf("unknown owner: %v %v", got, err)
 	}
 }
@@ -87,7 +91,7 @@ func TestSignaturesForAccountAndAddress(t *testing.T) {
 		exec(t, s, "INSERT INTO compression_signatures (slot, signature, block_time) VALUES ({s:UInt64}, {g:FixedString(64)}, 3)",
 			store.Params{"s": strconv.FormatUint(slot, 10), "g": string(sigBytes(g))})
 	}
-	create := func(h byte, addr *qc.Key, slot uint64, g byte) {
+	create := func(h byte, addr *compressed.Key, slot uint64, g byte) {
 		exec(t, s, `INSERT INTO compressed_accounts (hash, slot_created, sig_prefix, address)
 			VALUES ({h:FixedString(32)}, {s:UInt64}, `+schema.SigPrefix("{g:FixedString(64)}")+`, {a:Nullable(FixedString(32))})`,
 			store.Params{"h": raw(key(h)), "s": strconv.FormatUint(slot, 10), "g": string(sigBytes(g)), "a": raw(*addr)})
@@ -100,19 +104,19 @@ func TestSignaturesForAccountAndAddress(t *testing.T) {
 	create(3, &other, 13, 3)
 	exec(t, s, `INSERT INTO compressed_spent (hash, slot, signature) VALUES ({h:FixedString(32)}, 12, {g:FixedString(64)})`,
 		store.Params{"h": raw(key(1)), "g": string(sigBytes(2))})
-	got, err := qc.SignaturesForAccount(ctx, s, key(1))
+	got, err := compressed.SignaturesForAccount(ctx, s, key(1))
 	if err != nil || !reflect.DeepEqual(sigs(got), []slotSig{{12, 2}, {10, 1}}) {
 		t.Errorf("account 1: %v %v", sigs(got), err)
 	}
-	got, err = qc.SignaturesForAccount(ctx, s, key(9))
+	got, err = compressed.SignaturesForAccount(ctx, s, key(9))
 	if err != nil || len(got) != 0 {
 		t.Errorf("unknown account: %v %v", sigs(got), err)
 	}
-	got, err = qc.SignaturesForAddress(ctx, s, addr, qc.SigPage{Limit: 10})
+	got, err = compressed.SignaturesForAddress(ctx, s, addr, compressed.SigPage{Limit: 10})
 	if err != nil || !reflect.DeepEqual(sigs(got), []slotSig{{12, 2}, {10, 1}}) {
 		t.Errorf("address: %v %v", sigs(got), err)
 	}
-	got, err = qc.SignaturesForAddress(ctx, s, addr, qc.SigPage{Limit: 10, Before: &qc.SigCursor{Slot: 12, Signature: sig(2)}})
+	got, err = compressed.SignaturesForAddress(ctx, s, addr, compressed.SigPage{Limit: 10, Before: &compressed.SigCursor{Slot: 12, Signature: sig(2)}})
 	if err != nil || !reflect.DeepEqual(sigs(got), []slotSig{{10, 1}}) {
 		t.Errorf("address page 2: %v %v", sigs(got), err)
 	}

@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/internal/storetest"
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/store"
 )
 
-func hashes(as []qc.Account) []byte {
+func hashes(as []compressed.Account) []byte {
 	out := []byte{}
 	for _, a := range as {
 		out = append(out, a.Hash[0])
@@ -23,7 +23,7 @@ func TestTokenAccounts(t *testing.T) {
 	s := storetest.Open(t)
 	const owner, other, del = 10, 11, 12
 	rows := []struct {
-		a     qc.Account
+		a     compressed.Account
 		spent bool
 	}{
 		{tokenAccount(owner, 5, 9, 100), false},
@@ -53,24 +53,24 @@ func TestTokenAccounts(t *testing.T) {
 	tests := []struct {
 		name    string
 		who     byte
-		page    qc.TokenPage
+		page    compressed.TokenPage
 		want    []byte // by owner
 		wantDel []byte // by delegate
 	}{
-		{"all by mint then hash", owner, qc.TokenPage{Limit: 10, AsOf: &slot29}, []byte{200, 3, 9}, []byte{200, 3, 7, 9}},
-		{"as of the late account's slot", owner, qc.TokenPage{Limit: 10, AsOf: &slot30}, []byte{200, 3, 8, 9}, []byte{200, 3, 7, 8, 9}},
-		{"limit", owner, qc.TokenPage{AsOf: &slot29, Limit: 2}, []byte{200, 3}, []byte{200, 3}},
-		{"after cursor", owner, qc.TokenPage{AsOf: &slot29, Limit: 10, After: &qc.TokenCursor{Mint: key(1), Hash: key(200)}}, []byte{3, 9}, []byte{3, 7, 9}},
-		{"cursor inside a mint", owner, qc.TokenPage{AsOf: &slot29, Limit: 10, After: &qc.TokenCursor{Mint: key(5), Hash: key(3)}}, []byte{9}, []byte{7, 9}},
-		{"mint filter", owner, qc.TokenPage{AsOf: &slot29, Limit: 10, Mint: &mint5}, []byte{3, 9}, []byte{3, 7, 9}},
-		{"mint filter and cursor", owner, qc.TokenPage{AsOf: &slot29, Limit: 10, Mint: &mint5, After: &qc.TokenCursor{Mint: key(5), Hash: key(3)}}, []byte{9}, []byte{7, 9}},
-		{"zero limit", owner, qc.TokenPage{Limit: 0}, []byte{}, []byte{}},
-		{"other owner", other, qc.TokenPage{AsOf: &slot29, Limit: 10}, []byte{7}, nil},
-		{"unknown owner", 99, qc.TokenPage{AsOf: &slot29, Limit: 10}, []byte{}, nil},
+		{"all by mint then hash", owner, compressed.TokenPage{Limit: 10, AsOf: &slot29}, []byte{200, 3, 9}, []byte{200, 3, 7, 9}},
+		{"as of the late account's slot", owner, compressed.TokenPage{Limit: 10, AsOf: &slot30}, []byte{200, 3, 8, 9}, []byte{200, 3, 7, 8, 9}},
+		{"limit", owner, compressed.TokenPage{AsOf: &slot29, Limit: 2}, []byte{200, 3}, []byte{200, 3}},
+		{"after cursor", owner, compressed.TokenPage{AsOf: &slot29, Limit: 10, After: &compressed.TokenCursor{Mint: key(1), Hash: key(200)}}, []byte{3, 9}, []byte{3, 7, 9}},
+		{"cursor inside a mint", owner, compressed.TokenPage{AsOf: &slot29, Limit: 10, After: &compressed.TokenCursor{Mint: key(5), Hash: key(3)}}, []byte{9}, []byte{7, 9}},
+		{"mint filter", owner, compressed.TokenPage{AsOf: &slot29, Limit: 10, Mint: &mint5}, []byte{3, 9}, []byte{3, 7, 9}},
+		{"mint filter and cursor", owner, compressed.TokenPage{AsOf: &slot29, Limit: 10, Mint: &mint5, After: &compressed.TokenCursor{Mint: key(5), Hash: key(3)}}, []byte{9}, []byte{7, 9}},
+		{"zero limit", owner, compressed.TokenPage{Limit: 0}, []byte{}, []byte{}},
+		{"other owner", other, compressed.TokenPage{AsOf: &slot29, Limit: 10}, []byte{7}, nil},
+		{"unknown owner", 99, compressed.TokenPage{AsOf: &slot29, Limit: 10}, []byte{}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := qc.TokenAccountsByOwner(ctx, s, key(tt.who), tt.page)
+			got, err := compressed.TokenAccountsByOwner(ctx, s, key(tt.who), tt.page)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +80,7 @@ func TestTokenAccounts(t *testing.T) {
 			if tt.wantDel == nil {
 				return
 			}
-			got, err = qc.TokenAccountsByDelegate(ctx, s, key(del), tt.page)
+			got, err = compressed.TokenAccountsByDelegate(ctx, s, key(del), tt.page)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +106,7 @@ func TestTokenAccountFields(t *testing.T) {
 	a.Lamports = 9
 	a.Data.Discriminator = 288230376151711744
 	insertAccount(t, s, "token_accounts", a, false, "", "", nil)
-	got, err := qc.TokenAccountsByOwner(ctx, s, key(1), qc.TokenPage{Limit: 1})
+	got, err := compressed.TokenAccountsByOwner(ctx, s, key(1), compressed.TokenPage{Limit: 1})
 	if err != nil || len(got) != 1 {
 		t.Fatalf("%v %v", got, err)
 	}

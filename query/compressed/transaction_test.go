@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/internal/storetest"
-	qc "github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -37,7 +37,7 @@ func insertTxAccount(t *testing.T, s store.Store, hash byte, leaf, slot uint64, 
 			"s": strconv.FormatUint(slot, 10), "g": string(sigBytes(g)), "o": raw(key(1))})
 }
 
-func insertTxSpent(t *testing.T, s store.Store, hash byte, slot uint64, g byte, nullifier *qc.Key) {
+func insertTxSpent(t *testing.T, s store.Store, hash byte, slot uint64, g byte, nullifier *compressed.Key) {
 	t.Helper()
 	p := store.Params{"h": raw(key(hash)), "s": strconv.FormatUint(slot, 10), "g": string(sigBytes(g))}
 	n := "NULL"
@@ -78,7 +78,7 @@ func TestTransactionBySignature(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tx, err := qc.TransactionBySignature(ctx, s, sig(tt.sig))
+			tx, err := compressed.TransactionBySignature(ctx, s, sig(tt.sig))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +104,7 @@ func TestTransactionBySignature(t *testing.T) {
 			}
 		})
 	}
-	if _, err := qc.TransactionBySignature(ctx, s, sig(9)); !errors.Is(err, qc.ErrTxNotFound) {
+	if _, err := compressed.TransactionBySignature(ctx, s, sig(9)); !errors.Is(err, compressed.ErrTxNotFound) {
 		t.Errorf("unknown signature: %v, want ErrTxNotFound", err)
 	}
 }
@@ -120,17 +120,17 @@ func TestLatestNonVotingSignatures(t *testing.T) {
 	insertTx(t, s, 6, 4, false, nil) // re-ingested
 	tests := []struct {
 		name string
-		page qc.SigPage
+		page compressed.SigPage
 		want []slotSig
 	}{
-		{"all newest first, votes left out", qc.SigPage{Limit: 10}, []slotSig{{6, 4}, {5, 3}, {4, 1}}},
-		{"limit", qc.SigPage{Limit: 1}, []slotSig{{6, 4}}},
-		{"before", qc.SigPage{Limit: 10, Before: &qc.SigCursor{Slot: 6, Signature: sig(4)}}, []slotSig{{5, 3}, {4, 1}}},
-		{"limit 0", qc.SigPage{Limit: 0}, []slotSig{}},
+		{"all newest first, votes left out", compressed.SigPage{Limit: 10}, []slotSig{{6, 4}, {5, 3}, {4, 1}}},
+		{"limit", compressed.SigPage{Limit: 1}, []slotSig{{6, 4}}},
+		{"before", compressed.SigPage{Limit: 10, Before: &compressed.SigCursor{Slot: 6, Signature: sig(4)}}, []slotSig{{5, 3}, {4, 1}}},
+		{"limit 0", compressed.SigPage{Limit: 0}, []slotSig{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			items, err := qc.LatestNonVotingSignatures(ctx, s, tt.page)
+			items, err := compressed.LatestNonVotingSignatures(ctx, s, tt.page)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/dasch-labs/dasch/ingest/light"
+	"github.com/dasch-labs/dasch/chain/light"
 	"github.com/dasch-labs/dasch/store"
 )
 

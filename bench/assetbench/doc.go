@@ -1,0 +1,9 @@
+// Package assets benchmarks dasch's digital-asset read path: a seeded
+// generator of synthetic Token Metadata NFTs and programmable NFTs, SPL
+// and Token-2022 fungible tokens, MPL Core assets and compressed NFTs
+// (Bubblegum events); their load through the asset ingest decoder and
+// batcher, against the engine's raw insert rate for the same rows; and
+// getAsset / getAssetBatch latency through the real HTTP server on
+// loopback, serving from the asset index and from the store in the same
+// run, next to the query layer and the store read alone.
+package assetbench

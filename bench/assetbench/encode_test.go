@@ -1,0 +1,106 @@
+package assetbench
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/solana"
+)
+
+func k(b byte) solana.Pubkey {
+	var p solana.Pubkey
+	for i := range p {
+		p[i] = b + byte(i)
+	}
+	return p
+}
+
+func TestMintRoundTrip(t *testing.T) {
+	a, f := k(1), k(2)
+	for _, m := range []*das.Mint{
+		{Program: tokenProgram, MintAuthority: &a, Supply: 1, IsInitialized: true, FreezeAuthority: &f},
+		{Program: tokenProgram, Supply: 1 << 50, Decimals: 9, IsInitialized: true},
+		{Program: token2022Program, MintAuthority: &a, Supply: 7, Decimals: 6, IsInitialized: true,
+			MetadataPointer: &das.MetadataPointer{Authority: &a, MetadataAddress: &f},
+			TokenMetadata: &das.TokenMetadata{UpdateAuthority: &a, Mint: f, Name: "n", Symbol: "s", URI: "u",
+				AdditionalMetadata: []das.KeyValue{{Key: "k", Value: "v"}}}},
+	} {
+		b, err := EncodeMint(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := das.DecodeMint(m.Program, b)
+		if err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		got.Extensions = nil // raw copies of the typed extensions
+		if !reflect.DeepEqual(got, m) {
+			t.Errorf("round trip:\n got %+v\nwant %+v", got, m)
+		}
+	}
+	if _, err := EncodeMint(&das.Mint{Program: tokenProgram, TokenMetadata: &das.TokenMetadata{}}); err == nil {
+		t.Error("extensions on an SPL Token mint encoded")
+	}
+}
+
+func TestTokenAccountRoundTrip(t *testing.T) {
+	d, native := k(3), uint64(2039280)
+	for _, a := range []*das.TokenAccount{
+		{Program: tokenProgram, Mint: k(1), Owner: k(2), Amount: 1, State: das.StateInitialized},
+		{Program: tokenProgram, Mint: k(1), Owner: k(2), Amount: 1, Delegate: &d, DelegatedAmount: 1,
+			State: das.StateFrozen, IsNative: &native, CloseAuthority: &d},
+	} {
+		got, err := das.DecodeTokenAccount(a.Program, EncodeTokenAccount(a))
+		if err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		if !reflect.DeepEqual(got, a) {
+			t.Errorf("round trip:\n got %+v\nwant %+v", got, a)
+		}
+	}
+}
+
+func TestMetadataRoundTrip(t *testing.T) {
+	nonce, std, rs := uint8(254), das.ProgrammableNonFungible, k(9)
+	full := &das.Metadata{Key: das.KeyMetadataV1, UpdateAuthority: k(1), Mint: k(2), Name: "Name", Symbol: "SYM",
+		URI: "https://arweave.net/x", SellerFeeBasisPoints: 500, HasCreators: true,
+		Creators:            []das.Creator{{Address: k(3), Verified: true, Share: 60}, {Address: k(4), Share: 40}},
+		PrimarySaleHappened: true, IsMutable: true, EditionNonce: &nonce, TokenStandard: &std,
+		Collection:         &das.Collection{Verified: true, Key: k(5)},
+		Uses:               &das.Uses{UseMethod: 1, Remaining: 2, Total: 3},
+		CollectionDetails:  &das.CollectionDetails{Version: 1, Size: 10},
+		ProgrammableConfig: &das.ProgrammableConfig{RuleSet: &rs},
+	}
+	bare := &das.Metadata{Key: das.KeyMetadataV1, UpdateAuthority: k(1), Mint: k(2), Name: "T", Symbol: "T", URI: "u"}
+	for _, m := range []*das.Metadata{full, bare} {
+		b := EncodeMetadata(m)
+		if len(b) != metadataLen {
+			t.Errorf("length %d, want %d", len(b), metadataLen)
+		}
+		got, err := das.DecodeMetadata(metadataProgram, b)
+		if err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		if !reflect.DeepEqual(got, m) {
+			t.Errorf("round trip:\n got %+v\nwant %+v", got, m)
+		}
+	}
+}
+
+func TestMasterEditionRoundTrip(t *testing.T) {
+	zero := uint64(0)
+	for _, m := range []*das.MasterEdition{{Key: das.KeyMasterEditionV2, MaxSupply: &zero}, {Key: das.KeyMasterEditionV2, Supply: 4}} {
+		b := EncodeMasterEdition(m)
+		if len(b) != masterEditionLen {
+			t.Errorf("length %d, want %d", len(b), masterEditionLen)
+		}
+		got, err := das.DecodeMasterEdition(metadataProgram, b)
+		if err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		if !reflect.DeepEqual(got, m) {
+			t.Errorf("round trip:\n got %+v\nwant %+v", got, m)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package assetbench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/solana"
+)
+
+var (
+	tokenProgram     = das.TokenProgram()
+	token2022Program = das.Token2022Program()
+	metadataProgram  = das.TokenMetadataProgram()
+	coreProgram      = mustKey("CoREENxT6tW1HoK8ypY1SxRMZTcVPm7R94rH4PZNhX7d")
+)
+
+func mustKey(s string) solana.Pubkey {
+	k, err := solana.ParsePubkey(s)
+	if err != nil {
+		panic(err)
+	}
+	return k
+}
+
+// Accounts appends the accounts of asset i to dst, newest state only,
+// each written once at the asset's slot. A compressed NFT has none.
+func (p *Plan) Accounts(i int, dst []solana.Account) ([]solana.Account, error) {
+	if i < 0 || i >= len(p.kinds) {
+		return dst, fmt.Errorf("asset generator: asset %d of %d", i, len(p.kinds))
+	}
+	w := writer{dst: dst, slot: slot(i), version: uint64(i) << 4}
+	r := p.rng(domAsset, uint64(i))
+	switch k := p.kinds[i]; k {
+	case KindNFT, KindPNFT:
+		return p.nft(&w, r, i, k == KindPNFT)
+	case KindFungible:
+		return p.fungible(&w, r, i)
+	case KindFungible2022:
+		return p.fungible2022(&w, r, i)
+	case KindCore:
+		return p.core(&w, r, i), nil
+	case KindCNFT:
+		return dst, nil // no accounts: its state is its events (CNFTEvents)
+	default:
+		return dst, fmt.Errorf("asset generator: kind %s is not available", k)
+	}
+}
+
+// writer appends accounts with increasing write versions.
+type writer struct {
+	dst           []solana.Account
+	slot, version uint64
+}
+
+func (w *writer) add(pubkey, owner solana.Pubkey, data []byte) {
+	w.version++
+	w.dst = append(w.dst, solana.Account{
+		Pubkey: pubkey, Owner: owner, Lamports: 1_461_600 + uint64(len(data))*6_960, Data: data,
+		Slot: w.slot, WriteVersion: w.version,
+	})
+}
+
+func (p *Plan) creatorsOf(r *rand.Rand) []das.Creator {
+	n := 1 + r.IntN(3)
+	out := make([]das.Creator, n)
+	share := 100
+	for j := range out {
+		out[j] = das.Creator{Address: p.creator(r), Verified: j == 0}
+		if j == n-1 {
+			out[j].Share = uint8(share)
+		} else {
+			out[j].Share = uint8(share / 2)
+			share -= share / 2
+		}
+	}
+	return out
+}
+
+func (p *Plan) nft(w *writer, r *rand.Rand, i int, programmable bool) ([]solana.Account, error) {
+	id := p.ID(i)
+	edition := das.EditionPDA(id)
+	holder := p.owner(r)
+	mintData, err := EncodeMint(&das.Mint{Program: tokenProgram, MintAuthority: &edition, Supply: 1,
+		Decimals: 0, IsInitialized: true, FreezeAuthority: &edition})
+	if err != nil {
+		return w.dst, err
+	}
+	w.add(id, tokenProgram, mintData)
+
+	std, nonce := das.NonFungible, uint8(r.IntN(256))
+	md := &das.Metadata{
+		UpdateAuthority: p.authority(r), Mint: id,
+		Name: "Synthetic #" + strconv.Itoa(i), Symbol: "SYN", URI: p.uri(uint64(i)),
+		SellerFeeBasisPoints: uint16(r.IntN(1001)),
+		HasCreators:          true, Creators: p.creatorsOf(r),
+		PrimarySaleHappened: r.IntN(2) == 0, IsMutable: r.IntN(4) != 0,
+		EditionNonce: &nonce, TokenStandard: &std,
+		Collection: &das.Collection{Verified: r.IntN(10) != 0, Key: p.key(domCollection, r.Uint64N(uint64(p.collections)))},
+	}
+	ta := &das.TokenAccount{Program: tokenProgram, Mint: id, Owner: holder, Amount: 1, State: das.StateInitialized}
+	if programmable {
+		std = das.ProgrammableNonFungible
+		var ruleSet *solana.Pubkey
+		if r.IntN(2) == 0 {
+			k := p.key(domRuleSet, r.Uint64N(8))
+			ruleSet = &k
+		}
+		md.ProgrammableConfig = &das.ProgrammableConfig{RuleSet: ruleSet}
+		// Programmable NFTs are always frozen; some are delegated.
+		ta.State = das.StateFrozen
+		if r.IntN(5) == 0 {
+			d := p.key(domDelegate, uint64(i))
+			ta.Delegate, ta.DelegatedAmount = &d, 1
+		}
+	}
+	w.add(das.MetadataPDA(id), metadataProgram, EncodeMetadata(md))
+	w.add(p.key(domTokenAccount, uint64(i)<<8), tokenProgram, EncodeTokenAccount(ta))
+	var maxSupply uint64
+	w.add(edition, metadataProgram, EncodeMasterEdition(&das.MasterEdition{Key: das.KeyMasterEditionV2, MaxSupply: &maxSupply}))
+	return w.dst, nil
+}
+
+func (p *Plan) fungible(w *writer, r *rand.Rand, i int) ([]solana.Account, error) {
+	id := p.ID(i)
+	auth := p.authority(r)
+	supply := uint64(0)
+	amounts := make([]uint64, fungibleHolders)
+	for j := range amounts {
+		amounts[j] = 1 + r.Uint64N(1_000_000_000_000)
+		supply += amounts[j]
+	}
+	mintData, err := EncodeMint(&das.Mint{Program: tokenProgram, MintAuthority: &auth, Supply: supply,
+		Decimals: uint8(6 + 3*r.IntN(2)), IsInitialized: true})
+	if err != nil {
+		return w.dst, err
+	}
+	w.add(id, tokenProgram, mintData)
+	std := das.Fungible
+	w.add(das.MetadataPDA(id), metadataProgram, EncodeMetadata(&das.Metadata{
+		UpdateAuthority: auth, Mint: id,
+		Name: "Synthetic Token " + strconv.Itoa(i), Symbol: "ST" + strconv.Itoa(i%1000), URI: p.uri(uint64(i)),
+		IsMutable: true, TokenStandard: &std,
+	}))
+	for j, a := range amounts {
+		w.add(p.key(domTokenAccount, uint64(i)<<8|uint64(j)), tokenProgram, EncodeTokenAccount(&das.TokenAccount{
+			Program: tokenProgram, Mint: id, Owner: p.owner(r), Amount: a, State: das.StateInitialized}))
+	}
+	return w.dst, nil
+}
+
+func (p *Plan) fungible2022(w *writer, r *rand.Rand, i int) ([]solana.Account, error) {
+	id := p.ID(i)
+	auth := p.authority(r)
+	tm := &das.TokenMetadata{UpdateAuthority: &auth, Mint: id,
+		Name: "Synthetic 2022 " + strconv.Itoa(i), Symbol: "S22", URI: p.uri(uint64(i))}
+	if r.IntN(2) == 0 {
+		tm.AdditionalMetadata = []das.KeyValue{{Key: "website", Value: "https://example.org/" + strconv.Itoa(i)}}
+	}
+	mintData, err := EncodeMint(&das.Mint{Program: token2022Program, MintAuthority: &auth,
+		Supply: 1 + r.Uint64N(1<<40), Decimals: 9, IsInitialized: true,
+		MetadataPointer: &das.MetadataPointer{Authority: &auth, MetadataAddress: &id},
+		TokenMetadata:   tm,
+	})
+	if err != nil {
+		return w.dst, err
+	}
+	w.add(id, token2022Program, mintData)
+	return w.dst, nil
+}
+
+func (p *Plan) core(w *writer, r *rand.Rand, i int) []solana.Account {
+	a := &CoreAssetSpec{Owner: p.owner(r), Name: "Core #" + strconv.Itoa(i), URI: p.uri(uint64(i))}
+	if r.IntN(10) < 6 {
+		c := p.CoreCollectionID(r.IntN(p.coreCollections))
+		a.Collection = &c
+	} else {
+		a.Authority = p.authority(r)
+		a.Plugins.Royalties = &CoreRoyaltiesPlugin{BasisPoints: uint16(r.IntN(1001)),
+			Creators: []CoreRoyalty{{Address: p.creator(r), Percentage: 100}}}
+	}
+	if r.IntN(4) == 0 {
+		frozen := r.IntN(2) == 0
+		a.Plugins.Freeze = &frozen
+	}
+	if r.IntN(3) == 0 {
+		a.Plugins.Attributes = []CoreAttr{{"background", "blue"}, {"level", strconv.Itoa(r.IntN(100))}}
+	}
+	w.add(p.ID(i), coreProgram, EncodeCoreAsset(a))
+	return w.dst
+}
+
+// CoreCollectionAccounts appends the Core collections' accounts to dst;
+// they are written before any asset, at the first slot.
+func (p *Plan) CoreCollectionAccounts(dst []solana.Account) []solana.Account {
+	w := writer{dst: dst, slot: baseSlot}
+	for j := range p.coreCollections {
+		r := p.rng(domCoreCollection, uint64(j))
+		size := uint32(len(p.ByKind[KindCore]) * 6 / 10 / p.coreCollections)
+		w.version = 1<<40 | uint64(j)<<4
+		w.add(p.CoreCollectionID(j), coreProgram, EncodeCoreCollection(&CoreCollectionSpec{
+			Authority: p.authority(r), Name: "Core Collection " + strconv.Itoa(j), URI: p.uri(1<<40 | uint64(j)),
+			NumMinted: size, CurrentSize: size,
+			Plugins: CorePlugins{Royalties: &CoreRoyaltiesPlugin{BasisPoints: uint16(r.IntN(1001)),
+				Creators: []CoreRoyalty{{Address: p.creator(r), Percentage: 100}}}},
+		}))
+	}
+	return w.dst
+}

@@ -1,0 +1,114 @@
+package assetbench
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dasch-labs/dasch/bench/internal/measure"
+	"github.com/dasch-labs/dasch/hotindex"
+)
+
+// Targets of the digital-asset read path, through the HTTP server.
+const (
+	TargetGetAssetP99 = 5 * time.Millisecond
+	TargetBatchP99    = 20 * time.Millisecond
+)
+
+// WriteTable prints the run as one table.
+func (r *Report) WriteTable(w io.Writer) {
+	c := r.Cfg
+	var kinds []string
+	total := 0
+	for k := range NumKinds {
+		total += r.Counts[k]
+		if r.Counts[k] > 0 {
+			kinds = append(kinds, fmt.Sprintf("%s %s", k, measure.Count(r.Counts[k])))
+		}
+	}
+	fmt.Fprintf(w, "dasch digital-asset benchmark: %s assets (%s; %s Core collections), %s accounts, seed %d, %d CPUs, run %s\n",
+		measure.Count(total), strings.Join(kinds, ", "), measure.Count(r.CoreCollections), measure.Count(r.Ingest.Accounts), c.Gen.Seed, r.CPUs, r.Elapsed.Round(time.Second))
+	fmt.Fprintln(w, "latencies p50 / p99 in ms, one client unless stated; http = JSON-RPC through the server on loopback, reading")
+	fmt.Fprintln(w, "states from the asset index (index) or from the store (store); query layer = query/assetrows.Assets over the store")
+	fmt.Fprintln(w, "(edition PDAs, store read, rendering; no HTTP, no JSON); store read = query/assetrows.Load alone; targets judge http, index")
+	fmt.Fprintln(w)
+
+	t := &measure.Table{}
+	t.Row("", "http, index", "http, store", "store ÷ index p50", "query layer", "store read", "target")
+	ingest := r.IngestAccountsPerSec()
+	raw := r.RawRowsPerSec()
+	rowsPerSec := float64(r.Ingest.Rows) / r.Ingest.Load.Seconds()
+	t.Row("ingest, accounts/s (decoder → batcher → insert)", measure.Count(int(ingest)), "", "", "", "", "")
+	t.Row("  token and Core assets/s", measure.Count(int(float64(total-r.Counts[KindCNFT])/r.Ingest.Load.Seconds())), "", "", "", "", "")
+	t.Row("  raw insert of the same rows, rows/s", measure.Count(int(raw)), "", "", "", "",
+		fmt.Sprintf("ingest at %.0f%% of it (%s rows/s)", 100*rowsPerSec/raw, measure.Count(int(rowsPerSec))))
+	t.Row("  compressed NFT events, rows | s", fmt.Sprintf("%s | %.1f", measure.Count(r.Events), r.EventsInsert.Seconds()), "", "", "", "", "")
+	t.Row("  generate (untimed) | ingest | merges, s",
+		fmt.Sprintf("%.1f | %.1f | %.1f", r.Generate.Seconds(), r.Ingest.Load.Seconds(), r.Settle.Seconds()), "", "", "", "", "")
+	t.Row("  asset_accounts on disk, GB | parts", fmt.Sprintf("%.2f | %d", float64(r.DiskBytes)/1e9, r.Parts), "", "", "", "", "")
+	t.Row("asset index: entries | MiB | load s", fmt.Sprintf("%s | %d | %.1f", measure.Count(r.Index.Entries), r.Index.Bytes>>20, r.IndexLoad.Seconds()),
+		"", "", "", "", fmt.Sprintf("complete: %v", r.Index.Complete))
+
+	r.latRow(t, r.Single, TargetGetAssetP99)
+	for _, k := range r.PerKind {
+		r.latRow(t, k, TargetGetAssetP99)
+	}
+	r.latRow(t, r.Batch, TargetBatchP99)
+	for _, cr := range r.Concurrent {
+		target := TargetGetAssetP99
+		if cr.Batch {
+			target = TargetBatchP99
+		}
+		t.Row(cr.Label+", req/s", measure.RPS(cr.Indexed), measure.RPS(cr.HTTP), ratio(cr.HTTP.Throughput, cr.Indexed.Throughput, true), "", "", "")
+		t.Row("  p50 / p99", measure.Lat(cr.Indexed), measure.Lat(cr.HTTP), ratio(float64(cr.HTTP.P50), float64(cr.Indexed.P50), false), "", "",
+			verdict(cr.Indexed.P99 <= target, fmt.Sprintf("p99≤%dms", target.Milliseconds()))+" (single-client target)")
+	}
+	t.Write(w)
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "raw insert: the first %s rows, pre-built in batches of the batcher's size, inserted one at a time (as the batcher inserts a table) into a copy of asset_accounts\n", measure.Count(r.RawRows))
+	fmt.Fprintf(w, "ingest: in-memory accounts through assets.Decoder (%d workers) into the arrowbatch batcher; %s asset_accounts rows, %.0f MB handed to the engine\n",
+		c.Parallel, measure.Count(int(r.Ingest.Rows)), float64(r.Ingest.Bytes)/1e6)
+	fmt.Fprintf(w, "ids drawn uniformly at random; the first pass of every series (its warmup) checked that each id answers its own asset, never null or an error\n")
+	fmt.Fprintf(w, "compressed NFTs: built bubblegum.Events (mint_v1, a third transferred after), written to bubblegum_events as the asset ingest writes them\n")
+	fmt.Fprintf(w, "asset index: serving.OpenAssets as `dasch serve --asset-index` opens it (budget %d MiB), syncing every %s during the run\n",
+		hotindex.DefaultAssetBudget>>20, hotindex.DefaultSyncInterval)
+	for _, k := range r.UnavailableKinds {
+		fmt.Fprintf(w, "NOT GENERATED: %s\n", k)
+	}
+	for _, k := range r.Unserved {
+		fmt.Fprintf(w, "NOT RENDERED: %s — every probed %s answers \"not found\" in this build; left out of the measured mix\n", k, k)
+	}
+	fmt.Fprintf(w, "machine load average when the run started: %s on %d CPUs\n", r.LoadBefore, r.CPUs)
+}
+
+// latRow prints one request type's paths.
+func (r *Report) latRow(t *measure.Table, row Row, target time.Duration) {
+	label := row.Label + ", p50 / p99"
+	if row.Skip != "" {
+		t.Row(label, "skipped", "", "", "", measure.Lat(row.Store), row.Skip)
+		return
+	}
+	t.Row(label, measure.Lat(row.Indexed), measure.Lat(row.HTTP), ratio(float64(row.HTTP.P50), float64(row.Indexed.P50), false),
+		measure.Lat(row.Query), measure.Lat(row.Store), verdict(row.Indexed.P99 <= target, fmt.Sprintf("p99≤%dms", target.Milliseconds())))
+}
+
+// ratio prints a ÷ b ("×"); with inverse, b ÷ a (throughput: more is
+// better, so the index's gain reads the same way as for latency).
+func ratio(a, b float64, inverse bool) string {
+	if inverse {
+		a, b = b, a
+	}
+	if a <= 0 || b <= 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(a/b, 'f', 1, 64) + "×"
+}
+
+func verdict(ok bool, what string) string {
+	if ok {
+		return what + " PASS"
+	}
+	return what + " MISS"
+}

@@ -1,0 +1,250 @@
+package assetbench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dasch-labs/dasch/hotindex"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// Config tunes a run. Zero values take the defaults noted.
+type Config struct {
+	Gen GenConfig
+	// Parallel is the number of generate and decode workers. Default
+	// GOMAXPROCS.
+	Parallel int
+	// RawRows bounds the raw insert reference. Default 1,000,000.
+	RawRows int
+	// BatchIDs is the number of ids per getAssetBatch. Default 100.
+	BatchIDs int
+	// Clients are the concurrent client counts. Default 16 and 64.
+	Clients []int
+	// Single bounds each one-id series (all kinds), PerKind each kind's,
+	// Batch each batch series and Concurrent each concurrent one.
+	Single, PerKind, Batch, Concurrent Budget
+	// SettleLimit bounds the wait for merges after the load. Default 5
+	// minutes.
+	SettleLimit time.Duration
+	// Progress receives a line per step; nil discards them.
+	Progress io.Writer
+}
+
+func (c *Config) applyDefaults() {
+	c.Gen.applyDefaults()
+	if c.Parallel <= 0 {
+		c.Parallel = workers()
+	}
+	if c.RawRows <= 0 {
+		c.RawRows = 1_000_000
+	}
+	if c.BatchIDs <= 0 {
+		c.BatchIDs = 100
+	}
+	if c.Clients == nil {
+		c.Clients = []int{16, 64}
+	}
+	if c.Single == (Budget{}) {
+		c.Single = Budget{Warmup: 30, Requests: 2_000, Time: 6 * time.Second, MinRequests: 50}
+	}
+	if c.PerKind == (Budget{}) {
+		c.PerKind = Budget{Warmup: 20, Requests: 1_000, Time: 3 * time.Second, MinRequests: 30}
+	}
+	if c.Batch == (Budget{}) {
+		c.Batch = Budget{Warmup: 10, Requests: 500, Time: 6 * time.Second, MinRequests: 30}
+	}
+	if c.Concurrent == (Budget{}) {
+		c.Concurrent = Budget{Warmup: 2, Requests: 50_000, Time: 8 * time.Second}
+	}
+	if c.SettleLimit <= 0 {
+		c.SettleLimit = 5 * time.Minute
+	}
+	if c.Progress == nil {
+		c.Progress = io.Discard
+	}
+}
+
+// Row is one request type answered four ways: over HTTP from the asset
+// index (Indexed) and from the store (HTTP), by the query layer alone and
+// by the store read alone.
+type Row struct {
+	Label                       string
+	Indexed, HTTP, Query, Store Series
+	// Skip says why the row was not measured, if it was not.
+	Skip string
+}
+
+// ConcRow is one request type from many clients over HTTP, from the
+// asset index and from the store.
+type ConcRow struct {
+	Label         string
+	Batch         bool
+	Indexed, HTTP Series
+}
+
+// Report is everything one run measured.
+type Report struct {
+	Cfg        Config
+	CPUs       int
+	Elapsed    time.Duration
+	LoadBefore string // 1-minute load average when the run started
+
+	Counts          [NumKinds]int
+	CoreCollections int
+
+	Generate         time.Duration // outside the ingest clock
+	Ingest           ingestFigures
+	Events           int           // bubblegum_events rows of the compressed NFTs
+	EventsInsert     time.Duration // their insert
+	IndexLoad        time.Duration
+	Index            hotindex.AssetStats
+	RawRows          int
+	Raw              time.Duration
+	Settle           time.Duration
+	Parts            int
+	DiskBytes        int64
+	Unserved         []Kind // kinds this build renders as not found
+	Single, Batch    Row
+	PerKind          []Row
+	Concurrent       []ConcRow
+	UnavailableKinds []Kind // kinds this build cannot generate
+}
+
+// RawRowsPerSec is the engine's insert rate of the same rows.
+func (r *Report) RawRowsPerSec() float64 { return float64(r.RawRows) / r.Raw.Seconds() }
+
+// IngestAccountsPerSec is the end-to-end ingest rate.
+func (r *Report) IngestAccountsPerSec() float64 {
+	return float64(r.Ingest.Accounts) / r.Ingest.Load.Seconds()
+}
+
+// Run generates the assets, loads them into s (migrated and empty) through
+// the asset ingest path and measures the read paths.
+func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
+	cfg.applyDefaults()
+	began := time.Now()
+	say := func(format string, a ...any) {
+		fmt.Fprintf(cfg.Progress, "[%6.1fs] "+format+"\n", append([]any{time.Since(began).Seconds()}, a...)...)
+	}
+	rep := &Report{Cfg: cfg, CPUs: runtime.NumCPU(), LoadBefore: loadAvg()}
+	p, err := NewPlan(cfg.Gen)
+	if err != nil {
+		return nil, err
+	}
+	for k := range NumKinds {
+		rep.Counts[k] = len(p.ByKind[k])
+		if !Available(k) {
+			rep.UnavailableKinds = append(rep.UnavailableKinds, k)
+		}
+	}
+	rep.CoreCollections = p.CoreCollections()
+	if err := load(ctx, s, p, rep, say); err != nil {
+		return nil, err
+	}
+	if rep.Unserved, err = probe(ctx, s, p); err != nil {
+		return nil, err
+	}
+	for _, k := range rep.Unserved {
+		say("%s: this build renders no generated %s (answers not found): left out of the measured mix", k, k)
+	}
+	// The index as `dasch serve` opens it, synced in the background.
+	ictx, stopIndex := context.WithCancel(ctx)
+	defer stopIndex()
+	idx, took, err := hotindex.OpenAssets(ictx, s, hotindex.DefaultAssetBudget, hotindex.DefaultSyncInterval, nil)
+	if err != nil {
+		return nil, err
+	}
+	rep.IndexLoad, rep.Index = took, idx.Stats()
+	say("asset index: %d entries, ~%d MiB, loaded in %.1fs", rep.Index.Entries, rep.Index.Bytes>>20, took.Seconds())
+	addr, key, stop, err := startServer(ctx, s, nil, say)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	iaddr, ikey, istop, err := startServer(ctx, s, idx, say)
+	if err != nil {
+		return nil, err
+	}
+	defer istop()
+	say("dasch: serving JSON-RPC on %s (store) and %s (asset index)", addr, iaddr)
+	conns := slices.Max(append([]int{1}, cfg.Clients...)) + 8
+	m := &measurer{cfg: cfg, p: p, rep: rep, say: say,
+		ps: paths{s: s, rpc: newRPCClient(addr, key, conns), indexed: newRPCClient(iaddr, ikey, conns)}}
+	if err := m.all(ctx); err != nil {
+		return nil, err
+	}
+	rep.Elapsed = time.Since(began)
+	say("done")
+	return rep, nil
+}
+
+// load generates the state, measures the raw insert reference and ingests
+// the state, then waits for merges.
+func load(ctx context.Context, s store.Store, p *Plan, rep *Report, say func(string, ...any)) error {
+	cfg := rep.Cfg
+	say("generating %d assets (%d workers)", p.Assets(), cfg.Parallel)
+	start := time.Now()
+	chunks, err := generate(ctx, p, cfg.Parallel)
+	if err != nil {
+		return err
+	}
+	rep.Generate = time.Since(start)
+	say("generated in %.1fs; raw insert reference, up to %d rows", rep.Generate.Seconds(), cfg.RawRows)
+	if rep.RawRows, rep.Raw, err = rawInsert(ctx, s, chunks, cfg.RawRows); err != nil {
+		return err
+	}
+	say("raw insert: %d rows in %.1fs; ingesting", rep.RawRows, rep.Raw.Seconds())
+	if rep.Ingest, err = ingestChunks(ctx, s, chunks, cfg.Parallel); err != nil {
+		return err
+	}
+	chunks = nil
+	say("ingest: %d accounts in %.1fs; compressed NFT events", rep.Ingest.Accounts, rep.Ingest.Load.Seconds())
+	start = time.Now()
+	if rep.Events, err = insertEvents(ctx, s, p); err != nil {
+		return err
+	}
+	rep.EventsInsert = time.Since(start)
+	if err := checkpoint(ctx, s, p); err != nil {
+		return err
+	}
+	say("events: %d rows in %.1fs; waiting for merges", rep.Events, rep.EventsInsert.Seconds())
+	if rep.Settle, rep.Parts, err = settle(ctx, s, cfg.SettleLimit); err != nil {
+		return err
+	}
+	if rep.DiskBytes, err = diskBytes(ctx, s); err != nil {
+		return err
+	}
+	say("merges settled after %.1fs, %d parts", rep.Settle.Seconds(), rep.Parts)
+	return nil
+}
+
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
+}
+
+// EnvAssets scales the benchmark without a flag, e.g. for `make bench`.
+const EnvAssets = "DASCH_BENCH_ASSETS"
+
+// AssetsFromEnv returns $DASCH_BENCH_ASSETS, or def when it is unset.
+func AssetsFromEnv(def int) (int, error) {
+	v := os.Getenv(EnvAssets)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(strings.ReplaceAll(v, "_", ""))
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s=%q: want a positive number of assets", EnvAssets, v)
+	}
+	return n, nil
+}

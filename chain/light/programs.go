@@ -1,0 +1,86 @@
+package light
+
+import "github.com/dasch-labs/dasch/chain/solana"
+
+// Program ids of the current (post-August 2024) Light deployment. Photon
+// ignores the earlier ids, so transactions calling only those yield
+// nothing. They are functions so no one can reassign them.
+
+// LightSystemProgram is SySTEM1eSU2p4BGQfQpimFEWWSC1XDFeun3Nqzz3rT7.
+func LightSystemProgram() solana.Pubkey {
+	return solana.Pubkey{
+		0x06, 0xa7, 0x55, 0xf8, 0x21, 0x39, 0x05, 0x4d, 0x44, 0x24, 0xb1, 0x5a, 0xf0, 0xc4, 0x30, 0xcf,
+		0x2f, 0x4b, 0x7f, 0x98, 0x79, 0x3a, 0xda, 0x12, 0x52, 0xd4, 0x8f, 0x36, 0x66, 0xc6, 0xcb, 0xce,
+	}
+}
+
+// AccountCompressionProgram is compr6CUsB5m2jS4Y3831ztGSTnDpnKJTKS95d64XVq.
+func AccountCompressionProgram() solana.Pubkey {
+	return solana.Pubkey{
+		0x09, 0x2c, 0x36, 0xec, 0x22, 0xf5, 0x17, 0x83, 0x00, 0xfd, 0xb4, 0x4a, 0xaa, 0x6a, 0xff, 0xcf,
+		0xf0, 0xa4, 0x6e, 0x1c, 0xbc, 0x64, 0x1c, 0x0e, 0x3e, 0xd0, 0x9d, 0xa1, 0x3b, 0x9e, 0xf5, 0x08,
+	}
+}
+
+// CompressedTokenProgram is cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFEVv3m,
+// the owner of compressed token accounts.
+func CompressedTokenProgram() solana.Pubkey {
+	return solana.Pubkey{
+		0x09, 0x15, 0xa3, 0x57, 0x23, 0x79, 0x4e, 0x8f, 0xb6, 0x5d, 0x07, 0x5b, 0x6b, 0x72, 0x69, 0x9c,
+		0x38, 0xdd, 0x02, 0xe5, 0x94, 0x8b, 0x75, 0xb0, 0xe5, 0xa0, 0x41, 0x8e, 0x80, 0x97, 0x5b, 0x44,
+	}
+}
+
+// NoopProgram is noopb9bkMVfRPU8AsbpTUg8AQkHtKwMYZiFUjNRtMmV, through which
+// the account-compression program logs events.
+func NoopProgram() solana.Pubkey {
+	return solana.Pubkey{
+		0x0b, 0xbc, 0x0f, 0xc0, 0xbb, 0x47, 0xca, 0x2f, 0x74, 0xc4, 0x11, 0x2e, 0x94, 0xab, 0x13, 0xcf,
+		0xa3, 0xc6, 0x34, 0xe5, 0xdc, 0x17, 0xea, 0xcb, 0x03, 0xcd, 0x1a, 0x23, 0xcd, 0x7e, 0x78, 0x7c,
+	}
+}
+
+// RegistryProgram is Lighton6oQpVkeewmo2mcPTQQp7kYHr4fWpAgJyEmDX, the
+// forester and protocol registry.
+func RegistryProgram() solana.Pubkey {
+	return solana.Pubkey{
+		0x05, 0x0d, 0x2b, 0x13, 0x79, 0x51, 0x36, 0x85, 0xcf, 0x02, 0xf2, 0xb5, 0xfd, 0x52, 0x91, 0xbd,
+		0x95, 0x9b, 0x2b, 0x06, 0x0a, 0xa5, 0x25, 0xea, 0x5b, 0x34, 0x81, 0x3b, 0x1d, 0xb9, 0xb7, 0x6e,
+	}
+}
+
+// registeredProgramPDA (35hkDgaAKwMCaxRz2ocSZ6NaUrtKkyNqU6c4RV3tYJRh) is
+// the second account of an InsertIntoQueues issued by the Light system
+// program; checking it keeps other callers of the compression program from
+// posing as a system-program event.
+func registeredProgramPDA() solana.Pubkey {
+	return solana.Pubkey{
+		0x1e, 0xeb, 0xc4, 0x8c, 0xfb, 0x32, 0x64, 0xbb, 0xc3, 0x4b, 0xf5, 0xc5, 0xa5, 0xa8, 0x34, 0xfc,
+		0x67, 0x50, 0x00, 0x6f, 0x29, 0x86, 0xd9, 0x6f, 0x23, 0x5b, 0xc8, 0x87, 0x5e, 0xf4, 0xdd, 0x44,
+	}
+}
+
+// solanaSystemProgram is the native system program, the all-zero key.
+func solanaSystemProgram() solana.Pubkey { return solana.Pubkey{} }
+
+// Instruction discriminators: the first 8 bytes of instruction data, read
+// as a little-endian u64 (so they can be constants).
+const (
+	discInvoke               = 0x19f2ca1507a9101a // [26 16 169 7 21 202 242 25]
+	discInvokeCPI            = 0xc42bc22781bfd431 // [49 212 191 129 39 194 43 196]
+	discInvokeCPIReadOnly    = 0x085cdf15a6a32f56 // [86 47 163 166 21 223 92 8]
+	discInvokeCPIAccountInfo = 0xf0568b2f548022e4 // [228 34 128 84 47 139 86 240]
+	discCreateCPIContext     = 0xbcb22179424770e9 // [233 112 71 66 121 33 178 188]
+	discInsertIntoQueues     = 0xa3f82e23999f8fb4 // [180 143 159 153 35 46 248 163]
+)
+
+// tokenTransfer2 is the one-byte discriminator of the compressed-token
+// program's Transfer2 instruction, which may sit in a CPI chain.
+const tokenTransfer2 = 101
+
+// discriminator reads the 8-byte discriminator of instruction data that is
+// known to be at least 8 bytes long.
+func discriminator(data []byte) uint64 {
+	return uint64(data[0]) | uint64(data[1])<<8 | uint64(data[2])<<16 | uint64(data[3])<<24 |
+		uint64(data[4])<<32 | uint64(data[5])<<40 | uint64(data[6])<<48 | uint64(data[7])<<56
+}

@@ -1,0 +1,47 @@
+package assetstate
+
+import (
+	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/ingest/arrowbatch"
+	"github.com/dasch-labs/dasch/ingest/decode"
+)
+
+// Decoder routes digital-asset accounts and Bubblegum instructions to the
+// asset tables. It holds no state and is safe for concurrent use.
+type Decoder struct{}
+
+var _ decode.Decoder = Decoder{}
+
+// Name implements decode.Decoder.
+func (Decoder) Name() string { return "assets" }
+
+// Tables implements decode.Decoder.
+func (Decoder) Tables() []arrowbatch.Table {
+	return []arrowbatch.Table{accountsTable(), EventsTable()}
+}
+
+// DecodeAccount implements decode.Decoder.
+func (Decoder) DecodeAccount(acc *solana.Account, out *decode.Batch) error {
+	row, err := classify(acc)
+	if err != nil || row == nil {
+		return err
+	}
+	out.Add(row)
+	return nil
+}
+
+// DecodeTx implements decode.Decoder: every Bubblegum instruction of a
+// successful transaction that names a leaf becomes an event row.
+func (Decoder) DecodeTx(tx *solana.Tx, out *decode.Batch) error {
+	if tx.Failed() {
+		return nil
+	}
+	rows, err := eventRows(tx)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		out.Add(r)
+	}
+	return nil
+}

@@ -1,0 +1,113 @@
+package assetstate
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/ingest/decode"
+	"github.com/dasch-labs/dasch/schema"
+)
+
+const corpus = "../../testdata/das"
+
+func load(t *testing.T, f string) *solana.Account {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(corpus, f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := solana.ParseAccount(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func pk(t *testing.T, s string) solana.Pubkey {
+	t.Helper()
+	k, err := solana.ParsePubkey(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// TestRouting checks where each kind of account is stored: under the asset
+// it describes, with its kind, holder and amount.
+func TestRouting(t *testing.T) {
+	const mint = "843gdpsTE4DoJz3ZoBsEjAqT8UgAcyF5YojygGgGZE1f"
+	tests := []struct {
+		file, kind, asset, holder string
+		amount                    uint64
+	}{
+		{"accounts/account_updates/" + mint + ".json", schema.AssetKindMint, mint, "", 1},
+		{"accounts/account_updates/6cQEeDKhobxxsvPKcAsdHZbDrPgQtEpo8PFzayDu5Gi5.json", schema.AssetKindMetadata, mint, "", 0},
+		{"accounts/account_updates/DPBEGb2DajfkannVZ6J4NxRY2ovz1yn1j36i1WVdZVpW.json", schema.AssetKindTokenAccount, mint, "*", 1},
+		{"accounts/mpl_core_get_asset/x3hJtpU4AUsGejNvxzX9TKjcyNB1eYtDdDPWdeF6opr.json", schema.AssetKindCore,
+			"x3hJtpU4AUsGejNvxzX9TKjcyNB1eYtDdDPWdeF6opr", "", 0},
+		{"accounts/token_extensions_get_asset_scenario_1/BPU5vrAHafRuVeK33CgfdwTKSsmC4p6t3aqyav3cFF7Y.json", schema.AssetKindMint,
+			"BPU5vrAHafRuVeK33CgfdwTKSsmC4p6t3aqyav3cFF7Y", "", 0},
+	}
+	for _, tc := range tests {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) {
+			acc := load(t, tc.file)
+			var b decode.Batch
+			if err := (Decoder{}).DecodeAccount(acc, &b); err != nil {
+				t.Fatal(err)
+			}
+			if len(b.Rows()) != 1 {
+				t.Fatalf("%d rows, want 1", len(b.Rows()))
+			}
+			row := b.Rows()[0].(*accountRow)
+			if row.Kind != tc.kind || row.AssetID != pk(t, tc.asset) || row.Pubkey != acc.Pubkey || row.Slot != acc.Slot {
+				t.Errorf("row %s under %s (pubkey %s slot %d), want %s under %s", row.Kind, row.AssetID, row.Pubkey, row.Slot, tc.kind, tc.asset)
+			}
+			if (tc.holder != "") != (row.Holder != nil) {
+				t.Errorf("holder %v, want one: %v", row.Holder, tc.holder != "")
+			}
+			if tc.kind != schema.AssetKindMint || tc.amount != 0 {
+				if row.Amount != tc.amount {
+					t.Errorf("amount %d, want %d", row.Amount, tc.amount)
+				}
+			}
+		})
+	}
+}
+
+// TestIgnoredAndBad: accounts of other programs and unknown layouts are
+// skipped; an asset program's account that does not decode is an error
+// (a dead letter), never a panic.
+func TestIgnoredAndBad(t *testing.T) {
+	token := pk(t, "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")
+	meta := pk(t, "metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s")
+	other := pk(t, "11111111111111111111111111111111")
+	tests := []struct {
+		name    string
+		owner   solana.Pubkey
+		data    []byte
+		wantErr bool
+	}{
+		{"system account", other, make([]byte, 82), false},
+		{"token multisig", token, make([]byte, 355), false},
+		{"uninitialized mint", token, make([]byte, 82), false},
+		{"uninitialized token account", token, make([]byte, 165), false},
+		{"metadata other key", meta, []byte{7, 1, 2}, false},
+		{"empty metadata account", meta, nil, false},
+		{"truncated metadata", meta, []byte{4, 1, 2, 3}, true},
+		{"truncated edition", meta, []byte{1, 2}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var b decode.Batch
+			err := (Decoder{}).DecodeAccount(&solana.Account{Owner: tc.owner, Data: tc.data}, &b)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("err %v, want error: %v", err, tc.wantErr)
+			}
+			if len(b.Rows()) != 0 {
+				t.Errorf("%d rows, want none", len(b.Rows()))
+			}
+		})
+	}
+}

@@ -1,0 +1,87 @@
+package compressedstate
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/dasch-labs/dasch/chain/light"
+	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// SeedTrees upserts the trees of a trees.json document (its "trees" list)
+// into state_trees. Seeding the same list again changes nothing; a tree
+// seeded again with other values takes the new ones.
+func SeedTrees(ctx context.Context, s store.Store, r io.Reader) error {
+	trees, err := light.LoadTrees(r)
+	if err != nil {
+		return fmt.Errorf("seed trees: %w", err)
+	}
+	// In key order, so that the rows are written deterministically.
+	keys := slices.SortedFunc(maps.Keys(trees), func(a, b solana.Pubkey) int { return cmp.Compare(string(a[:]), string(b[:])) })
+	for _, k := range keys {
+		t := trees[k]
+		err := s.Exec(ctx, `INSERT INTO state_trees (tree, queue, tree_type, height, root_history_capacity)
+			VALUES ({tree:FixedString(32)}, {queue:FixedString(32)}, {type:UInt8}, {height:UInt32}, {capacity:UInt64})`,
+			store.Params{
+				"tree":     string(t.Tree[:]),
+				"queue":    string(t.Queue[:]),
+				"type":     strconv.FormatUint(uint64(t.Type), 10),
+				"height":   strconv.FormatUint(uint64(t.Height), 10),
+				"capacity": strconv.FormatUint(t.RootHistoryCapacity, 10),
+			})
+		if err != nil {
+			return fmt.Errorf("seed tree %s: %w", t.Tree, err)
+		}
+	}
+	return nil
+}
+
+// LoadTrees reads state_trees into a lookup by tree and by queue pubkey.
+func LoadTrees(ctx context.Context, s store.Store) (light.TreeLookup, error) {
+	res, err := s.Query(ctx, `SELECT tree, queue, tree_type, height, root_history_capacity FROM state_trees FINAL`, nil)
+	if err != nil {
+		return nil, fmt.Errorf("load trees: %w", err)
+	}
+	trees := make(map[solana.Pubkey]light.TreeInfo, len(res.Rows))
+	for _, r := range res.Rows {
+		var t light.TreeInfo
+		if err := keyOf(&t.Tree, r[0]); err != nil {
+			return nil, fmt.Errorf("load trees: tree: %w", err)
+		}
+		if err := keyOf(&t.Queue, r[1]); err != nil {
+			return nil, fmt.Errorf("load trees: queue of %s: %w", t.Tree, err)
+		}
+		typ, _ := r[2].(uint8)
+		t.Type = light.TreeType(typ)
+		t.Height, _ = r[3].(uint32)
+		t.RootHistoryCapacity, _ = r[4].(uint64)
+		trees[t.Tree] = t
+	}
+	return light.NewTreeMap(trees), nil
+}
+
+// countTrees returns how many trees state_trees holds.
+func countTrees(ctx context.Context, s store.Store) (uint64, error) {
+	res, err := s.Query(ctx, `SELECT count() FROM state_trees FINAL`, nil)
+	if err != nil {
+		return 0, fmt.Errorf("count trees: %w", err)
+	}
+	n, _ := res.Rows[0][0].(uint64)
+	return n, nil
+}
+
+// keyOf copies a FixedString(32) value into dst.
+func keyOf(dst *solana.Pubkey, v any) error {
+	s, ok := v.(string)
+	if !ok || len(s) != len(dst) {
+		return fmt.Errorf("want 32 bytes, got %T of %d bytes", v, len(s))
+	}
+	copy(dst[:], s)
+	return nil
+}
