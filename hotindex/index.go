@@ -392,8 +392,8 @@ func mergeOwner(cur []ownerBal, set []ownerBal, mintKeys []compressed.Key) []own
 }
 
 // Holders returns a page of mint's holders in the order and with the
-// cursor semantics of qc.MintHolders, and the slot the index reflects. It
-// returns qc.ErrNotIndexed while no slot has been indexed.
+// cursor semantics of compressed.MintHolders, and the slot the index reflects. It
+// returns compressed.ErrNotIndexed while no slot has been indexed.
 func (x *Index) Holders(mint compressed.Key, p compressed.HolderPage) ([]compressed.Holder, uint64, error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -423,7 +423,7 @@ func (x *Index) Holders(mint compressed.Key, p compressed.HolderPage) ([]compres
 }
 
 // Balances returns a page of owner's balances by mint with the semantics
-// of qc.TokenBalancesByOwner, and the slot the index reflects.
+// of compressed.TokenBalancesByOwner, and the slot the index reflects.
 func (x *Index) Balances(owner compressed.Key, p compressed.BalancePage) ([]compressed.TokenBalance, uint64, error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()

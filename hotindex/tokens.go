@@ -43,7 +43,7 @@ type Tokens struct {
 	// Writer state, touched by Load and Sync only (syncMu).
 	syncMu    sync.Mutex
 	next      uint64 // the first slot whose rows are not applied
-	rewritten int64  // the newest rewrite log entry applied (qc.Rewrites.Last)
+	rewritten int64  // the newest rewrite log entry applied (compressed.Rewrites.Last)
 }
 
 // tokAcc is one account without pointers, so the garbage collector does
@@ -113,10 +113,10 @@ func (x *Tokens) Stats() TokenStats {
 }
 
 // ByOwner returns a page of owner's unspent token accounts with the order
-// and cursor semantics of qc.TokenAccountsByOwner, and the slot the index
+// and cursor semantics of compressed.TokenAccountsByOwner, and the slot the index
 // reflects (p.AsOf is not needed: the index holds exactly that slot's
 // state). ok is false when owner is past the covered prefix: read the
-// store instead. It returns qc.ErrNotIndexed while no slot is indexed.
+// store instead. It returns compressed.ErrNotIndexed while no slot is indexed.
 func (x *Tokens) ByOwner(owner compressed.Key, p compressed.TokenPage) (items []compressed.Account, slot uint64, ok bool, err error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()

@@ -22,7 +22,7 @@ type SlotSource interface {
 	IndexedSlot(ctx context.Context) (uint64, error)
 }
 
-// AssetIndex serves asset states from memory (serving.Assets).
+// AssetIndex serves asset states from memory (hotindex.Assets).
 type AssetIndex interface {
 	assetrows.StateSource
 	// Slot returns the slot the index reflects; false until it reflects one.

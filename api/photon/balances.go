@@ -13,7 +13,7 @@ import (
 
 // HotIndex serves holder and balance pages from memory with the semantics
 // of the query layer, with the slot its data reflects; it returns
-// qc.ErrNotIndexed while no slot has been indexed. Until it is Ready (it
+// compressed.ErrNotIndexed while no slot has been indexed. Until it is Ready (it
 // may load after the server starts) the store answers.
 type HotIndex interface {
 	Ready() bool
