@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"math"
 	"net"
+	"regexp"
+	"strconv"
 	"sync"
 	"time"
 
@@ -278,7 +280,12 @@ func (s *Server) route(rc *fasthttp.RequestCtx) {
 		if !rc.IsOptions() { // the page may read the error
 			s.cors(rc, "")
 		}
-		s.writeError(rc, jsonrpc.NotFound("Not found").WithStatus(fasthttp.StatusNotFound))
+		// The path is named so a client that only shows the message (one
+		// that drops non-2xx bodies shows nothing at all) tells a wrong
+		// URL from a missing asset; the query string, which may carry the
+		// key, is left out.
+		msg := "Unknown path: " + strconv.Quote(string(rc.Path())) + "; JSON-RPC is served on POST /"
+		s.writeError(rc, jsonrpc.NotFound(msg).WithStatus(fasthttp.StatusNotFound))
 	}
 }
 
@@ -351,5 +358,15 @@ func statusOf(e *jsonrpc.Error) int {
 type fasthttpLogger struct{ l *slog.Logger }
 
 func (f fasthttpLogger) Printf(format string, args ...any) {
-	f.l.Warn(fmt.Sprintf(format, args...), "component", "fasthttp")
+	f.l.Warn(RedactKeys(fmt.Sprintf(format, args...)), "component", "fasthttp")
+}
+
+// keyParam matches an API key in a query string or a header line, as
+// fasthttp quotes unparsable requests whole in its messages.
+var keyParam = regexp.MustCompile(`(?i)(api[-_]key(?:=|:\s*))[^&\s"'\\]*`)
+
+// RedactKeys replaces every API key value in s, so no log line carries
+// one.
+func RedactKeys(s string) string {
+	return keyParam.ReplaceAllString(s, "${1}REDACTED")
 }

@@ -448,6 +448,10 @@ func TestRoutes(t *testing.T) {
 			}
 			if r := decode(t, body); r.Error == nil || r.Error.Code != tt.code || string(r.ID) != "null" {
 				t.Errorf("body %s", body)
+			} else if tt.status == 404 && !strings.HasPrefix(r.Error.Message, "Unknown path: ") {
+				t.Errorf("message %q does not name the unknown path", r.Error.Message)
+			} else if strings.Contains(r.Error.Message, "api-key") {
+				t.Errorf("message %q repeats the query string", r.Error.Message)
 			}
 			if got := hdr.Get("Allow"); got != tt.allow {
 				t.Errorf("Allow = %q, want %q", got, tt.allow)
