@@ -2,11 +2,15 @@ package auth_test
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/internal/storetest"
+	"github.com/dasch-labs/dasch/store"
 )
 
 func TestMain(m *testing.M) {
@@ -69,5 +73,58 @@ func TestKeysLifecycle(t *testing.T) {
 	}
 	if res.Rows[0][0].(uint64) != 0 {
 		t.Error("plaintext key found in api_keys")
+	}
+}
+
+// countingStore counts the queries that reach the store.
+type countingStore struct {
+	store.Store
+	n atomic.Int64
+}
+
+func (c *countingStore) Query(ctx context.Context, sql string, p store.Params) (*store.Result, error) {
+	c.n.Add(1)
+	return c.Store.Query(ctx, sql, p)
+}
+
+// A flood of distinct unknown keys costs a bounded number of store
+// lookups, not one each; a known key is still answered from memory during
+// the flood, and a key created after it works once the ration refills.
+func TestUnknownKeyFloodIsRationed(t *testing.T) {
+	ctx := context.Background()
+	base := storetest.Open(t)
+	known, pid, err := auth.CreateKey(ctx, base, "flood")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &countingStore{Store: base}
+	c := auth.NewChecker(s)
+	if err := c.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s.n.Store(0)
+	start := time.Now()
+	const flood = 2000
+	for i := range flood {
+		if _, ok, err := c.CheckKey(ctx, fmt.Sprintf("random-key-%d", i)); ok || err != nil {
+			t.Fatalf("random key %d: ok %v, err %v", i, ok, err)
+		}
+		if i%100 == 0 {
+			if got, ok, _ := c.CheckKey(ctx, known); !ok || got != pid {
+				t.Fatalf("known key rejected during the flood")
+			}
+		}
+	}
+	elapsed := time.Since(start).Seconds()
+	if max := int64(auth.MissLookups * (1 + elapsed + 1)); s.n.Load() > max {
+		t.Errorf("%d store queries for %d unknown keys in %.1f s, want at most %d", s.n.Load(), flood, elapsed, max)
+	}
+	fresh, _, err := auth.CreateKey(ctx, base, "flood")
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second / auth.MissLookups * 2)
+	if _, ok, err := c.CheckKey(ctx, fresh); !ok || err != nil {
+		t.Errorf("key created after the flood: ok %v, err %v", ok, err)
 	}
 }

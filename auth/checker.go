@@ -13,7 +13,10 @@ import (
 // Checker answers "is this key valid, and for which project" from memory.
 // A key it has not seen is looked up once in the store (so a key created a
 // moment ago works at once); unknown keys are remembered for a while so a
-// flood of bad keys cannot turn into a flood of queries.
+// flood of bad keys cannot turn into a flood of queries. A flood of
+// distinct random keys would miss that memory every time, so the lookups
+// themselves are rationed (MissLookups a second): past the ration a key
+// not in memory is unknown until the next Refresh loads it.
 type Checker struct {
 	s          store.Store
 	negTTL     time.Duration
@@ -21,11 +24,39 @@ type Checker struct {
 	known      map[string]string    // key hash → project id
 	unknown    map[string]time.Time // key hash → when it was found missing
 	maxUnknown int
+	misses     bucket
 }
+
+// MissLookups is how many store lookups of keys not in memory a Checker
+// makes per second, at most (and in a burst).
+const MissLookups = 20
 
 // NewChecker returns a checker that loads keys from s on demand.
 func NewChecker(s store.Store) *Checker {
-	return &Checker{s: s, negTTL: 2 * time.Second, known: map[string]string{}, unknown: map[string]time.Time{}, maxUnknown: 100_000}
+	return &Checker{s: s, negTTL: 2 * time.Second, known: map[string]string{}, unknown: map[string]time.Time{},
+		maxUnknown: 100_000, misses: bucket{rate: MissLookups, tokens: MissLookups}}
+}
+
+// bucket is a token bucket of rate tokens a second, holding at most rate.
+type bucket struct {
+	mu     sync.Mutex
+	rate   float64
+	tokens float64
+	last   time.Time
+}
+
+func (b *bucket) take(now time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.last.IsZero() {
+		b.tokens = min(b.rate, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+	}
+	b.last = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
 }
 
 // CheckKey implements server.KeyChecker.
@@ -42,6 +73,9 @@ func (c *Checker) CheckKey(ctx context.Context, key string) (string, bool, error
 		return pid, true, nil
 	}
 	if miss && time.Since(missAt) < c.negTTL {
+		return "", false, nil
+	}
+	if !c.misses.take(time.Now()) {
 		return "", false, nil
 	}
 	res, err := c.s.Query(ctx, `SELECT argMax(project_id, updated_at), argMax(revoked, updated_at)
