@@ -27,6 +27,7 @@ const (
 	InterfaceMplCoreAsset      = "MplCoreAsset"
 	InterfaceMplCoreCollection = "MplCoreCollection"
 	InterfaceMplCoreGroup      = "MplCoreGroup"
+	InterfaceMplBubblegumV2    = "MplBubblegumV2"
 )
 
 // SchemaURL is content.$schema for every asset.

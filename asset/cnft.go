@@ -9,7 +9,9 @@ import (
 
 // FromCNFT renders a compressed NFT folded from its Bubblegum events the
 // way the reference does:
-//   - interface V1_NFT for V1 and V2 leaves alike;
+//   - interface V1_NFT for V1 leaves and MplBubblegumV2 for V2 leaves, as
+//     the specification lists and Helius answers (the reference answers
+//     V1_NFT for both: docs/das-compat.md);
 //   - content from the on-chain name, symbol and uri; token_standard is
 //     always NonFungible (the reference records it so for every mint);
 //   - the tree config account of the mint as the one "full" authority;
@@ -59,6 +61,7 @@ func FromCNFT(st *bubblegum.CNFTState, opts Options) (*Asset, error) {
 	}
 	v2 := st.Flags != nil
 	if v2 {
+		a.Interface = InterfaceMplBubblegumV2
 		f := *st.Flags
 		a.Compression.Flags = &f
 		a.Compression.CollectionHash = keyStr(st.CollectionHash)

@@ -3,6 +3,8 @@ package conformance
 import (
 	"strings"
 	"testing"
+
+	"github.com/goccy/go-json"
 )
 
 func TestCompare(t *testing.T) {
@@ -79,5 +81,33 @@ func TestCheckError(t *testing.T) {
 	}
 	if d := checkError(nil, exact); d == "" {
 		t.Error("a result passed for an expected error")
+	}
+}
+
+// A field deviation is undone before comparing, recorded, and does not
+// hide any other difference.
+func TestFieldDeviations(t *testing.T) {
+	want := `{"interface":"V1_NFT","id":"A","burnt":false}`
+	tests := []struct {
+		name, got string
+		diff      bool
+		applied   int
+	}{
+		{"same", `{"interface":"V1_NFT","id":"A","burnt":false}`, false, 0},
+		{"V2 interface", `{"interface":"MplBubblegumV2","id":"A","burnt":false}`, false, 1},
+		{"V2 interface and another difference", `{"interface":"MplBubblegumV2","id":"A","burnt":true}`, true, 1},
+		{"other interface", `{"interface":"V1_PRINT","id":"A","burnt":false}`, true, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			applied := map[string]bool{}
+			msg, err := compareAssets(json.RawMessage(tt.got), json.RawMessage(want), applied)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (msg != "") != tt.diff || len(applied) != tt.applied {
+				t.Errorf("diff %q, applied %v", msg, applied)
+			}
+		})
 	}
 }

@@ -124,8 +124,9 @@ func TestDASCorpus(t *testing.T) {
 			t.Errorf("a getAsset case was skipped: %s", line)
 		}
 	}
-	if sum.Passed < 55 {
-		t.Errorf("%d cases passed, want every getAsset/getAssets case (at least 55)", sum.Passed)
+	// The Bubblegum V2 cases answer with a field deviation (interface).
+	if sum.Passed < 45 || sum.Passed+sum.Deviations < 59 {
+		t.Errorf("%d cases passed and %d deviated, want every getAsset/getAssets case (at least 45 and 59)", sum.Passed, sum.Deviations)
 	}
 	for name := range deviations {
 		if !strings.Contains(out.String(), "DEVIATION "+name+":") {

@@ -110,9 +110,9 @@ var assets = []asset{
 			"transactions/mint_v2_transfer_v2/2yyNYTb2ojt4CmTMWqV3szZ5muRx5MWfYTpq1ph2t7xDeAmxvnfVDgZLvcYK1oHzj2K8GWJ2eKvdT9tLxcr1yT4P.json",
 			"transactions/mint_v2_transfer_v2/4VibmNjZzcJ3PNybVvkdRFqJCNJvJnx3Wy1suJzpS2JMCD4V18Gt4BgX532xnePp3ivZ7HBVu3PmXxT3sDFXvJ4A.json",
 		},
-		// Minted to one owner, then transferred to this one.
+		// Minted to one owner, then transferred to this one; a V2 leaf.
 		want: view{
-			Interface:   "V1_NFT",
+			Interface:   "MplBubblegumV2",
 			ID:          "H98ZTBg5XdWRxt35XDznbX2Z1m7nCYeYqoBTdi5qAQBg",
 			Name:        "My NFT",
 			Owner:       "28fnW7CpgsyPBqgCU9GLesnLoanqTfUjeAr2gZy4zsm1",
