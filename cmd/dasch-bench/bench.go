@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/dasch-labs/dasch/bench"
+	"github.com/dasch-labs/dasch/bench/assetbench"
+	"github.com/dasch-labs/dasch/bench/compressedbench"
+	"github.com/dasch-labs/dasch/bench/pgref"
+	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/store/chdb"
+)
+
+func runBench(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "bench")
+	suite := fs.String("suite", "insert", "insert: the store's insert limit vs the pipeline; compressed: compressed-state reads and ingest vs PostgreSQL; assets: getAsset/getAssetBatch latency and asset ingest")
+	url := fs.String("store", "", "store URL (default: a fresh embedded store in a temporary directory)")
+	rows := fs.Int("rows", 1_000_000, "insert suite: synthetic accounts to insert")
+	batch := fs.Int("batch", 50_000, "insert suite: rows per Arrow batch")
+	defAccounts, err := compressedbench.AccountsFromEnv(compressedbench.DefaultAccounts)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	accounts := fs.Int("accounts", defAccounts, "compressed suite: token accounts to generate (env "+compressedbench.EnvAccounts+")")
+	mints := fs.Int("mints", compressedbench.DefaultMints, "compressed suite: mints")
+	seed := fs.Uint64("seed", 1, "compressed suite: generator seed")
+	clients := fs.Int("clients", 64, "compressed suite: concurrent clients")
+	chunk := fs.Int("chunk", compressedbench.DefaultChunkAccounts, "compressed suite: token accounts per chunk, one record per table (dasch ingest's default batch is 50,000 rows)")
+	partChunks := fs.Int("part-chunks", compressedbench.DefaultPartChunks, "compressed suite: chunks per part, one INSERT per table committed every that many chunks (1: a part per chunk)")
+	transfers := fs.Int("transfers", 0, "compressed suite: transfers ingested after the pages, each spending a stored account and creating two (0: 1% of --accounts, at most 50,000; negative: none)")
+	liveSlots := fs.Int("live-slots", 0, "compressed suite: slots of 100 transfers ingested one at a time after the transfers, with the state step's balance copy and scanning token_balances (0: 20; negative: none)")
+	profile := fs.String("ingest-profile", "", "compressed suite: write a CPU profile (pprof) of the end-to-end ingest to this file")
+	withPG := fs.Bool("postgres", true, "compressed suite: load and query the PostgreSQL 15 reference")
+	pgBin := fs.String("pg-bin", "", "compressed suite: directory of initdb and postgres (default: "+pgref.DefaultBinDir+")")
+	defAssets, err := assetbench.AssetsFromEnv(assetbench.DefaultAssets)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	nAssets := fs.Int("assets", defAssets, "assets suite: digital assets to generate (env "+assetbench.EnvAssets+")")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch *suite {
+	case "insert":
+		if *rows <= 0 {
+			return usagef("--rows must be positive")
+		}
+		return benchInsert(ctx, e, *url, *rows, *batch)
+	case "compressed":
+		if *accounts <= 0 || *mints <= 0 || *clients <= 0 || *chunk <= 0 || *partChunks <= 0 {
+			return usagef("--accounts, --mints, --clients, --part-chunks and --chunk must be positive")
+		}
+		cfg := compressedbench.Config{
+			Gen:           compressedbench.GenConfig{Accounts: *accounts, Mints: *mints, Seed: *seed},
+			ChunkAccounts: *chunk,
+			PartChunks:    *partChunks,
+			Transfers:     *transfers,
+			LiveSlots:     *liveSlots,
+			Clients:       *clients,
+			Postgres:      *withPG,
+			PGBinDir:      *pgBin,
+			Progress:      e.stderr,
+		}
+		if *profile != "" {
+			f, err := os.Create(*profile)
+			if err != nil {
+				return fmt.Errorf("ingest profile: %w", err)
+			}
+			defer f.Close()
+			cfg.IngestProfile = f
+		}
+		return benchCompressed(ctx, e, *url, cfg)
+	case "assets":
+		if *nAssets <= 0 {
+			return usagef("--assets must be positive")
+		}
+		return benchAssets(ctx, e, *url, assetbench.Config{Gen: assetbench.GenConfig{Assets: *nAssets, Seed: *seed}, Progress: e.stderr})
+	}
+	return usagef("--suite must be insert, compressed or assets, not %q", *suite)
+}
+
+func benchInsert(ctx context.Context, e *env, url string, rows, batch int) error {
+	if url == "" {
+		d, err := tempDir(e, "dasch-bench-*")
+		if err != nil {
+			return err
+		}
+		defer d.Remove()
+		url = "embedded:" + d.Path
+	}
+	s, closeStore, err := openStore(ctx, e, url, true)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	fmt.Fprintf(e.stdout, "bench: %d synthetic accounts, batches of %d, store %s (%s)\n", rows, batch, url, s.Engine())
+	rep, err := bench.RunInsert(ctx, s, rows, batch)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "raw insert (pre-built Arrow batches): %12.0f rows/s\n", rep.RawRate())
+	fmt.Fprintf(e.stdout, "pipeline (decode → Arrow → insert):   %12.0f rows/s\n", rep.PipelineRate())
+	fmt.Fprintf(e.stdout, "pipeline / raw:                       %12.2f\n", rep.Ratio())
+	return nil
+}
+
+// benchAssets runs on an empty embedded store of its own, opened as the
+// compressed suite opens it.
+func benchAssets(ctx context.Context, e *env, url string, cfg assetbench.Config) error {
+	ctx, cancel := server.SignalContext(ctx)
+	defer cancel()
+	return withBenchStore(ctx, e, url, "assets", func(db *chdb.DB, dir string) error {
+		fmt.Fprintf(e.stderr, "bench: assets suite, %d assets, store %s\n", cfg.Gen.Assets, dir)
+		rep, err := assetbench.Run(ctx, db, cfg)
+		if err != nil {
+			return err
+		}
+		rep.WriteTable(e.stdout)
+		return nil
+	})
+}
+
+// withBenchStore opens an empty, migrated embedded store for a suite that
+// loads its own state (a temporary one when url is empty), with the query
+// condition cache off so repeated reads are computed every time.
+func withBenchStore(ctx context.Context, e *env, url, suite string, run func(db *chdb.DB, dir string) error) error {
+	dir := strings.TrimPrefix(url, "embedded:")
+	switch {
+	case url == "":
+		d, err := tempDir(e, "dasch-bench-*")
+		if err != nil {
+			return err
+		}
+		defer d.Remove()
+		dir = d.Path
+	case dir == url || dir == "":
+		return usagef("the %s suite needs an empty embedded store (--store embedded:DIR), not %q", suite, url)
+	default:
+		if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
+			return usagef("--store %s is not empty: the %s suite loads its own state", url, suite)
+		}
+	}
+	db, err := chdb.Open(ctx, dir, chdb.Options{Logger: e.log, Settings: map[string]string{"use_query_condition_cache": "0"}})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		db.Close()
+		if err := chdb.Shutdown(); err != nil && !errors.Is(err, chdb.ErrShutdownIncomplete) {
+			e.log.Warn("stopping the embedded engine", "err", err)
+		}
+	}()
+	if _, err := schema.Migrate(ctx, db); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return run(db, dir)
+}
+
+// benchCompressed runs on an embedded store of its own: it needs an empty
+// one, and opens it with the query condition cache off so repeated pages
+// are computed every time rather than answered from that cache.
+func benchCompressed(ctx context.Context, e *env, url string, cfg compressedbench.Config) error {
+	// Ctrl-C must still stop the PostgreSQL reference and remove its files.
+	ctx, cancel := server.SignalContext(ctx)
+	defer cancel()
+	if cfg.Postgres {
+		if _, err := pgref.FindBinDir(); err != nil && cfg.PGBinDir == "" {
+			return fmt.Errorf("%w; or pass --postgres=false to measure dasch alone", err)
+		}
+	}
+	dir := strings.TrimPrefix(url, "embedded:")
+	switch {
+	case url == "":
+		d, err := tempDir(e, "dasch-bench-*")
+		if err != nil {
+			return err
+		}
+		defer d.Remove()
+		dir = d.Path
+	case dir == url || dir == "":
+		return usagef("the compressed suite needs an empty embedded store (--store embedded:DIR), not %q", url)
+	default:
+		if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
+			return usagef("--store %s is not empty: the compressed suite loads its own state", url)
+		}
+	}
+	db, err := chdb.Open(ctx, dir, chdb.Options{Logger: e.log, Settings: map[string]string{"use_query_condition_cache": "0"}})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		db.Close()
+		if err := chdb.Shutdown(); err != nil && !errors.Is(err, chdb.ErrShutdownIncomplete) {
+			e.log.Warn("stopping the embedded engine", "err", err)
+		}
+	}()
+	if _, err := schema.Migrate(ctx, db); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	fmt.Fprintf(e.stderr, "bench: compressed suite, %d token accounts over %d mints, store %s\n", cfg.Gen.Accounts, cfg.Gen.Mints, dir)
+	rep, err := compressedbench.Run(ctx, db, cfg)
+	if err != nil {
+		return err
+	}
+	rep.WriteTable(e.stdout)
+	if len(rep.Mismatches) > 0 {
+		return fmt.Errorf("%d pages differed between dasch and the reference", len(rep.Mismatches))
+	}
+	return nil
+}
