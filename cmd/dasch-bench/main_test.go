@@ -12,9 +12,10 @@ import (
 	"github.com/dasch-labs/dasch/internal/tempdir"
 )
 
-// These tests run the real binary, as a user would.
+// These tests run the real binary, as a user would, alone and as
+// `dasch bench` runs it: dasch is built beside it, as make build does.
 
-var bin string
+var bin, daschBin string
 
 func TestMain(m *testing.M) {
 	dir, _, err := tempdir.Make("dasch-bin-*")
@@ -22,10 +23,13 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	bin = filepath.Join(dir.Path, "dasch-bench")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
-		os.Exit(1)
+	daschBin = filepath.Join(dir.Path, "dasch")
+	for _, b := range [][2]string{{bin, "."}, {daschBin, "../dasch"}} {
+		out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", b[1], err, out)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	dir.Remove()
@@ -50,24 +54,32 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"--suite", "compressed", "--part-chunks", "0"}, "--part-chunks and --chunk must be positive"},
 	}
 	for _, tc := range tests {
-		_, errOut, err := run(t, bin, tc.args...)
-		if err == nil || !strings.Contains(errOut, tc.want) {
-			t.Errorf("dasch-bench %v: err=%v stderr=%q, want %q", tc.args, err, errOut, tc.want)
-		}
-		if strings.Count(strings.TrimSpace(errOut), "\n") > 3 {
-			t.Errorf("dasch-bench %v: error should be short:\n%s", tc.args, errOut)
+		for _, c := range [][]string{
+			append([]string{bin}, tc.args...),
+			append([]string{daschBin, "bench"}, tc.args...),
+		} {
+			_, errOut, err := run(t, c[0], c[1:]...)
+			if err == nil || !strings.Contains(errOut, tc.want) {
+				t.Errorf("%v: err=%v stderr=%q, want %q", c, err, errOut, tc.want)
+			}
+			if strings.Count(strings.TrimSpace(errOut), "\n") > 3 {
+				t.Errorf("%v: error should be short:\n%s", c, errOut)
+			}
 		}
 	}
 }
 
 func TestInsertSuite(t *testing.T) {
-	out, errOut, err := run(t, bin, "--suite", "insert", "--rows", "2000", "--batch", "1000")
-	if err != nil {
-		t.Fatalf("dasch-bench: %v\n%s\n%s", err, out, errOut)
-	}
-	for _, want := range []string{"bench: 2000 synthetic accounts, batches of 1000", "raw insert", "pipeline / raw:"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
+	for _, c := range [][]string{{bin}, {daschBin, "bench"}} {
+		c = append(c, "--suite", "insert", "--rows", "2000", "--batch", "1000")
+		out, errOut, err := run(t, c[0], c[1:]...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s\n%s", c, err, out, errOut)
+		}
+		for _, want := range []string{"bench: 2000 synthetic accounts, batches of 1000", "raw insert", "pipeline / raw:"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: output lacks %q:\n%s", c, want, out)
+			}
 		}
 	}
 }
