@@ -1,6 +1,6 @@
 # dasch: build, test, demo. GNU make.
 #
-#   make build    bin/dasch
+#   make build    bin/dasch and bin/dasch-bench (the suites `dasch bench` runs)
 #   make run      fetch the engine, build, load the demo data and serve it
 #   make test     vet, gofmt check and every test (CI runs this)
 #   make fuzz     fuzz the JSON-RPC request parser, then the Photon and DAS methods' params
@@ -52,6 +52,7 @@ libchdb:
 .PHONY: build
 build: check-go
 	$(GO) build -o bin/dasch ./cmd/dasch
+	$(GO) build -o bin/dasch-bench ./cmd/dasch-bench
 
 .PHONY: run
 run: libchdb build

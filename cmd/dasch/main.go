@@ -33,7 +33,7 @@ func commands() map[string]command {
 		"migrate":     {"create or upgrade the schema", "migrate [--store URL]", runMigrate},
 		"keys":        {"manage API keys", "keys create [--store URL] --project NAME", runKeys},
 		"sql":         {"run SQL on the store and print the result", "sql [--store URL] [--format table|tsv|json] \"SELECT ...\"", runSQL},
-		"bench":       {"benchmarks: insert limit vs pipeline, compressed state vs PostgreSQL", "bench [--suite insert|compressed|assets] [--store URL] [--rows N] [--accounts N] [--chunk N] [--assets N]", runBench},
+		"bench":       {"benchmarks: insert limit vs pipeline, compressed state vs PostgreSQL (runs dasch-bench)", "bench [--suite insert|compressed|assets] [--store URL] [--rows N] [--accounts N] [--chunk N] [--assets N]", runBench},
 		"conformance": {"replay a Photon or DAS conformance corpus against the API", "conformance photon [--compat docs/compat.md] [--split=false] DIR | conformance das [--compat docs/das-compat.md] [--only TEXT] DIR", runConformance},
 		"version":     {"print the version", "version", runVersion},
 	}
@@ -64,6 +64,10 @@ func run(ctx context.Context, e *env, args []string) int {
 	if err := c.run(ctx, e, args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
+		}
+		var ec exitCode
+		if errors.As(err, &ec) {
+			return int(ec)
 		}
 		var ue usageError
 		if errors.As(err, &ue) {
@@ -97,6 +101,12 @@ type usageError struct{ msg string }
 func (u usageError) Error() string { return u.msg }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// exitCode ends the command with this status, the program it ran having
+// reported the failure already.
+type exitCode int
+
+func (c exitCode) Error() string { return fmt.Sprintf("exit status %d", int(c)) }
 
 // newFlags returns a flag set that reports errors instead of exiting.
 func newFlags(e *env, name string) *flag.FlagSet {

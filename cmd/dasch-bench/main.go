@@ -1,0 +1,105 @@
+// Command dasch-bench runs the benchmark suites: the store's insert limit
+// against the pipeline, compressed state against the PostgreSQL reference,
+// and the asset reads. It is a binary of its own so that the server binary
+// links neither the suites nor the PostgreSQL driver; `dasch bench` runs it.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/dasch-labs/dasch/internal/tempdir"
+	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/dial"
+)
+
+const usage = "dasch-bench [--suite insert|compressed|assets] [--store URL] [--rows N] [--accounts N] [--chunk N] [--assets N]"
+
+// env is what the suites may touch, as in cmd/dasch.
+type env struct {
+	stdout, stderr io.Writer
+	log            *slog.Logger
+}
+
+func main() {
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
+	os.Exit(run(context.Background(), e, os.Args[1:]))
+}
+
+func run(ctx context.Context, e *env, args []string) int {
+	if err := runBench(ctx, e, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(e.stderr, "dasch-bench: %v\nusage: %s\n", err, usage)
+			return 2
+		}
+		fmt.Fprintf(e.stderr, "dasch-bench: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// usageError is a bad command line, answered with the usage text.
+type usageError struct{ msg string }
+
+func (u usageError) Error() string { return u.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// newFlags returns a flag set that reports errors instead of exiting.
+func newFlags(e *env, name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	return fs
+}
+
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{strings.TrimSpace(err.Error())}
+	}
+	return nil
+}
+
+// openStore opens url and, when migrate is set, brings the schema up to date.
+// The returned close func also stops the embedded engine.
+func openStore(ctx context.Context, e *env, url string, migrate bool) (store.Store, func(), error) {
+	s, err := dial.Open(ctx, url, e.log)
+	if err != nil {
+		return nil, nil, err
+	}
+	closer := func() {
+		if err := dial.Close(s); err != nil {
+			e.log.Warn("closing store", "err", err)
+		}
+	}
+	if migrate {
+		if _, err := schema.Migrate(ctx, s); err != nil {
+			closer()
+			return nil, nil, fmt.Errorf("migrate: %w", err)
+		}
+	}
+	return s, closer, nil
+}
+
+// tempDir makes a temporary directory for a run's own store (see
+// package tempdir), logging the ones of dead runs it removed first.
+func tempDir(e *env, pattern string) (*tempdir.Dir, error) {
+	dir, removed, err := tempdir.Make(pattern)
+	for _, d := range removed {
+		e.log.Info("removed a temporary directory left by a run whose process is gone", "dir", d)
+	}
+	return dir, err
+}
