@@ -75,3 +75,31 @@ func TestOpt(t *testing.T) {
 		t.Fatalf("Some without a value: %v, want ErrShort", err)
 	}
 }
+
+// TestSPL: a COption holds its value's bytes whether or not it is present,
+// and an all-zero OptionalNonZeroPubkey is none.
+func TestSPL(t *testing.T) {
+	some := append([]byte{1, 0, 0, 0}, make([]byte, 32)...)
+	some[4] = 7
+	none := make([]byte, 36)
+	bad := append([]byte{2, 0, 0, 0}, make([]byte, 32)...)
+	if k, err := NewReader(some, 0).COptionPubkey(); err != nil || k == nil || k[0] != 7 {
+		t.Errorf("Some: %v %v", k, err)
+	}
+	r := NewReader(none, 0)
+	if k, err := r.COptionPubkey(); err != nil || k != nil || r.Off != 36 {
+		t.Errorf("None: %v %v, offset %d", k, err, r.Off)
+	}
+	if _, err := NewReader(bad, 0).COptionPubkey(); err == nil {
+		t.Error("tag 2 accepted")
+	}
+	if v, err := NewReader(append([]byte{1, 0, 0, 0}, 5, 0, 0, 0, 0, 0, 0, 0), 0).COptionU64(); err != nil || v == nil || *v != 5 {
+		t.Errorf("Some(5): %v %v", v, err)
+	}
+	if k, err := NewReader(make([]byte, 32), 0).OptionalNonZeroPubkey(); err != nil || k != nil {
+		t.Errorf("zero key: %v %v", k, err)
+	}
+	if k, err := NewReader(some[4:], 0).OptionalNonZeroPubkey(); err != nil || k == nil || k[0] != 7 {
+		t.Errorf("key: %v %v", k, err)
+	}
+}
