@@ -3,8 +3,10 @@ package asset
 import (
 	"errors"
 
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/inscription"
+	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
 )
 
 // ErrNotFound is an asset the index has no renderable state for.
@@ -25,23 +27,23 @@ type Account struct {
 // SPL token asset, as the store's reader gathers it for one mint.
 type TokenSources struct {
 	ID          solana.Pubkey
-	Mint        *das.Mint
+	Mint        *token.Mint
 	MintProgram solana.Pubkey
 	MintSlot    uint64
 	// Metadata is the Token Metadata account of the mint; nil when none.
-	Metadata     *das.Metadata
+	Metadata     *metadata.Metadata
 	MetadataSlot uint64
 	// MasterEdition or Edition at the mint's edition PDA; nil when none.
-	MasterEdition *das.MasterEdition
-	Edition       *das.Edition
+	MasterEdition *metadata.MasterEdition
+	Edition       *metadata.Edition
 	// TokenAccount is the newest token account of the mint holding a
 	// positive amount, else the newest token account of the mint (the
 	// reference shows that holder for a non-fungible mint); nil when none
 	// is indexed.
-	TokenAccount *das.TokenAccount
+	TokenAccount *token.TokenAccount
 	// CollectionJSON is the off-chain JSON of the metadata's collection
 	// when indexed; showCollectionMetadata renders part of it ({} if nil).
 	CollectionJSON []byte
 	// Inscription is the inscription account whose root is the mint.
-	Inscription *das.Inscription
+	Inscription *inscription.Inscription
 }

@@ -13,8 +13,10 @@ import (
 
 	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/bench/assetbench"
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/core"
+	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
 	"github.com/dasch-labs/dasch/conformance"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/internal/storetest"
@@ -274,7 +276,7 @@ func key(b byte) solana.Pubkey {
 func TestAssetsSyncCore(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
-	core := das.CoreProgram()
+	core := core.CoreProgram()
 	coll, a1, a2, owner, id := key(1), key(2), key(3), key(4), key(0x80)
 	collection := func(auth solana.Pubkey) []byte {
 		return assetbench.EncodeCoreCollection(&assetbench.CoreCollectionSpec{Authority: auth, Name: "C", URI: "https://example.org/c",
@@ -312,22 +314,22 @@ func TestAssetsSyncEdition(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
 	id, owner := key(0x40), key(5)
-	edition := das.EditionPDA(id)
-	mint, err := assetbench.EncodeMint(&das.Mint{Program: das.TokenProgram(), MintAuthority: &edition, Supply: 1, IsInitialized: true})
+	edition := metadata.EditionPDA(id)
+	mint, err := assetbench.EncodeMint(&token.Mint{Program: token.TokenProgram(), MintAuthority: &edition, Supply: 1, IsInitialized: true})
 	must(t, err)
-	std := das.NonFungible
-	put(t, s, id, schema.AssetKindMint, id, das.TokenProgram(), mint, 20, 1)
-	put(t, s, id, schema.AssetKindMetadata, das.MetadataPDA(id), das.TokenMetadataProgram(), assetbench.EncodeMetadata(&das.Metadata{
+	std := metadata.NonFungible
+	put(t, s, id, schema.AssetKindMint, id, token.TokenProgram(), mint, 20, 1)
+	put(t, s, id, schema.AssetKindMetadata, metadata.MetadataPDA(id), metadata.TokenMetadataProgram(), assetbench.EncodeMetadata(&metadata.Metadata{
 		UpdateAuthority: owner, Mint: id, Name: "N", Symbol: "S", URI: "https://example.org/n", TokenStandard: &std}), 20, 0)
-	put(t, s, id, schema.AssetKindTokenAccount, key(6), das.TokenProgram(), assetbench.EncodeTokenAccount(&das.TokenAccount{
-		Program: das.TokenProgram(), Mint: id, Owner: owner, Amount: 1, State: das.StateInitialized}), 20, 1)
+	put(t, s, id, schema.AssetKindTokenAccount, key(6), token.TokenProgram(), assetbench.EncodeTokenAccount(&token.TokenAccount{
+		Program: token.TokenProgram(), Mint: id, Owner: owner, Amount: 1, State: token.StateInitialized}), 20, 1)
 	zero, five := uint64(0), uint64(5)
-	put(t, s, edition, schema.AssetKindEdition, edition, das.TokenMetadataProgram(),
-		assetbench.EncodeMasterEdition(&das.MasterEdition{Key: das.KeyMasterEditionV2, MaxSupply: &zero}), 20, 0)
+	put(t, s, edition, schema.AssetKindEdition, edition, metadata.TokenMetadataProgram(),
+		assetbench.EncodeMasterEdition(&metadata.MasterEdition{Key: metadata.KeyMasterEditionV2, MaxSupply: &zero}), 20, 0)
 	x := load(t, s, 1<<30)
 	answer(t, s, x, id)
-	data := assetbench.EncodeMasterEdition(&das.MasterEdition{Key: das.KeyMasterEditionV2, Supply: 2, MaxSupply: &five})
-	put(t, s, edition, schema.AssetKindEdition, edition, das.TokenMetadataProgram(), data, 21, 0)
+	data := assetbench.EncodeMasterEdition(&metadata.MasterEdition{Key: metadata.KeyMasterEditionV2, Supply: 2, MaxSupply: &five})
+	put(t, s, edition, schema.AssetKindEdition, edition, metadata.TokenMetadataProgram(), data, 21, 0)
 	must(t, x.Sync(ctx))
 	got := map[solana.Pubkey]*assetrows.State{}
 	if left := x.Lookup([]solana.Pubkey{id, edition}, got); len(left) != 0 || got[edition] == nil {

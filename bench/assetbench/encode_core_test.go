@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/core"
 )
 
 func TestCoreAssetRoundTrip(t *testing.T) {
@@ -17,17 +17,17 @@ func TestCoreAssetRoundTrip(t *testing.T) {
 			Attributes: []CoreAttr{{"a", "1"}, {"b", "2"}},
 		}},
 	} {
-		got, err := das.DecodeCore(coreProgram, EncodeCoreAsset(a))
+		got, err := core.DecodeCore(coreProgram, EncodeCoreAsset(a))
 		if err != nil {
 			t.Fatalf("decode: %v", err)
 		}
-		if got.Kind != das.CoreAsset || got.Owner != a.Owner || got.Name != a.Name || got.URI != a.URI || got.Seq != nil {
+		if got.Kind != core.CoreAsset || got.Owner != a.Owner || got.Name != a.Name || got.URI != a.URI || got.Seq != nil {
 			t.Errorf("base: %+v", got)
 		}
 		if c, ok := got.CollectionAddress(); ok != (a.Collection != nil) || (ok && c != col) {
 			t.Errorf("collection %v %s", ok, c)
 		}
-		if a.Collection == nil && (got.UpdateAuthority.Type != das.CoreUAAddress || got.UpdateAuthority.Address != a.Authority) {
+		if a.Collection == nil && (got.UpdateAuthority.Type != core.CoreUAAddress || got.UpdateAuthority.Address != a.Authority) {
 			t.Errorf("update authority %+v", got.UpdateAuthority)
 		}
 		checkCorePlugins(t, got, &a.Plugins)
@@ -37,18 +37,18 @@ func TestCoreAssetRoundTrip(t *testing.T) {
 func TestCoreCollectionRoundTrip(t *testing.T) {
 	c := &CoreCollectionSpec{Authority: k(2), Name: "Col", URI: "u", NumMinted: 5, CurrentSize: 4,
 		Plugins: CorePlugins{Royalties: &CoreRoyaltiesPlugin{BasisPoints: 250, Creators: []CoreRoyalty{{k(3), 100}}}}}
-	got, err := das.DecodeCore(coreProgram, EncodeCoreCollection(c))
+	got, err := core.DecodeCore(coreProgram, EncodeCoreCollection(c))
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	if got.Kind != das.CoreCollection || got.UpdateAuthority.Address != c.Authority || got.Name != c.Name ||
+	if got.Kind != core.CoreCollection || got.UpdateAuthority.Address != c.Authority || got.Name != c.Name ||
 		got.NumMinted != 5 || got.CurrentSize != 4 {
 		t.Errorf("base: %+v", got)
 	}
 	checkCorePlugins(t, got, &c.Plugins)
 }
 
-func checkCorePlugins(t *testing.T, got *das.CoreAccount, want *CorePlugins) {
+func checkCorePlugins(t *testing.T, got *core.CoreAccount, want *CorePlugins) {
 	t.Helper()
 	if len(got.UnknownPlugins) != 0 || len(got.ExternalPlugins) != 0 {
 		t.Errorf("unexpected plugins %+v %+v", got.UnknownPlugins, got.ExternalPlugins)
@@ -56,37 +56,37 @@ func checkCorePlugins(t *testing.T, got *das.CoreAccount, want *CorePlugins) {
 	n := 0
 	if r := want.Royalties; r != nil {
 		n++
-		p := got.Plugin(das.CoreRoyaltiesPlugin)
+		p := got.Plugin(core.CoreRoyaltiesPlugin)
 		if p == nil {
 			t.Fatal("royalties missing")
 		}
-		var creators []das.CoreCreator
+		var creators []core.CoreCreator
 		for _, c := range r.Creators {
-			creators = append(creators, das.CoreCreator{Address: c.Address, Percentage: c.Percentage})
+			creators = append(creators, core.CoreCreator{Address: c.Address, Percentage: c.Percentage})
 		}
-		if d := p.Data.(das.CoreRoyalties); d.BasisPoints != r.BasisPoints || !reflect.DeepEqual(d.Creators, creators) ||
-			p.Authority.Type != das.CoreAuthUpdateAuthority {
+		if d := p.Data.(core.CoreRoyalties); d.BasisPoints != r.BasisPoints || !reflect.DeepEqual(d.Creators, creators) ||
+			p.Authority.Type != core.CoreAuthUpdateAuthority {
 			t.Errorf("royalties %+v", p)
 		}
 	}
 	if want.Freeze != nil {
 		n++
-		p := got.Plugin(das.CoreFreezeDelegatePlugin)
-		if p == nil || p.Data.(das.CoreFrozen).Frozen != *want.Freeze || p.Authority.Type != das.CoreAuthOwner {
+		p := got.Plugin(core.CoreFreezeDelegatePlugin)
+		if p == nil || p.Data.(core.CoreFrozen).Frozen != *want.Freeze || p.Authority.Type != core.CoreAuthOwner {
 			t.Errorf("freeze delegate %+v", p)
 		}
 	}
 	if len(want.Attributes) > 0 {
 		n++
-		p := got.Plugin(das.CoreAttributesPlugin)
+		p := got.Plugin(core.CoreAttributesPlugin)
 		if p == nil {
 			t.Fatal("attributes missing")
 		}
-		var list []das.CoreAttribute
+		var list []core.CoreAttribute
 		for _, a := range want.Attributes {
-			list = append(list, das.CoreAttribute{Key: a.Key, Value: a.Value})
+			list = append(list, core.CoreAttribute{Key: a.Key, Value: a.Value})
 		}
-		if !reflect.DeepEqual(p.Data.(das.CoreAttributes).List, list) {
+		if !reflect.DeepEqual(p.Data.(core.CoreAttributes).List, list) {
 			t.Errorf("attributes %+v", p.Data)
 		}
 	}

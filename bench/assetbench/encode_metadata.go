@@ -1,7 +1,7 @@
 package assetbench
 
 import (
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/metadata"
 )
 
 // On-chain sizes of Token Metadata accounts: the program allocates the
@@ -17,9 +17,9 @@ const (
 
 // EncodeMetadata writes a Metadata account as Token Metadata stores it,
 // padded to the account size.
-func EncodeMetadata(m *das.Metadata) []byte {
+func EncodeMetadata(m *metadata.Metadata) []byte {
 	e := &enc{b: make([]byte, 0, metadataLen)}
-	e.u8(uint8(das.KeyMetadataV1))
+	e.u8(uint8(metadata.KeyMetadataV1))
 	e.key(m.UpdateAuthority)
 	e.key(m.Mint)
 	e.padded(m.Name, nameWidth)
@@ -83,9 +83,9 @@ func (e *enc) optU8(v *uint8) {
 }
 
 // EncodeMasterEdition writes a MasterEditionV2 account, padded to size.
-func EncodeMasterEdition(m *das.MasterEdition) []byte {
+func EncodeMasterEdition(m *metadata.MasterEdition) []byte {
 	e := &enc{b: make([]byte, 0, masterEditionLen)}
-	e.u8(uint8(das.KeyMasterEditionV2))
+	e.u8(uint8(metadata.KeyMasterEditionV2))
 	e.u64(m.Supply)
 	e.boolean(m.MaxSupply != nil)
 	if m.MaxSupply != nil {

@@ -4,8 +4,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
 )
 
 func k(b byte) solana.Pubkey {
@@ -18,19 +19,19 @@ func k(b byte) solana.Pubkey {
 
 func TestMintRoundTrip(t *testing.T) {
 	a, f := k(1), k(2)
-	for _, m := range []*das.Mint{
+	for _, m := range []*token.Mint{
 		{Program: tokenProgram, MintAuthority: &a, Supply: 1, IsInitialized: true, FreezeAuthority: &f},
 		{Program: tokenProgram, Supply: 1 << 50, Decimals: 9, IsInitialized: true},
 		{Program: token2022Program, MintAuthority: &a, Supply: 7, Decimals: 6, IsInitialized: true,
-			MetadataPointer: &das.MetadataPointer{Authority: &a, MetadataAddress: &f},
-			TokenMetadata: &das.TokenMetadata{UpdateAuthority: &a, Mint: f, Name: "n", Symbol: "s", URI: "u",
-				AdditionalMetadata: []das.KeyValue{{Key: "k", Value: "v"}}}},
+			MetadataPointer: &token.MetadataPointer{Authority: &a, MetadataAddress: &f},
+			TokenMetadata: &token.TokenMetadata{UpdateAuthority: &a, Mint: f, Name: "n", Symbol: "s", URI: "u",
+				AdditionalMetadata: []token.KeyValue{{Key: "k", Value: "v"}}}},
 	} {
 		b, err := EncodeMint(m)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := das.DecodeMint(m.Program, b)
+		got, err := token.DecodeMint(m.Program, b)
 		if err != nil {
 			t.Fatalf("decode: %v", err)
 		}
@@ -39,19 +40,19 @@ func TestMintRoundTrip(t *testing.T) {
 			t.Errorf("round trip:\n got %+v\nwant %+v", got, m)
 		}
 	}
-	if _, err := EncodeMint(&das.Mint{Program: tokenProgram, TokenMetadata: &das.TokenMetadata{}}); err == nil {
+	if _, err := EncodeMint(&token.Mint{Program: tokenProgram, TokenMetadata: &token.TokenMetadata{}}); err == nil {
 		t.Error("extensions on an SPL Token mint encoded")
 	}
 }
 
 func TestTokenAccountRoundTrip(t *testing.T) {
 	d, native := k(3), uint64(2039280)
-	for _, a := range []*das.TokenAccount{
-		{Program: tokenProgram, Mint: k(1), Owner: k(2), Amount: 1, State: das.StateInitialized},
+	for _, a := range []*token.TokenAccount{
+		{Program: tokenProgram, Mint: k(1), Owner: k(2), Amount: 1, State: token.StateInitialized},
 		{Program: tokenProgram, Mint: k(1), Owner: k(2), Amount: 1, Delegate: &d, DelegatedAmount: 1,
-			State: das.StateFrozen, IsNative: &native, CloseAuthority: &d},
+			State: token.StateFrozen, IsNative: &native, CloseAuthority: &d},
 	} {
-		got, err := das.DecodeTokenAccount(a.Program, EncodeTokenAccount(a))
+		got, err := token.DecodeTokenAccount(a.Program, EncodeTokenAccount(a))
 		if err != nil {
 			t.Fatalf("decode: %v", err)
 		}
@@ -62,23 +63,23 @@ func TestTokenAccountRoundTrip(t *testing.T) {
 }
 
 func TestMetadataRoundTrip(t *testing.T) {
-	nonce, std, rs := uint8(254), das.ProgrammableNonFungible, k(9)
-	full := &das.Metadata{Key: das.KeyMetadataV1, UpdateAuthority: k(1), Mint: k(2), Name: "Name", Symbol: "SYM",
+	nonce, std, rs := uint8(254), metadata.ProgrammableNonFungible, k(9)
+	full := &metadata.Metadata{Key: metadata.KeyMetadataV1, UpdateAuthority: k(1), Mint: k(2), Name: "Name", Symbol: "SYM",
 		URI: "https://arweave.net/x", SellerFeeBasisPoints: 500, HasCreators: true,
-		Creators:            []das.Creator{{Address: k(3), Verified: true, Share: 60}, {Address: k(4), Share: 40}},
+		Creators:            []metadata.Creator{{Address: k(3), Verified: true, Share: 60}, {Address: k(4), Share: 40}},
 		PrimarySaleHappened: true, IsMutable: true, EditionNonce: &nonce, TokenStandard: &std,
-		Collection:         &das.Collection{Verified: true, Key: k(5)},
-		Uses:               &das.Uses{UseMethod: 1, Remaining: 2, Total: 3},
-		CollectionDetails:  &das.CollectionDetails{Version: 1, Size: 10},
-		ProgrammableConfig: &das.ProgrammableConfig{RuleSet: &rs},
+		Collection:         &metadata.Collection{Verified: true, Key: k(5)},
+		Uses:               &metadata.Uses{UseMethod: 1, Remaining: 2, Total: 3},
+		CollectionDetails:  &metadata.CollectionDetails{Version: 1, Size: 10},
+		ProgrammableConfig: &metadata.ProgrammableConfig{RuleSet: &rs},
 	}
-	bare := &das.Metadata{Key: das.KeyMetadataV1, UpdateAuthority: k(1), Mint: k(2), Name: "T", Symbol: "T", URI: "u"}
-	for _, m := range []*das.Metadata{full, bare} {
+	bare := &metadata.Metadata{Key: metadata.KeyMetadataV1, UpdateAuthority: k(1), Mint: k(2), Name: "T", Symbol: "T", URI: "u"}
+	for _, m := range []*metadata.Metadata{full, bare} {
 		b := EncodeMetadata(m)
 		if len(b) != metadataLen {
 			t.Errorf("length %d, want %d", len(b), metadataLen)
 		}
-		got, err := das.DecodeMetadata(metadataProgram, b)
+		got, err := metadata.DecodeMetadata(metadataProgram, b)
 		if err != nil {
 			t.Fatalf("decode: %v", err)
 		}
@@ -90,12 +91,12 @@ func TestMetadataRoundTrip(t *testing.T) {
 
 func TestMasterEditionRoundTrip(t *testing.T) {
 	zero := uint64(0)
-	for _, m := range []*das.MasterEdition{{Key: das.KeyMasterEditionV2, MaxSupply: &zero}, {Key: das.KeyMasterEditionV2, Supply: 4}} {
+	for _, m := range []*metadata.MasterEdition{{Key: metadata.KeyMasterEditionV2, MaxSupply: &zero}, {Key: metadata.KeyMasterEditionV2, Supply: 4}} {
 		b := EncodeMasterEdition(m)
 		if len(b) != masterEditionLen {
 			t.Errorf("length %d, want %d", len(b), masterEditionLen)
 		}
-		got, err := das.DecodeMasterEdition(metadataProgram, b)
+		got, err := metadata.DecodeMasterEdition(metadataProgram, b)
 		if err != nil {
 			t.Fatalf("decode: %v", err)
 		}

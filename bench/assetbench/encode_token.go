@@ -3,8 +3,8 @@ package assetbench
 import (
 	"fmt"
 
-	"github.com/dasch-labs/dasch/chain/das"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
 )
 
 // Token-2022 account type of a mint, written after the base layout.
@@ -15,8 +15,8 @@ const accountTypeMint = 1
 // account-type byte and the extensions as TLV entries. The typed
 // MetadataPointer and TokenMetadata fields are written as extensions;
 // m.Extensions are not (they would repeat them).
-func EncodeMint(m *das.Mint) ([]byte, error) {
-	e := &enc{b: make([]byte, 0, das.MintLen)}
+func EncodeMint(m *token.Mint) ([]byte, error) {
+	e := &enc{b: make([]byte, 0, token.MintLen)}
 	e.coption(m.MintAuthority)
 	e.u64(m.Supply)
 	e.u8(m.Decimals)
@@ -25,19 +25,19 @@ func EncodeMint(m *das.Mint) ([]byte, error) {
 	if m.MetadataPointer == nil && m.TokenMetadata == nil {
 		return e.b, nil
 	}
-	if m.Program != das.Token2022Program() {
+	if m.Program != token.Token2022Program() {
 		return nil, fmt.Errorf("encode mint: extensions need the Token-2022 program, not %s", m.Program)
 	}
-	e.zeros(das.AccountLen)
+	e.zeros(token.AccountLen)
 	e.u8(accountTypeMint)
 	if p := m.MetadataPointer; p != nil {
-		e.tlv(das.ExtMetadataPointer, func(v *enc) {
+		e.tlv(token.ExtMetadataPointer, func(v *enc) {
 			v.nonZero(p.Authority)
 			v.nonZero(p.MetadataAddress)
 		})
 	}
 	if t := m.TokenMetadata; t != nil {
-		e.tlv(das.ExtTokenMetadata, func(v *enc) {
+		e.tlv(token.ExtTokenMetadata, func(v *enc) {
 			v.nonZero(t.UpdateAuthority)
 			v.key(t.Mint)
 			v.str(t.Name)
@@ -72,8 +72,8 @@ func (e *enc) nonZero(k *solana.Pubkey) {
 }
 
 // EncodeTokenAccount writes the 165-byte SPL token account layout.
-func EncodeTokenAccount(a *das.TokenAccount) []byte {
-	e := &enc{b: make([]byte, 0, das.AccountLen)}
+func EncodeTokenAccount(a *token.TokenAccount) []byte {
+	e := &enc{b: make([]byte, 0, token.AccountLen)}
 	e.key(a.Mint)
 	e.key(a.Owner)
 	e.u64(a.Amount)

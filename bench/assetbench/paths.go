@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/dasch-labs/dasch/asset"
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/store"
@@ -87,7 +87,7 @@ func (ps paths) store(d draw, n int) request {
 		ids := d.ids(i)
 		keys[i] = append(ids, make([]solana.Pubkey, len(ids))...)
 		for j, id := range ids {
-			keys[i][len(ids)+j] = das.EditionPDA(id)
+			keys[i][len(ids)+j] = metadata.EditionPDA(id)
 		}
 	}
 	return func(ctx context.Context, i int, verify bool) error {

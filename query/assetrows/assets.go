@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/dasch-labs/dasch/asset"
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
@@ -47,7 +47,7 @@ func AssetsFrom(ctx context.Context, s store.Store, src StateSource, ids []solan
 	}
 	for _, id := range ids {
 		if _, ok := editions[id]; !ok {
-			editions[id] = das.EditionPDA(id)
+			editions[id] = metadata.EditionPDA(id)
 		}
 		add(id)
 		add(editions[id])

@@ -4,20 +4,20 @@ import (
 	"fmt"
 
 	"github.com/dasch-labs/dasch/asset"
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/core"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/schema"
 )
 
 // decodeCore decodes the stored Core account; a burnt one is rendered from
 // the last state it had while live, marked burnt.
-func decodeCore(acc *Account) (*das.CoreAccount, error) {
-	c, err := das.DecodeCore(acc.Program, acc.Data)
+func decodeCore(acc *Account) (*core.CoreAccount, error) {
+	c, err := core.DecodeCore(acc.Program, acc.Data)
 	if err != nil {
 		return nil, err
 	}
-	if c.Kind == das.CoreBurnt && len(acc.Live) > 0 {
-		live, err := das.DecodeCore(acc.Program, acc.Live)
+	if c.Kind == core.CoreBurnt && len(acc.Live) > 0 {
+		live, err := core.DecodeCore(acc.Program, acc.Live)
 		if err != nil {
 			return nil, fmt.Errorf("last live state: %w", err)
 		}
@@ -33,13 +33,13 @@ func decodeCore(acc *Account) (*das.CoreAccount, error) {
 type cores map[solana.Pubkey]decodedCore
 
 type decodedCore struct {
-	acc *das.CoreAccount // nil when the key holds no Core account
+	acc *core.CoreAccount // nil when the key holds no Core account
 	err error
 }
 
 // of returns the Core account stored at key in st, decoded; nil, nil when
 // there is none.
-func (cs cores) of(st *State, key solana.Pubkey) (*das.CoreAccount, error) {
+func (cs cores) of(st *State, key solana.Pubkey) (*core.CoreAccount, error) {
 	if d, ok := cs[key]; ok {
 		return d.acc, d.err
 	}
@@ -75,17 +75,17 @@ func renderCore(id solana.Pubkey, cs cores, states map[solana.Pubkey]*State, opt
 		return nil, asset.ErrNotFound
 	}
 	c := *decoded // the agent token is set on this request's copy
-	if c.Kind == das.CoreBurnt {
+	if c.Kind == core.CoreBurnt {
 		return nil, asset.ErrNotFound // burnt before anything live was indexed
 	}
-	var coll *das.CoreAccount
+	var coll *core.CoreAccount
 	if addr, ok := c.CollectionAddress(); ok {
 		if coll, err = cs.of(states[addr], addr); err != nil {
 			return nil, fmt.Errorf("mpl core collection %s: %w", addr, err)
 		}
 	}
 	if rec := newest(states[id].OfKind(schema.AssetKindAgentIdentity)); rec != nil {
-		if ident, err := das.DecodeAgentIdentity(rec.Program, rec.Data); err == nil && ident.Asset == id {
+		if ident, err := core.DecodeAgentIdentity(rec.Program, rec.Data); err == nil && ident.Asset == id {
 			c.AgentToken = ident.AgentToken
 		}
 	}

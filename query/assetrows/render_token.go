@@ -4,8 +4,10 @@ import (
 	"fmt"
 
 	"github.com/dasch-labs/dasch/asset"
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/inscription"
+	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
 	"github.com/dasch-labs/dasch/schema"
 )
 
@@ -17,14 +19,14 @@ func tokenSources(id solana.Pubkey, st, edition *State) (*asset.TokenSources, er
 	src := &asset.TokenSources{ID: id}
 	found := false
 	if m := st.Find(schema.AssetKindMint, id); m != nil {
-		mint, err := das.DecodeMint(m.Program, m.Data)
+		mint, err := token.DecodeMint(m.Program, m.Data)
 		if err != nil {
 			return nil, fmt.Errorf("mint: %w", err)
 		}
 		src.Mint, src.MintProgram, src.MintSlot, found = mint, m.Program, m.Slot, true
 	}
 	if md := newest(st.OfKind(schema.AssetKindMetadata)); md != nil {
-		meta, err := das.DecodeMetadata(md.Program, md.Data)
+		meta, err := metadata.DecodeMetadata(md.Program, md.Data)
 		if err != nil {
 			return nil, fmt.Errorf("metadata: %w", err)
 		}
@@ -40,9 +42,9 @@ func tokenSources(id solana.Pubkey, st, edition *State) (*asset.TokenSources, er
 			}
 			var err error
 			if e.Data[0] == keyEditionV1 {
-				src.Edition, err = das.DecodeEdition(e.Program, e.Data)
+				src.Edition, err = metadata.DecodeEdition(e.Program, e.Data)
 			} else {
-				src.MasterEdition, err = das.DecodeMasterEdition(e.Program, e.Data)
+				src.MasterEdition, err = metadata.DecodeMasterEdition(e.Program, e.Data)
 			}
 			if err != nil {
 				return nil, fmt.Errorf("edition: %w", err)
@@ -62,14 +64,14 @@ func tokenSources(id solana.Pubkey, st, edition *State) (*asset.TokenSources, er
 		accs = holding
 	}
 	if ta := newest(accs); ta != nil {
-		acc, err := das.DecodeTokenAccount(ta.Program, ta.Data)
+		acc, err := token.DecodeTokenAccount(ta.Program, ta.Data)
 		if err != nil {
 			return nil, fmt.Errorf("token account: %w", err)
 		}
 		src.TokenAccount = acc
 	}
 	if in := newest(st.OfKind(schema.AssetKindInscription)); in != nil {
-		ins, err := das.DecodeInscription(in.Program, in.Data)
+		ins, err := inscription.DecodeInscription(in.Program, in.Data)
 		if err != nil {
 			return nil, fmt.Errorf("inscription: %w", err)
 		}

@@ -1,4 +1,4 @@
-package das
+package core
 
 import (
 	"errors"
@@ -7,12 +7,13 @@ import (
 	sgo "github.com/gagliardetto/solana-go"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/internal/borsh"
 )
 
 // agentIdentityProgram is the MPL Agent Identity registry. It keeps one
 // identity PDA per registered Core asset; an asset's agent token lives
 // there, not in the asset's AgentIdentity plugin (which holds only a URI).
-var agentIdentityProgram = mustPubkey("1DREGFgysWYxLnRnKQnwrxnJQeSMk2HmGaC6whw2B2p")
+var agentIdentityProgram = solana.MustParsePubkey("1DREGFgysWYxLnRnKQnwrxnJQeSMk2HmGaC6whw2B2p")
 
 // AgentIdentityProgram returns the MPL Agent Identity program id.
 func AgentIdentityProgram() solana.Pubkey { return agentIdentityProgram }
@@ -61,7 +62,7 @@ func DecodeAgentIdentity(owner solana.Pubkey, data []byte) (*AgentIdentity, erro
 		return nil, fmt.Errorf("das: agent identity owned by %s, not the Agent Identity program", owner)
 	}
 	if len(data) == 0 {
-		return nil, fmt.Errorf("%w: empty agent identity account", ErrShort)
+		return nil, fmt.Errorf("%w: empty agent identity account", borsh.ErrShort)
 	}
 	var want int
 	switch data[0] {
@@ -73,7 +74,7 @@ func DecodeAgentIdentity(owner solana.Pubkey, data []byte) (*AgentIdentity, erro
 		return nil, fmt.Errorf("%w: key %d", ErrAgentIdentityUnsupported, data[0])
 	}
 	if len(data) < want {
-		return nil, fmt.Errorf("%w: agent identity key %d has %d bytes, needs %d", ErrShort, data[0], len(data), want)
+		return nil, fmt.Errorf("%w: agent identity key %d has %d bytes, needs %d", borsh.ErrShort, data[0], len(data), want)
 	}
 	id := &AgentIdentity{Asset: solana.Pubkey(data[8:40])}
 	if data[0] == AgentIdentityKeyV2 {

@@ -1,10 +1,11 @@
-package das
+package token
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/internal/borsh"
 )
 
 // The remaining Token-2022 extension type ids, in the program's order
@@ -181,13 +182,13 @@ func DecodeMintExtensions(exts []Extension) (*MintExtensions, error) {
 
 func (m *MintExtensions) add(e Extension) error {
 	var err error
-	r := newReader(e.Data, 0)
+	r := borsh.NewReader(e.Data, 0)
 	switch e.Type {
 	case ExtTransferFeeConfig:
 		m.TransferFeeConfig, err = DecodeTransferFeeConfig(e.Data)
 	case ExtMintCloseAuthority:
 		var k *solana.Pubkey
-		k, err = r.optionalNonZeroPubkey()
+		k, err = r.OptionalNonZeroPubkey()
 		if err = exact(r, err); err == nil {
 			m.MintCloseAuthority = &MintCloseAuthorityExt{CloseAuthority: k}
 		}
@@ -206,7 +207,7 @@ func (m *MintExtensions) add(e Extension) error {
 		m.InterestBearingConfig, err = DecodeInterestBearingConfig(e.Data)
 	case ExtPermanentDelegate:
 		var k *solana.Pubkey
-		k, err = r.optionalNonZeroPubkey()
+		k, err = r.OptionalNonZeroPubkey()
 		if err = exact(r, err); err == nil {
 			m.PermanentDelegate = &PermanentDelegateExt{Delegate: k}
 		}
@@ -246,7 +247,7 @@ func (m *MintExtensions) add(e Extension) error {
 
 // exact fails unless the reader consumed all of b; Token-2022's fixed-size
 // extensions have exactly their Pod size.
-func exact(r *reader, err error) error {
+func exact(r *borsh.Reader, err error) error {
 	if err != nil {
 		return err
 	}
@@ -257,11 +258,11 @@ func exact(r *reader, err error) error {
 }
 
 func decodePointer(b []byte) (*Pointer, error) {
-	r := newReader(b, 0)
+	r := borsh.NewReader(b, 0)
 	p := &Pointer{}
 	var err error
-	if p.Authority, err = r.optionalNonZeroPubkey(); err == nil {
-		p.Address, err = r.optionalNonZeroPubkey()
+	if p.Authority, err = r.OptionalNonZeroPubkey(); err == nil {
+		p.Address, err = r.OptionalNonZeroPubkey()
 	}
 	if err := exact(r, err); err != nil {
 		return nil, err
@@ -269,7 +270,7 @@ func decodePointer(b []byte) (*Pointer, error) {
 	return p, nil
 }
 
-func readTransferFee(r *reader) (TransferFee, error) {
+func readTransferFee(r *borsh.Reader) (TransferFee, error) {
 	var f TransferFee
 	var err error
 	if f.Epoch, err = r.U64(); err != nil {
@@ -284,14 +285,14 @@ func readTransferFee(r *reader) (TransferFee, error) {
 
 // DecodeTransferFeeConfig decodes the TransferFeeConfig extension (108 bytes).
 func DecodeTransferFeeConfig(b []byte) (*TransferFeeConfig, error) {
-	r := newReader(b, 0)
+	r := borsh.NewReader(b, 0)
 	c := &TransferFeeConfig{}
 	err := func() error {
 		var err error
-		if c.TransferFeeConfigAuthority, err = r.optionalNonZeroPubkey(); err != nil {
+		if c.TransferFeeConfigAuthority, err = r.OptionalNonZeroPubkey(); err != nil {
 			return err
 		}
-		if c.WithdrawWithheldAuthority, err = r.optionalNonZeroPubkey(); err != nil {
+		if c.WithdrawWithheldAuthority, err = r.OptionalNonZeroPubkey(); err != nil {
 			return err
 		}
 		if c.WithheldAmount, err = r.U64(); err != nil {
@@ -310,13 +311,13 @@ func DecodeTransferFeeConfig(b []byte) (*TransferFeeConfig, error) {
 }
 
 // podBool reads a Pod bool: any non-zero byte is true, as spl-pod reads it.
-func podBool(r *reader) (bool, error) {
+func podBool(r *borsh.Reader) (bool, error) {
 	v, err := r.U8()
 	return v != 0, err
 }
 
 // fixed fills dst (a fixed-size array's slice) from the reader.
-func fixed(r *reader, dst []byte) error {
+func fixed(r *borsh.Reader, dst []byte) error {
 	p, err := r.Take(len(dst))
 	if err != nil {
 		return err
@@ -327,11 +328,11 @@ func fixed(r *reader, dst []byte) error {
 
 // DecodeConfidentialTransferMint decodes the ConfidentialTransferMint extension (65 bytes).
 func DecodeConfidentialTransferMint(b []byte) (*ConfidentialTransferMint, error) {
-	r := newReader(b, 0)
+	r := borsh.NewReader(b, 0)
 	c := &ConfidentialTransferMint{}
 	err := func() error {
 		var err error
-		if c.Authority, err = r.optionalNonZeroPubkey(); err != nil {
+		if c.Authority, err = r.OptionalNonZeroPubkey(); err != nil {
 			return err
 		}
 		if c.AutoApproveNewAccounts, err = podBool(r); err != nil {
@@ -354,11 +355,11 @@ func DecodeConfidentialTransferMint(b []byte) (*ConfidentialTransferMint, error)
 
 // DecodeConfidentialTransferFeeConfig decodes the ConfidentialTransferFeeConfig extension (129 bytes).
 func DecodeConfidentialTransferFeeConfig(b []byte) (*ConfidentialTransferFeeConfig, error) {
-	r := newReader(b, 0)
+	r := borsh.NewReader(b, 0)
 	c := &ConfidentialTransferFeeConfig{}
 	err := func() error {
 		var err error
-		if c.Authority, err = r.optionalNonZeroPubkey(); err != nil {
+		if c.Authority, err = r.OptionalNonZeroPubkey(); err != nil {
 			return err
 		}
 		if err = fixed(r, c.WithdrawWithheldAuthorityElGamalPubkey[:]); err != nil {
@@ -377,11 +378,11 @@ func DecodeConfidentialTransferFeeConfig(b []byte) (*ConfidentialTransferFeeConf
 
 // DecodeInterestBearingConfig decodes the InterestBearingConfig extension (52 bytes).
 func DecodeInterestBearingConfig(b []byte) (*InterestBearingConfig, error) {
-	r := newReader(b, 0)
+	r := borsh.NewReader(b, 0)
 	c := &InterestBearingConfig{}
 	err := func() error {
 		var err error
-		if c.RateAuthority, err = r.optionalNonZeroPubkey(); err != nil {
+		if c.RateAuthority, err = r.OptionalNonZeroPubkey(); err != nil {
 			return err
 		}
 		var u64 uint64
@@ -413,14 +414,14 @@ func DecodeInterestBearingConfig(b []byte) (*InterestBearingConfig, error) {
 // DecodeTokenGroup decodes the TokenGroup extension (72 bytes with u32
 // sizes, 80 with u64).
 func DecodeTokenGroup(b []byte) (*TokenGroup, error) {
-	r := newReader(b, 0)
+	r := borsh.NewReader(b, 0)
 	g := &TokenGroup{}
 	err := func() error {
 		var err error
-		if g.UpdateAuthority, err = r.optionalNonZeroPubkey(); err != nil {
+		if g.UpdateAuthority, err = r.OptionalNonZeroPubkey(); err != nil {
 			return err
 		}
-		if g.Mint, err = r.pubkey(); err != nil {
+		if g.Mint, err = r.Pubkey(); err != nil {
 			return err
 		}
 		if len(b) == 80 {
@@ -450,14 +451,14 @@ func DecodeTokenGroup(b []byte) (*TokenGroup, error) {
 // DecodeTokenGroupMember decodes the TokenGroupMember extension (68 bytes
 // with a u32 member number, 72 with u64).
 func DecodeTokenGroupMember(b []byte) (*TokenGroupMember, error) {
-	r := newReader(b, 0)
+	r := borsh.NewReader(b, 0)
 	g := &TokenGroupMember{}
 	err := func() error {
 		var err error
-		if g.Mint, err = r.pubkey(); err != nil {
+		if g.Mint, err = r.Pubkey(); err != nil {
 			return err
 		}
-		if g.Group, err = r.pubkey(); err != nil {
+		if g.Group, err = r.Pubkey(); err != nil {
 			return err
 		}
 		if len(b) == 72 {
@@ -477,7 +478,7 @@ func DecodeTokenGroupMember(b []byte) (*TokenGroupMember, error) {
 
 // DecodeConfidentialMintBurn decodes the ConfidentialMintBurn extension (196 bytes).
 func DecodeConfidentialMintBurn(b []byte) (*ConfidentialMintBurn, error) {
-	r := newReader(b, 0)
+	r := borsh.NewReader(b, 0)
 	c := &ConfidentialMintBurn{}
 	err := func() error {
 		if err := fixed(r, c.ConfidentialSupply[:]); err != nil {
@@ -499,11 +500,11 @@ func DecodeConfidentialMintBurn(b []byte) (*ConfidentialMintBurn, error) {
 
 // DecodeScaledUIAmount decodes the ScaledUiAmount extension (56 bytes).
 func DecodeScaledUIAmount(b []byte) (*ScaledUIAmountConfig, error) {
-	r := newReader(b, 0)
+	r := borsh.NewReader(b, 0)
 	c := &ScaledUIAmountConfig{}
 	err := func() error {
 		var err error
-		if c.Authority, err = r.optionalNonZeroPubkey(); err != nil {
+		if c.Authority, err = r.OptionalNonZeroPubkey(); err != nil {
 			return err
 		}
 		var v uint64
@@ -529,10 +530,10 @@ func DecodeScaledUIAmount(b []byte) (*ScaledUIAmountConfig, error) {
 
 // DecodePausable decodes the Pausable extension (33 bytes).
 func DecodePausable(b []byte) (*PausableConfig, error) {
-	r := newReader(b, 0)
+	r := borsh.NewReader(b, 0)
 	c := &PausableConfig{}
 	var err error
-	if c.Authority, err = r.optionalNonZeroPubkey(); err == nil {
+	if c.Authority, err = r.OptionalNonZeroPubkey(); err == nil {
 		c.Paused, err = podBool(r)
 	}
 	if err := exact(r, err); err != nil {

@@ -1,17 +1,17 @@
-package das
+package token
 
 import (
 	"bytes"
 	"fmt"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/internal/borsh"
 )
 
 // Program ids; exported through functions so callers cannot reassign them.
 var (
-	tokenProgram         = mustPubkey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")
-	token2022Program     = mustPubkey("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb")
-	tokenMetadataProgram = mustPubkey("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s")
+	tokenProgram     = solana.MustParsePubkey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")
+	token2022Program = solana.MustParsePubkey("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb")
 )
 
 // TokenProgram is the SPL Token program id.
@@ -19,17 +19,6 @@ func TokenProgram() solana.Pubkey { return tokenProgram }
 
 // Token2022Program is the SPL Token-2022 program id.
 func Token2022Program() solana.Pubkey { return token2022Program }
-
-// TokenMetadataProgram is the Metaplex Token Metadata program id.
-func TokenMetadataProgram() solana.Pubkey { return tokenMetadataProgram }
-
-func mustPubkey(s string) solana.Pubkey {
-	k, err := solana.ParsePubkey(s)
-	if err != nil {
-		panic(err)
-	}
-	return k
-}
 
 // Sizes of the SPL Token base layouts. Token-2022 extends both past
 // AccountLen, so its account-type byte sits at offset AccountLen for mints too.
@@ -130,10 +119,10 @@ func DecodeMint(owner solana.Pubkey, data []byte) (*Mint, error) {
 	if err := checkTokenLen(owner, data, MintLen, accountTypeMint); err != nil {
 		return nil, fmt.Errorf("mint: %w", err)
 	}
-	r := newReader(data[:MintLen], 0)
+	r := borsh.NewReader(data[:MintLen], 0)
 	m := &Mint{Program: owner}
 	var err error
-	if m.MintAuthority, err = r.coptionPubkey(); err != nil {
+	if m.MintAuthority, err = r.COptionPubkey(); err != nil {
 		return nil, fmt.Errorf("mint authority: %w", err)
 	}
 	if m.Supply, err = r.U64(); err != nil {
@@ -145,7 +134,7 @@ func DecodeMint(owner solana.Pubkey, data []byte) (*Mint, error) {
 	if m.IsInitialized, err = r.Bool(); err != nil {
 		return nil, fmt.Errorf("mint is_initialized: %w", err)
 	}
-	if m.FreezeAuthority, err = r.coptionPubkey(); err != nil {
+	if m.FreezeAuthority, err = r.COptionPubkey(); err != nil {
 		return nil, fmt.Errorf("freeze authority: %w", err)
 	}
 	if len(data) == MintLen {
@@ -162,10 +151,10 @@ func DecodeMint(owner solana.Pubkey, data []byte) (*Mint, error) {
 	for _, e := range m.Extensions {
 		switch e.Type {
 		case ExtMetadataPointer:
-			er := newReader(e.Data, 0)
+			er := borsh.NewReader(e.Data, 0)
 			p := &MetadataPointer{}
-			if p.Authority, err = er.optionalNonZeroPubkey(); err == nil {
-				p.MetadataAddress, err = er.optionalNonZeroPubkey()
+			if p.Authority, err = er.OptionalNonZeroPubkey(); err == nil {
+				p.MetadataAddress, err = er.OptionalNonZeroPubkey()
 			}
 			if err != nil {
 				return nil, fmt.Errorf("metadata pointer: %w", err)
@@ -176,11 +165,11 @@ func DecodeMint(owner solana.Pubkey, data []byte) (*Mint, error) {
 				return nil, fmt.Errorf("token metadata: %w", err)
 			}
 		case ExtMintCloseAuthority:
-			if m.MintCloseAuthority, err = newReader(e.Data, 0).optionalNonZeroPubkey(); err != nil {
+			if m.MintCloseAuthority, err = borsh.NewReader(e.Data, 0).OptionalNonZeroPubkey(); err != nil {
 				return nil, fmt.Errorf("mint close authority: %w", err)
 			}
 		case ExtPermanentDelegate:
-			if m.PermanentDelegate, err = newReader(e.Data, 0).optionalNonZeroPubkey(); err != nil {
+			if m.PermanentDelegate, err = borsh.NewReader(e.Data, 0).OptionalNonZeroPubkey(); err != nil {
 				return nil, fmt.Errorf("permanent delegate: %w", err)
 			}
 		}
@@ -189,13 +178,13 @@ func DecodeMint(owner solana.Pubkey, data []byte) (*Mint, error) {
 }
 
 func decodeTokenMetadata(b []byte) (*TokenMetadata, error) {
-	r := newReader(b, 0)
+	r := borsh.NewReader(b, 0)
 	t := &TokenMetadata{}
 	var err error
-	if t.UpdateAuthority, err = r.optionalNonZeroPubkey(); err != nil {
+	if t.UpdateAuthority, err = r.OptionalNonZeroPubkey(); err != nil {
 		return nil, err
 	}
-	if t.Mint, err = r.pubkey(); err != nil {
+	if t.Mint, err = r.Pubkey(); err != nil {
 		return nil, err
 	}
 	if t.Name, err = r.Str(); err != nil {
@@ -214,7 +203,7 @@ func decodeTokenMetadata(b []byte) (*TokenMetadata, error) {
 	// Each entry takes at least 8 bytes; checking first stops a forged
 	// count from driving a huge allocation.
 	if uint64(n)*8 > uint64(len(b)-r.Off) {
-		return nil, fmt.Errorf("%w: %d additional metadata entries", ErrShort, n)
+		return nil, fmt.Errorf("%w: %d additional metadata entries", borsh.ErrShort, n)
 	}
 	for range n {
 		var kv KeyValue
@@ -234,19 +223,19 @@ func DecodeTokenAccount(owner solana.Pubkey, data []byte) (*TokenAccount, error)
 	if err := checkTokenLen(owner, data, AccountLen, accountTypeAccount); err != nil {
 		return nil, fmt.Errorf("token account: %w", err)
 	}
-	r := newReader(data[:AccountLen], 0)
+	r := borsh.NewReader(data[:AccountLen], 0)
 	a := &TokenAccount{Program: owner}
 	var err error
-	if a.Mint, err = r.pubkey(); err != nil {
+	if a.Mint, err = r.Pubkey(); err != nil {
 		return nil, err
 	}
-	if a.Owner, err = r.pubkey(); err != nil {
+	if a.Owner, err = r.Pubkey(); err != nil {
 		return nil, err
 	}
 	if a.Amount, err = r.U64(); err != nil {
 		return nil, err
 	}
-	if a.Delegate, err = r.coptionPubkey(); err != nil {
+	if a.Delegate, err = r.COptionPubkey(); err != nil {
 		return nil, fmt.Errorf("delegate: %w", err)
 	}
 	st, err := r.U8()
@@ -257,13 +246,13 @@ func DecodeTokenAccount(owner solana.Pubkey, data []byte) (*TokenAccount, error)
 		return nil, fmt.Errorf("token account: invalid state %d", st)
 	}
 	a.State = AccountState(st)
-	if a.IsNative, err = r.coptionU64(); err != nil {
+	if a.IsNative, err = r.COptionU64(); err != nil {
 		return nil, fmt.Errorf("is_native: %w", err)
 	}
 	if a.DelegatedAmount, err = r.U64(); err != nil {
 		return nil, err
 	}
-	if a.CloseAuthority, err = r.coptionPubkey(); err != nil {
+	if a.CloseAuthority, err = r.COptionPubkey(); err != nil {
 		return nil, fmt.Errorf("close authority: %w", err)
 	}
 	if len(data) > AccountLen {
@@ -304,7 +293,7 @@ func checkTokenLen(owner solana.Pubkey, data []byte, base int, accountType byte)
 // start of unused space, as in the program's own reader.
 func parseTLV(b []byte) ([]Extension, error) {
 	var out []Extension
-	r := newReader(b, 0)
+	r := borsh.NewReader(b, 0)
 	for len(b)-r.Off >= 4 {
 		typ, _ := r.U16()
 		n, _ := r.U16()

@@ -1,4 +1,4 @@
-package das
+package core
 
 import (
 	"encoding/binary"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/internal/borsh"
 )
 
 // The accounts below are encoded by hand from the mpl-core sources:
@@ -162,8 +163,8 @@ func TestDecodeCoreGroupsPluginErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("decoded %+v, want an error", c)
 			}
-			if !errors.Is(err, ErrShort) {
-				t.Errorf("err = %v, want ErrShort", err)
+			if !errors.Is(err, borsh.ErrShort) {
+				t.Errorf("err = %v, want borsh.ErrShort", err)
 			}
 		})
 	}
@@ -202,9 +203,9 @@ func TestDecodeAgentIdentity(t *testing.T) {
 		{"v2 without token", AgentIdentityProgram(), agentIdentityBytes(AgentIdentityKeyV2, asset, nil), nil, nil},
 		{"v1", AgentIdentityProgram(), agentIdentityBytes(AgentIdentityKeyV1, asset, nil), nil, nil},
 		{"wrong owner", CoreProgram(), v2, nil, errAny},
-		{"empty", AgentIdentityProgram(), nil, nil, ErrShort},
-		{"v2 cut", AgentIdentityProgram(), v2[:72], nil, ErrShort},
-		{"v1 cut", AgentIdentityProgram(), agentIdentityBytes(AgentIdentityKeyV1, asset, nil)[:39], nil, ErrShort},
+		{"empty", AgentIdentityProgram(), nil, nil, borsh.ErrShort},
+		{"v2 cut", AgentIdentityProgram(), v2[:72], nil, borsh.ErrShort},
+		{"v1 cut", AgentIdentityProgram(), agentIdentityBytes(AgentIdentityKeyV1, asset, nil)[:39], nil, borsh.ErrShort},
 		{"uninitialized", AgentIdentityProgram(), make([]byte, 104), nil, ErrAgentIdentityUnsupported},
 	}
 	for _, tc := range tests {

@@ -1,4 +1,4 @@
-package das
+package metadata
 
 import (
 	"fmt"
@@ -7,7 +7,15 @@ import (
 	sgo "github.com/gagliardetto/solana-go"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/internal/borsh"
 )
+
+// tokenMetadataProgram is exported through a function so callers cannot
+// reassign it.
+var tokenMetadataProgram = solana.MustParsePubkey("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s")
+
+// TokenMetadataProgram is the Metaplex Token Metadata program id.
+func TokenMetadataProgram() solana.Pubkey { return tokenMetadataProgram }
 
 // Key is the Token Metadata account discriminator (first byte).
 type Key uint8
@@ -115,7 +123,7 @@ func DecodeMetadata(owner solana.Pubkey, data []byte) (*Metadata, error) {
 	if owner != tokenMetadataProgram {
 		return nil, fmt.Errorf("metadata: owner %s is not the token metadata program", owner)
 	}
-	r := newReader(data, 0)
+	r := borsh.NewReader(data, 0)
 	k, err := r.U8()
 	if err != nil {
 		return nil, err
@@ -124,10 +132,10 @@ func DecodeMetadata(owner solana.Pubkey, data []byte) (*Metadata, error) {
 		return nil, fmt.Errorf("metadata: key %d, want %d", k, KeyMetadataV1)
 	}
 	m := &Metadata{Key: Key(k)}
-	if m.UpdateAuthority, err = r.pubkey(); err != nil {
+	if m.UpdateAuthority, err = r.Pubkey(); err != nil {
 		return nil, err
 	}
-	if m.Mint, err = r.pubkey(); err != nil {
+	if m.Mint, err = r.Pubkey(); err != nil {
 		return nil, err
 	}
 	for _, s := range []*string{&m.Name, &m.Symbol, &m.URI} {
@@ -155,7 +163,7 @@ func DecodeMetadata(owner solana.Pubkey, data []byte) (*Metadata, error) {
 		m.Creators = make([]Creator, 0, n)
 		for range n {
 			var c Creator
-			if c.Address, err = r.pubkey(); err != nil {
+			if c.Address, err = r.Pubkey(); err != nil {
 				return nil, err
 			}
 			if c.Verified, err = r.Bool(); err != nil {
@@ -198,7 +206,7 @@ func DecodeMetadata(owner solana.Pubkey, data []byte) (*Metadata, error) {
 	return m, nil
 }
 
-func optU8(r *reader) (*uint8, error) {
+func optU8(r *borsh.Reader) (*uint8, error) {
 	ok, err := r.Option()
 	if err != nil || !ok {
 		return nil, err
@@ -210,7 +218,7 @@ func optU8(r *reader) (*uint8, error) {
 	return &v, nil
 }
 
-func optTokenStandard(r *reader) (*TokenStandard, error) {
+func optTokenStandard(r *borsh.Reader) (*TokenStandard, error) {
 	v, err := optU8(r)
 	if err != nil || v == nil {
 		return nil, err
@@ -222,7 +230,7 @@ func optTokenStandard(r *reader) (*TokenStandard, error) {
 	return &ts, nil
 }
 
-func optCollection(r *reader) (*Collection, error) {
+func optCollection(r *borsh.Reader) (*Collection, error) {
 	ok, err := r.Option()
 	if err != nil || !ok {
 		return nil, err
@@ -231,13 +239,13 @@ func optCollection(r *reader) (*Collection, error) {
 	if c.Verified, err = r.Bool(); err != nil {
 		return nil, err
 	}
-	if c.Key, err = r.pubkey(); err != nil {
+	if c.Key, err = r.Pubkey(); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-func optUses(r *reader) (*Uses, error) {
+func optUses(r *borsh.Reader) (*Uses, error) {
 	ok, err := r.Option()
 	if err != nil || !ok {
 		return nil, err
@@ -258,7 +266,7 @@ func optUses(r *reader) (*Uses, error) {
 	return u, nil
 }
 
-func optCollectionDetails(r *reader) (*CollectionDetails, error) {
+func optCollectionDetails(r *borsh.Reader) (*CollectionDetails, error) {
 	ok, err := r.Option()
 	if err != nil || !ok {
 		return nil, err
@@ -285,7 +293,7 @@ func optCollectionDetails(r *reader) (*CollectionDetails, error) {
 	return d, nil
 }
 
-func optProgrammableConfig(r *reader) (*ProgrammableConfig, error) {
+func optProgrammableConfig(r *borsh.Reader) (*ProgrammableConfig, error) {
 	ok, err := r.Option()
 	if err != nil || !ok {
 		return nil, err
@@ -303,7 +311,7 @@ func optProgrammableConfig(r *reader) (*ProgrammableConfig, error) {
 		return nil, err
 	}
 	if has {
-		k, err := r.pubkey()
+		k, err := r.Pubkey()
 		if err != nil {
 			return nil, err
 		}
@@ -317,7 +325,7 @@ func DecodeMasterEdition(owner solana.Pubkey, data []byte) (*MasterEdition, erro
 	if owner != tokenMetadataProgram {
 		return nil, fmt.Errorf("master edition: owner %s is not the token metadata program", owner)
 	}
-	r := newReader(data, 0)
+	r := borsh.NewReader(data, 0)
 	k, err := r.U8()
 	if err != nil {
 		return nil, err
@@ -348,7 +356,7 @@ func DecodeEdition(owner solana.Pubkey, data []byte) (*Edition, error) {
 	if owner != tokenMetadataProgram {
 		return nil, fmt.Errorf("edition: owner %s is not the token metadata program", owner)
 	}
-	r := newReader(data, 0)
+	r := borsh.NewReader(data, 0)
 	k, err := r.U8()
 	if err != nil {
 		return nil, err
@@ -357,7 +365,7 @@ func DecodeEdition(owner solana.Pubkey, data []byte) (*Edition, error) {
 		return nil, fmt.Errorf("edition: key %d, want %d", k, KeyEditionV1)
 	}
 	e := &Edition{}
-	if e.Parent, err = r.pubkey(); err != nil {
+	if e.Parent, err = r.Pubkey(); err != nil {
 		return nil, err
 	}
 	if e.Edition, err = r.U64(); err != nil {

@@ -1,4 +1,4 @@
-package das
+package core
 
 import (
 	"errors"
@@ -8,10 +8,11 @@ import (
 	sgo "github.com/gagliardetto/solana-go"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/internal/borsh"
 )
 
 // coreProgram is the MPL Core program id.
-var coreProgram = mustPubkey("CoREENxT6tW1HoK8ypY1SxRMZTcVPm7R94rH4PZNhX7d")
+var coreProgram = solana.MustParsePubkey("CoREENxT6tW1HoK8ypY1SxRMZTcVPm7R94rH4PZNhX7d")
 
 // CoreProgram returns the MPL Core program id.
 func CoreProgram() solana.Pubkey { return coreProgram }
@@ -186,7 +187,7 @@ func DecodeCore(owner solana.Pubkey, data []byte) (*CoreAccount, error) {
 	if len(data) == 0 || data[0] == CoreKeyUninitialized {
 		return &CoreAccount{Kind: CoreBurnt, Burnt: true}, nil
 	}
-	r := newReader(data, 0)
+	r := borsh.NewReader(data, 0)
 	a := &CoreAccount{}
 	var err error
 	switch data[0] {
@@ -213,12 +214,12 @@ func DecodeCore(owner solana.Pubkey, data []byte) (*CoreAccount, error) {
 	return a, nil
 }
 
-func decodeCoreAssetBase(r *reader, a *CoreAccount) error {
+func decodeCoreAssetBase(r *borsh.Reader, a *CoreAccount) error {
 	var err error
 	if _, err = r.U8(); err != nil {
 		return err
 	}
-	if a.Owner, err = r.pubkey(); err != nil {
+	if a.Owner, err = r.Pubkey(); err != nil {
 		return fmt.Errorf("owner: %w", err)
 	}
 	tag, err := r.U8()
@@ -228,7 +229,7 @@ func decodeCoreAssetBase(r *reader, a *CoreAccount) error {
 	switch CoreUpdateAuthorityType(tag) {
 	case CoreUANone:
 	case CoreUAAddress, CoreUACollection:
-		if a.UpdateAuthority.Address, err = r.pubkey(); err != nil {
+		if a.UpdateAuthority.Address, err = r.Pubkey(); err != nil {
 			return fmt.Errorf("update authority: %w", err)
 		}
 	default:
@@ -255,13 +256,13 @@ func decodeCoreAssetBase(r *reader, a *CoreAccount) error {
 	return nil
 }
 
-func decodeCoreCollectionBase(r *reader, a *CoreAccount) error {
+func decodeCoreCollectionBase(r *borsh.Reader, a *CoreAccount) error {
 	var err error
 	if _, err = r.U8(); err != nil {
 		return err
 	}
 	a.UpdateAuthority.Type = CoreUAAddress
-	if a.UpdateAuthority.Address, err = r.pubkey(); err != nil {
+	if a.UpdateAuthority.Address, err = r.Pubkey(); err != nil {
 		return fmt.Errorf("update authority: %w", err)
 	}
 	if a.Name, err = r.Str(); err != nil {
@@ -279,13 +280,13 @@ func decodeCoreCollectionBase(r *reader, a *CoreAccount) error {
 	return nil
 }
 
-func decodeCoreGroupBase(r *reader, a *CoreAccount) error {
+func decodeCoreGroupBase(r *borsh.Reader, a *CoreAccount) error {
 	var err error
 	if _, err = r.U8(); err != nil {
 		return err
 	}
 	a.UpdateAuthority.Type = CoreUAAddress
-	if a.UpdateAuthority.Address, err = r.pubkey(); err != nil {
+	if a.UpdateAuthority.Address, err = r.Pubkey(); err != nil {
 		return fmt.Errorf("update authority: %w", err)
 	}
 	if a.Name, err = r.Str(); err != nil {
@@ -309,32 +310,32 @@ func decodeCoreGroupBase(r *reader, a *CoreAccount) error {
 
 // vecLen reads a Borsh Vec length and rejects counts the remaining bytes
 // cannot hold, so hostile lengths never drive a huge allocation.
-func vecLen(r *reader, minElem int) (int, error) {
+func vecLen(r *borsh.Reader, minElem int) (int, error) {
 	n, err := r.U32()
 	if err != nil {
 		return 0, err
 	}
 	if minElem > 0 && uint64(n)*uint64(minElem) > uint64(len(r.B)-r.Off) {
-		return 0, fmt.Errorf("%w: vec of %d elements at offset %d", ErrShort, n, r.Off)
+		return 0, fmt.Errorf("%w: vec of %d elements at offset %d", borsh.ErrShort, n, r.Off)
 	}
 	return int(n), nil
 }
 
-func pubkeyVec(r *reader) ([]solana.Pubkey, error) {
+func pubkeyVec(r *borsh.Reader) ([]solana.Pubkey, error) {
 	n, err := vecLen(r, 32)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]solana.Pubkey, n)
 	for i := range out {
-		if out[i], err = r.pubkey(); err != nil {
+		if out[i], err = r.Pubkey(); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-func (r *reader) authority() (CoreAuthority, error) {
+func authority(r *borsh.Reader) (CoreAuthority, error) {
 	tag, err := r.U8()
 	if err != nil {
 		return CoreAuthority{}, err
@@ -343,7 +344,7 @@ func (r *reader) authority() (CoreAuthority, error) {
 	switch a.Type {
 	case CoreAuthNone, CoreAuthOwner, CoreAuthUpdateAuthority:
 	case CoreAuthAddress:
-		if a.Address, err = r.pubkey(); err != nil {
+		if a.Address, err = r.Pubkey(); err != nil {
 			return a, err
 		}
 	default:
@@ -352,7 +353,7 @@ func (r *reader) authority() (CoreAuthority, error) {
 	return a, nil
 }
 
-func (r *reader) optU64() (*uint64, error) {
+func optU64(r *borsh.Reader) (*uint64, error) {
 	some, err := r.Option()
 	if err != nil || !some {
 		return nil, err
@@ -382,7 +383,7 @@ type registryRecord struct {
 // by offset, each plugin's bytes running to the next record (or to its data
 // for external adapters), index = position in that order.
 func decodeCorePlugins(data []byte, base int, a *CoreAccount) error {
-	hr := newReader(data, base)
+	hr := borsh.NewReader(data, base)
 	if _, err := hr.U8(); err != nil {
 		return fmt.Errorf("plugin header: %w", err)
 	}
@@ -391,9 +392,9 @@ func decodeCorePlugins(data []byte, base int, a *CoreAccount) error {
 		return fmt.Errorf("plugin header: %w", err)
 	}
 	if regOff > uint64(len(data)) {
-		return fmt.Errorf("%w: plugin registry offset %d beyond %d bytes", ErrShort, regOff, len(data))
+		return fmt.Errorf("%w: plugin registry offset %d beyond %d bytes", borsh.ErrShort, regOff, len(data))
 	}
-	records, err := decodeRegistry(newReader(data, int(regOff)))
+	records, err := decodeRegistry(borsh.NewReader(data, int(regOff)))
 	if err != nil {
 		return fmt.Errorf("plugin registry: %w", err)
 	}
@@ -407,7 +408,7 @@ func decodeCorePlugins(data []byte, base int, a *CoreAccount) error {
 			end = *rec.dataOffset
 		}
 		if rec.offset > end || end > uint64(len(data)) {
-			return fmt.Errorf("%w: plugin %d spans [%d, %d) of %d bytes", ErrShort, i, rec.offset, end, len(data))
+			return fmt.Errorf("%w: plugin %d spans [%d, %d) of %d bytes", borsh.ErrShort, i, rec.offset, end, len(data))
 		}
 		slice := data[rec.offset:end]
 		if rec.external {
@@ -422,7 +423,7 @@ func decodeCorePlugins(data []byte, base int, a *CoreAccount) error {
 			a.UnknownPlugins = append(a.UnknownPlugins, p)
 			continue
 		}
-		if p.Data, err = decodePluginData(newReader(slice, 0)); err != nil {
+		if p.Data, err = decodePluginData(borsh.NewReader(slice, 0)); err != nil {
 			return fmt.Errorf("plugin %d (%s): %w", i, p.Type, err)
 		}
 		a.Plugins = append(a.Plugins, p)
@@ -430,7 +431,7 @@ func decodeCorePlugins(data []byte, base int, a *CoreAccount) error {
 	return nil
 }
 
-func decodeRegistry(r *reader) ([]registryRecord, error) {
+func decodeRegistry(r *borsh.Reader) ([]registryRecord, error) {
 	if _, err := r.U8(); err != nil {
 		return nil, err
 	}
@@ -445,7 +446,7 @@ func decodeRegistry(r *reader) ([]registryRecord, error) {
 		if rec.pluginType, err = r.U8(); err != nil {
 			return nil, err
 		}
-		if rec.authority, err = r.authority(); err != nil {
+		if rec.authority, err = authority(r); err != nil {
 			return nil, err
 		}
 		if rec.offset, err = r.U64(); err != nil {
@@ -463,7 +464,7 @@ func decodeRegistry(r *reader) ([]registryRecord, error) {
 		if rec.pluginType, err = r.U8(); err != nil {
 			return nil, err
 		}
-		if rec.authority, err = r.authority(); err != nil {
+		if rec.authority, err = authority(r); err != nil {
 			return nil, err
 		}
 		if rec.hasChecks, err = r.Option(); err != nil {
@@ -487,10 +488,10 @@ func decodeRegistry(r *reader) ([]registryRecord, error) {
 		if rec.offset, err = r.U64(); err != nil {
 			return nil, err
 		}
-		if rec.dataOffset, err = r.optU64(); err != nil {
+		if rec.dataOffset, err = optU64(r); err != nil {
 			return nil, err
 		}
-		if rec.dataLen, err = r.optU64(); err != nil {
+		if rec.dataLen, err = optU64(r); err != nil {
 			return nil, err
 		}
 		out = append(out, rec)

@@ -1,4 +1,4 @@
-package das
+package core
 
 import (
 	"encoding/binary"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
+	"github.com/dasch-labs/dasch/internal/borsh"
 )
 
 // coreFixtures holds the MPL Core accounts copied from the DAS corpus.
@@ -24,6 +26,15 @@ func loadCore(t testing.TB, dir, pubkey string) *solana.Account {
 		t.Fatalf("%s/%s: %v", dir, pubkey, err)
 	}
 	return a
+}
+
+func pk(t testing.TB, s string) solana.Pubkey {
+	t.Helper()
+	k, err := solana.ParsePubkey(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
 }
 
 func TestDecodeCoreFixtures(t *testing.T) {
@@ -197,7 +208,7 @@ func TestDecodeCoreErrors(t *testing.T) {
 		data  []byte
 		short bool
 	}{
-		{"wrong owner", TokenProgram(), good, false},
+		{"wrong owner", token.TokenProgram(), good, false},
 		{"hashed asset", CoreProgram(), []byte{CoreKeyHashedAssetV1, 1, 2}, false},
 		{"stray registry", CoreProgram(), []byte{CoreKeyPluginRegistryV1, 0, 0, 0, 0}, false},
 		{"garbage key", CoreProgram(), []byte{0xff, 1, 2, 3}, false},
@@ -212,8 +223,8 @@ func TestDecodeCoreErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("decoded %+v, want an error", c)
 			}
-			if tc.short && !errors.Is(err, ErrShort) {
-				t.Errorf("err = %v, want ErrShort", err)
+			if tc.short && !errors.Is(err, borsh.ErrShort) {
+				t.Errorf("err = %v, want borsh.ErrShort", err)
 			}
 		})
 	}
@@ -319,7 +330,7 @@ func TestDecodeCoreGroup(t *testing.T) {
 		len(c.Group.Collections) != 1 || c.Group.Collections[0] != coll || len(c.Group.Assets) != 1 || c.Group.Assets[0] != asset {
 		t.Errorf("group = %+v %+v", c, c.Group)
 	}
-	if _, err := DecodeCore(CoreProgram(), data[:len(data)-1]); !errors.Is(err, ErrShort) {
-		t.Errorf("truncated group err = %v, want ErrShort", err)
+	if _, err := DecodeCore(CoreProgram(), data[:len(data)-1]); !errors.Is(err, borsh.ErrShort) {
+		t.Errorf("truncated group err = %v, want borsh.ErrShort", err)
 	}
 }

@@ -1,4 +1,4 @@
-package das
+package inscription
 
 import (
 	"bytes"
@@ -8,11 +8,12 @@ import (
 	sgo "github.com/gagliardetto/solana-go"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/internal/borsh"
 )
 
 // inscriptionProgram is the Libreplex Inscriptions program, whose accounts
 // the reference DAS renders as an asset's inscription.
-var inscriptionProgram = mustPubkey("inscokhJarcjaEs59QbQ7hYjrKz25LEPRfCbP8EmdUp")
+var inscriptionProgram = solana.MustParsePubkey("inscokhJarcjaEs59QbQ7hYjrKz25LEPRfCbP8EmdUp")
 
 // InscriptionProgram is the Libreplex Inscriptions program id.
 func InscriptionProgram() solana.Pubkey { return inscriptionProgram }
@@ -52,19 +53,19 @@ func DecodeInscription(owner solana.Pubkey, data []byte) (*Inscription, error) {
 		return nil, fmt.Errorf("inscription: owner %s is not the inscriptions program", owner)
 	}
 	if len(data) < 8 {
-		return nil, fmt.Errorf("inscription: %w: %d bytes", ErrShort, len(data))
+		return nil, fmt.Errorf("inscription: %w: %d bytes", borsh.ErrShort, len(data))
 	}
-	r := newReader(data, 8)
+	r := borsh.NewReader(data, 8)
 	in := &Inscription{}
 	var err error
 	v3 := bytes.Equal(data[:8], discInscriptionV3)
 	if !v3 && !bytes.Equal(data[:8], discInscription) {
 		return nil, ErrNotInscription
 	}
-	if in.Authority, err = r.pubkey(); err != nil {
+	if in.Authority, err = r.Pubkey(); err != nil {
 		return nil, fmt.Errorf("inscription authority: %w", err)
 	}
-	if in.Root, err = r.pubkey(); err != nil {
+	if in.Root, err = r.Pubkey(); err != nil {
 		return nil, fmt.Errorf("inscription root: %w", err)
 	}
 	if !v3 {
@@ -83,7 +84,7 @@ func DecodeInscription(owner solana.Pubkey, data []byte) (*Inscription, error) {
 			return nil, fmt.Errorf("inscription: invalid encoding type %d", enc)
 		}
 	}
-	if in.InscriptionData, err = r.pubkey(); err != nil {
+	if in.InscriptionData, err = r.Pubkey(); err != nil {
 		return nil, fmt.Errorf("inscription data address: %w", err)
 	}
 	if in.Order, err = r.U64(); err != nil {
@@ -115,7 +116,7 @@ func DecodeInscription(owner solana.Pubkey, data []byte) (*Inscription, error) {
 }
 
 // legacyMediaType reads the V1 MediaType enum as a MIME string.
-func legacyMediaType(r *reader) (string, error) {
+func legacyMediaType(r *borsh.Reader) (string, error) {
 	v, err := r.U8()
 	if err != nil {
 		return "", err
@@ -142,7 +143,7 @@ func legacyMediaType(r *reader) (string, error) {
 func InscriptionPDA(root solana.Pubkey) solana.Pubkey {
 	k, _, err := sgo.FindProgramAddress([][]byte{[]byte("inscription_v3"), root[:]}, sgo.PublicKey(inscriptionProgram))
 	if err != nil {
-		// Unreachable for these fixed-size seeds (see pda).
+		// Unreachable for fixed-size seeds (probability ~2^-255).
 		panic(err)
 	}
 	return solana.Pubkey(k)

@@ -1,10 +1,11 @@
-package das
+package inscription
 
 import (
 	"errors"
 	"testing"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
 )
 
 const inscriptionDir = "get_asset_with_show_inscription_scenario_1"
@@ -54,13 +55,14 @@ func TestDecodeInscriptionLegacy(t *testing.T) {
 func TestDecodeInscriptionBadInput(t *testing.T) {
 	good := repoAccount(t, inscriptionDir, "DarH4z6SmdVzPrt8krAygpLodhdjvNAstP3taj2tysN2")
 	dataAcc := repoAccount(t, inscriptionDir, "4Q18N6XrfJHgDbRTaHJR328jN9dixCLQAQhDsTsRzg3v")
+	tok := token.TokenProgram()
 	tests := []struct {
 		name    string
 		owner   *solana.Pubkey
 		data    []byte
 		notInsc bool
 	}{
-		{"wrong owner", &tokenProgram, good.Data, false},
+		{"wrong owner", &tok, good.Data, false},
 		{"inscription data account", nil, dataAcc.Data, true},
 		{"empty", nil, nil, false},
 		{"cut in root", nil, good.Data[:50], false},

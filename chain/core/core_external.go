@@ -1,9 +1,10 @@
-package das
+package core
 
 import (
 	"fmt"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/internal/borsh"
 )
 
 // CoreExternalType is the external plugin adapter type (Borsh enum index).
@@ -220,7 +221,7 @@ func addExternal(a *CoreAccount, index uint64, rec registryRecord, slice, accoun
 		off, n := *rec.dataOffset, *rec.dataLen
 		end := off + n
 		if end < off || end > uint64(len(account)) {
-			return fmt.Errorf("%w: data [%d, +%d) beyond %d bytes", ErrShort, off, n, len(account))
+			return fmt.Errorf("%w: data [%d, +%d) beyond %d bytes", borsh.ErrShort, off, n, len(account))
 		}
 		p.Data = account[off:end]
 	} else {
@@ -232,14 +233,14 @@ func addExternal(a *CoreAccount, index uint64, rec registryRecord, slice, accoun
 		return nil
 	}
 	var err error
-	if p.Adapter, err = decodeAdapter(newReader(slice, 0)); err != nil {
+	if p.Adapter, err = decodeAdapter(borsh.NewReader(slice, 0)); err != nil {
 		return err
 	}
 	a.ExternalPlugins = append(a.ExternalPlugins, p)
 	return nil
 }
 
-func decodeAdapter(r *reader) (any, error) {
+func decodeAdapter(r *borsh.Reader) (any, error) {
 	tag, err := r.U8()
 	if err != nil {
 		return nil, err
@@ -249,7 +250,7 @@ func decodeAdapter(r *reader) (any, error) {
 		return decodeLifecycleHook(r)
 	case CoreOracleAdapter:
 		var o CoreOracle
-		if o.BaseAddress, err = r.pubkey(); err != nil {
+		if o.BaseAddress, err = r.Pubkey(); err != nil {
 			return nil, err
 		}
 		some, err := r.Option()
@@ -278,7 +279,7 @@ func decodeAdapter(r *reader) (any, error) {
 		return o, nil
 	case CoreAppDataAdapter, CoreLinkedAppDataAdapter:
 		var d CoreAppData
-		if d.DataAuthority, err = r.authority(); err != nil {
+		if d.DataAuthority, err = authority(r); err != nil {
 			return nil, err
 		}
 		if d.Schema, err = schema(r); err != nil {
@@ -292,11 +293,11 @@ func decodeAdapter(r *reader) (any, error) {
 		}
 		switch d.ParentKey.Type {
 		case 0:
-			if d.ParentKey.Program, err = r.pubkey(); err != nil {
+			if d.ParentKey.Program, err = r.Pubkey(); err != nil {
 				return nil, err
 			}
 		case 1:
-			if d.ParentKey.Authority, err = r.authority(); err != nil {
+			if d.ParentKey.Authority, err = authority(r); err != nil {
 				return nil, err
 			}
 		default:
@@ -313,7 +314,7 @@ func decodeAdapter(r *reader) (any, error) {
 	return nil, fmt.Errorf("das: invalid external plugin adapter variant %d", tag)
 }
 
-func schema(r *reader) (CoreSchema, error) {
+func schema(r *borsh.Reader) (CoreSchema, error) {
 	v, err := r.U8()
 	if err != nil {
 		return 0, err
@@ -324,10 +325,10 @@ func schema(r *reader) (CoreSchema, error) {
 	return CoreSchema(v), nil
 }
 
-func decodeLifecycleHook(r *reader) (CoreLifecycleHook, error) {
+func decodeLifecycleHook(r *borsh.Reader) (CoreLifecycleHook, error) {
 	var h CoreLifecycleHook
 	var err error
-	if h.HookedProgram, err = r.pubkey(); err != nil {
+	if h.HookedProgram, err = r.Pubkey(); err != nil {
 		return h, err
 	}
 	if h.HasExtra, err = r.Option(); err != nil {
@@ -350,7 +351,7 @@ func decodeLifecycleHook(r *reader) (CoreLifecycleHook, error) {
 		return h, err
 	}
 	if some {
-		a, err := r.authority()
+		a, err := authority(r)
 		if err != nil {
 			return h, err
 		}
@@ -362,7 +363,7 @@ func decodeLifecycleHook(r *reader) (CoreLifecycleHook, error) {
 	return h, nil
 }
 
-func decodeExtraAccount(r *reader) (CoreExtraAccount, error) {
+func decodeExtraAccount(r *borsh.Reader) (CoreExtraAccount, error) {
 	var e CoreExtraAccount
 	tag, err := r.U8()
 	if err != nil {
@@ -388,14 +389,14 @@ func decodeExtraAccount(r *reader) (CoreExtraAccount, error) {
 			return e, err
 		}
 		if some {
-			k, err := r.pubkey()
+			k, err := r.Pubkey()
 			if err != nil {
 				return e, err
 			}
 			e.CustomProgramID = &k
 		}
 	case CoreExtraAddress:
-		if e.Address, err = r.pubkey(); err != nil {
+		if e.Address, err = r.Pubkey(); err != nil {
 			return e, err
 		}
 	default:
@@ -410,7 +411,7 @@ func decodeExtraAccount(r *reader) (CoreExtraAccount, error) {
 	return e, nil
 }
 
-func decodeSeed(r *reader) (CoreSeed, error) {
+func decodeSeed(r *borsh.Reader) (CoreSeed, error) {
 	var s CoreSeed
 	tag, err := r.U8()
 	if err != nil {
@@ -420,7 +421,7 @@ func decodeSeed(r *reader) (CoreSeed, error) {
 	switch s.Type {
 	case CoreSeedCollection, CoreSeedOwner, CoreSeedRecipient, CoreSeedAsset:
 	case CoreSeedAddress:
-		if s.Address, err = r.pubkey(); err != nil {
+		if s.Address, err = r.Pubkey(); err != nil {
 			return s, err
 		}
 	case CoreSeedBytes:

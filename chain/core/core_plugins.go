@@ -1,9 +1,10 @@
-package das
+package core
 
 import (
 	"fmt"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/internal/borsh"
 )
 
 // CorePluginType is the internal plugin type (its Borsh enum index).
@@ -139,7 +140,7 @@ type CoreGroups struct{ Groups []solana.Pubkey }
 
 // decodePluginData decodes a Borsh Plugin enum (tag then body). Trailing
 // bytes are ignored as Borsh's streaming deserialize does.
-func decodePluginData(r *reader) (any, error) {
+func decodePluginData(r *borsh.Reader) (any, error) {
 	tag, err := r.U8()
 	if err != nil {
 		return nil, err
@@ -183,7 +184,7 @@ func decodePluginData(r *reader) (any, error) {
 		}
 		out := CoreVerifiedCreators{Signatures: make([]CoreVerifiedCreator, n)}
 		for i := range out.Signatures {
-			if out.Signatures[i].Address, err = r.pubkey(); err != nil {
+			if out.Signatures[i].Address, err = r.Pubkey(); err != nil {
 				return nil, err
 			}
 			if out.Signatures[i].Verified, err = r.Bool(); err != nil {
@@ -198,7 +199,7 @@ func decodePluginData(r *reader) (any, error) {
 		}
 		out := CoreAutograph{Signatures: make([]CoreAutographSignature, n)}
 		for i := range out.Signatures {
-			if out.Signatures[i].Address, err = r.pubkey(); err != nil {
+			if out.Signatures[i].Address, err = r.Pubkey(); err != nil {
 				return nil, err
 			}
 			if out.Signatures[i].Message, err = r.Str(); err != nil {
@@ -213,7 +214,7 @@ func decodePluginData(r *reader) (any, error) {
 	return nil, fmt.Errorf("das: invalid plugin variant %d", tag)
 }
 
-func decodeRoyalties(r *reader) (CoreRoyalties, error) {
+func decodeRoyalties(r *borsh.Reader) (CoreRoyalties, error) {
 	var out CoreRoyalties
 	var err error
 	if out.BasisPoints, err = r.U16(); err != nil {
@@ -225,7 +226,7 @@ func decodeRoyalties(r *reader) (CoreRoyalties, error) {
 	}
 	out.Creators = make([]CoreCreator, n)
 	for i := range out.Creators {
-		if out.Creators[i].Address, err = r.pubkey(); err != nil {
+		if out.Creators[i].Address, err = r.Pubkey(); err != nil {
 			return out, err
 		}
 		if out.Creators[i].Percentage, err = r.U8(); err != nil {
@@ -249,7 +250,7 @@ func decodeRoyalties(r *reader) (CoreRoyalties, error) {
 	return out, nil
 }
 
-func decodeMasterEdition(r *reader) (CoreMasterEdition, error) {
+func decodeMasterEdition(r *borsh.Reader) (CoreMasterEdition, error) {
 	var out CoreMasterEdition
 	some, err := r.Option()
 	if err != nil {
