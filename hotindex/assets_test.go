@@ -12,11 +12,13 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/asset"
-	"github.com/dasch-labs/dasch/bench/assetbench"
 	"github.com/dasch-labs/dasch/chain/core"
+	"github.com/dasch-labs/dasch/chain/core/coretest"
 	"github.com/dasch-labs/dasch/chain/metadata"
+	"github.com/dasch-labs/dasch/chain/metadata/metadatatest"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/chain/token"
+	"github.com/dasch-labs/dasch/chain/token/tokentest"
 	"github.com/dasch-labs/dasch/conformance"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/internal/storetest"
@@ -276,28 +278,28 @@ func key(b byte) solana.Pubkey {
 func TestAssetsSyncCore(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
-	core := core.CoreProgram()
+	prog := core.CoreProgram()
 	coll, a1, a2, owner, id := key(1), key(2), key(3), key(4), key(0x80)
 	collection := func(auth solana.Pubkey) []byte {
-		return assetbench.EncodeCoreCollection(&assetbench.CoreCollectionSpec{Authority: auth, Name: "C", URI: "https://example.org/c",
+		return coretest.EncodeCollection(&coretest.CollectionSpec{Authority: auth, Name: "C", URI: "https://example.org/c",
 			NumMinted: 1, CurrentSize: 1})
 	}
-	put(t, s, coll, schema.AssetKindCore, coll, core, collection(a1), 10, 0)
-	put(t, s, id, schema.AssetKindCore, id, core, assetbench.EncodeCoreAsset(&assetbench.CoreAssetSpec{Owner: owner, Collection: &coll,
+	put(t, s, coll, schema.AssetKindCore, coll, prog, collection(a1), 10, 0)
+	put(t, s, id, schema.AssetKindCore, id, prog, coretest.EncodeAsset(&coretest.AssetSpec{Owner: owner, Collection: &coll,
 		Name: "A", URI: "https://example.org/a"}), 10, 0)
 	x := load(t, s, 1<<30)
 	if got := answer(t, s, x, id); !strings.Contains(got, a1.String()) {
 		t.Fatalf("asset without its collection's authority %s: %s", a1, got)
 	}
 
-	put(t, s, coll, schema.AssetKindCore, coll, core, collection(a2), 11, 0)
+	put(t, s, coll, schema.AssetKindCore, coll, prog, collection(a2), 11, 0)
 	must(t, x.Sync(ctx))
 	got := answer(t, s, x, id)
 	if !strings.Contains(got, a2.String()) || strings.Contains(got, a1.String()) {
 		t.Fatalf("after the collection update, want authority %s: %s", a2, got)
 	}
 
-	put(t, s, id, schema.AssetKindCore, id, core, []byte{0}, 12, 0) // burnt: one byte left
+	put(t, s, id, schema.AssetKindCore, id, prog, []byte{0}, 12, 0) // burnt: one byte left
 	must(t, x.Sync(ctx))
 	if got := answer(t, s, x, id); !strings.Contains(got, `"burnt":true`) {
 		t.Fatalf("after the burn: %s", got)
@@ -315,20 +317,20 @@ func TestAssetsSyncEdition(t *testing.T) {
 	s := storetest.Open(t)
 	id, owner := key(0x40), key(5)
 	edition := metadata.EditionPDA(id)
-	mint, err := assetbench.EncodeMint(&token.Mint{Program: token.TokenProgram(), MintAuthority: &edition, Supply: 1, IsInitialized: true})
+	mint, err := tokentest.EncodeMint(&token.Mint{Program: token.TokenProgram(), MintAuthority: &edition, Supply: 1, IsInitialized: true})
 	must(t, err)
 	std := metadata.NonFungible
 	put(t, s, id, schema.AssetKindMint, id, token.TokenProgram(), mint, 20, 1)
-	put(t, s, id, schema.AssetKindMetadata, metadata.MetadataPDA(id), metadata.TokenMetadataProgram(), assetbench.EncodeMetadata(&metadata.Metadata{
+	put(t, s, id, schema.AssetKindMetadata, metadata.MetadataPDA(id), metadata.TokenMetadataProgram(), metadatatest.EncodeMetadata(&metadata.Metadata{
 		UpdateAuthority: owner, Mint: id, Name: "N", Symbol: "S", URI: "https://example.org/n", TokenStandard: &std}), 20, 0)
-	put(t, s, id, schema.AssetKindTokenAccount, key(6), token.TokenProgram(), assetbench.EncodeTokenAccount(&token.TokenAccount{
+	put(t, s, id, schema.AssetKindTokenAccount, key(6), token.TokenProgram(), tokentest.EncodeTokenAccount(&token.TokenAccount{
 		Program: token.TokenProgram(), Mint: id, Owner: owner, Amount: 1, State: token.StateInitialized}), 20, 1)
 	zero, five := uint64(0), uint64(5)
 	put(t, s, edition, schema.AssetKindEdition, edition, metadata.TokenMetadataProgram(),
-		assetbench.EncodeMasterEdition(&metadata.MasterEdition{Key: metadata.KeyMasterEditionV2, MaxSupply: &zero}), 20, 0)
+		metadatatest.EncodeMasterEdition(&metadata.MasterEdition{Key: metadata.KeyMasterEditionV2, MaxSupply: &zero}), 20, 0)
 	x := load(t, s, 1<<30)
 	answer(t, s, x, id)
-	data := assetbench.EncodeMasterEdition(&metadata.MasterEdition{Key: metadata.KeyMasterEditionV2, Supply: 2, MaxSupply: &five})
+	data := metadatatest.EncodeMasterEdition(&metadata.MasterEdition{Key: metadata.KeyMasterEditionV2, Supply: 2, MaxSupply: &five})
 	put(t, s, edition, schema.AssetKindEdition, edition, metadata.TokenMetadataProgram(), data, 21, 0)
 	must(t, x.Sync(ctx))
 	got := map[solana.Pubkey]*assetrows.State{}

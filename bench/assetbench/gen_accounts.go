@@ -5,9 +5,12 @@ import (
 	"math/rand/v2"
 	"strconv"
 
+	"github.com/dasch-labs/dasch/chain/core/coretest"
 	"github.com/dasch-labs/dasch/chain/metadata"
+	"github.com/dasch-labs/dasch/chain/metadata/metadatatest"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/chain/token"
+	"github.com/dasch-labs/dasch/chain/token/tokentest"
 )
 
 var (
@@ -83,7 +86,7 @@ func (p *Plan) nft(w *writer, r *rand.Rand, i int, programmable bool) ([]solana.
 	id := p.ID(i)
 	edition := metadata.EditionPDA(id)
 	holder := p.owner(r)
-	mintData, err := EncodeMint(&token.Mint{Program: tokenProgram, MintAuthority: &edition, Supply: 1,
+	mintData, err := tokentest.EncodeMint(&token.Mint{Program: tokenProgram, MintAuthority: &edition, Supply: 1,
 		Decimals: 0, IsInitialized: true, FreezeAuthority: &edition})
 	if err != nil {
 		return w.dst, err
@@ -116,10 +119,10 @@ func (p *Plan) nft(w *writer, r *rand.Rand, i int, programmable bool) ([]solana.
 			ta.Delegate, ta.DelegatedAmount = &d, 1
 		}
 	}
-	w.add(metadata.MetadataPDA(id), metadataProgram, EncodeMetadata(md))
-	w.add(p.key(domTokenAccount, uint64(i)<<8), tokenProgram, EncodeTokenAccount(ta))
+	w.add(metadata.MetadataPDA(id), metadataProgram, metadatatest.EncodeMetadata(md))
+	w.add(p.key(domTokenAccount, uint64(i)<<8), tokenProgram, tokentest.EncodeTokenAccount(ta))
 	var maxSupply uint64
-	w.add(edition, metadataProgram, EncodeMasterEdition(&metadata.MasterEdition{Key: metadata.KeyMasterEditionV2, MaxSupply: &maxSupply}))
+	w.add(edition, metadataProgram, metadatatest.EncodeMasterEdition(&metadata.MasterEdition{Key: metadata.KeyMasterEditionV2, MaxSupply: &maxSupply}))
 	return w.dst, nil
 }
 
@@ -132,20 +135,20 @@ func (p *Plan) fungible(w *writer, r *rand.Rand, i int) ([]solana.Account, error
 		amounts[j] = 1 + r.Uint64N(1_000_000_000_000)
 		supply += amounts[j]
 	}
-	mintData, err := EncodeMint(&token.Mint{Program: tokenProgram, MintAuthority: &auth, Supply: supply,
+	mintData, err := tokentest.EncodeMint(&token.Mint{Program: tokenProgram, MintAuthority: &auth, Supply: supply,
 		Decimals: uint8(6 + 3*r.IntN(2)), IsInitialized: true})
 	if err != nil {
 		return w.dst, err
 	}
 	w.add(id, tokenProgram, mintData)
 	std := metadata.Fungible
-	w.add(metadata.MetadataPDA(id), metadataProgram, EncodeMetadata(&metadata.Metadata{
+	w.add(metadata.MetadataPDA(id), metadataProgram, metadatatest.EncodeMetadata(&metadata.Metadata{
 		UpdateAuthority: auth, Mint: id,
 		Name: "Synthetic Token " + strconv.Itoa(i), Symbol: "ST" + strconv.Itoa(i%1000), URI: p.uri(uint64(i)),
 		IsMutable: true, TokenStandard: &std,
 	}))
 	for j, a := range amounts {
-		w.add(p.key(domTokenAccount, uint64(i)<<8|uint64(j)), tokenProgram, EncodeTokenAccount(&token.TokenAccount{
+		w.add(p.key(domTokenAccount, uint64(i)<<8|uint64(j)), tokenProgram, tokentest.EncodeTokenAccount(&token.TokenAccount{
 			Program: tokenProgram, Mint: id, Owner: p.owner(r), Amount: a, State: token.StateInitialized}))
 	}
 	return w.dst, nil
@@ -159,7 +162,7 @@ func (p *Plan) fungible2022(w *writer, r *rand.Rand, i int) ([]solana.Account, e
 	if r.IntN(2) == 0 {
 		tm.AdditionalMetadata = []token.KeyValue{{Key: "website", Value: "https://example.org/" + strconv.Itoa(i)}}
 	}
-	mintData, err := EncodeMint(&token.Mint{Program: token2022Program, MintAuthority: &auth,
+	mintData, err := tokentest.EncodeMint(&token.Mint{Program: token2022Program, MintAuthority: &auth,
 		Supply: 1 + r.Uint64N(1<<40), Decimals: 9, IsInitialized: true,
 		MetadataPointer: &token.MetadataPointer{Authority: &auth, MetadataAddress: &id},
 		TokenMetadata:   tm,
@@ -172,23 +175,23 @@ func (p *Plan) fungible2022(w *writer, r *rand.Rand, i int) ([]solana.Account, e
 }
 
 func (p *Plan) core(w *writer, r *rand.Rand, i int) []solana.Account {
-	a := &CoreAssetSpec{Owner: p.owner(r), Name: "Core #" + strconv.Itoa(i), URI: p.uri(uint64(i))}
+	a := &coretest.AssetSpec{Owner: p.owner(r), Name: "Core #" + strconv.Itoa(i), URI: p.uri(uint64(i))}
 	if r.IntN(10) < 6 {
 		c := p.CoreCollectionID(r.IntN(p.coreCollections))
 		a.Collection = &c
 	} else {
 		a.Authority = p.authority(r)
-		a.Plugins.Royalties = &CoreRoyaltiesPlugin{BasisPoints: uint16(r.IntN(1001)),
-			Creators: []CoreRoyalty{{Address: p.creator(r), Percentage: 100}}}
+		a.Plugins.Royalties = &coretest.RoyaltiesPlugin{BasisPoints: uint16(r.IntN(1001)),
+			Creators: []coretest.Royalty{{Address: p.creator(r), Percentage: 100}}}
 	}
 	if r.IntN(4) == 0 {
 		frozen := r.IntN(2) == 0
 		a.Plugins.Freeze = &frozen
 	}
 	if r.IntN(3) == 0 {
-		a.Plugins.Attributes = []CoreAttr{{"background", "blue"}, {"level", strconv.Itoa(r.IntN(100))}}
+		a.Plugins.Attributes = []coretest.Attr{{Key: "background", Value: "blue"}, {Key: "level", Value: strconv.Itoa(r.IntN(100))}}
 	}
-	w.add(p.ID(i), coreProgram, EncodeCoreAsset(a))
+	w.add(p.ID(i), coreProgram, coretest.EncodeAsset(a))
 	return w.dst
 }
 
@@ -200,11 +203,11 @@ func (p *Plan) CoreCollectionAccounts(dst []solana.Account) []solana.Account {
 		r := p.rng(domCoreCollection, uint64(j))
 		size := uint32(len(p.ByKind[KindCore]) * 6 / 10 / p.coreCollections)
 		w.version = 1<<40 | uint64(j)<<4
-		w.add(p.CoreCollectionID(j), coreProgram, EncodeCoreCollection(&CoreCollectionSpec{
+		w.add(p.CoreCollectionID(j), coreProgram, coretest.EncodeCollection(&coretest.CollectionSpec{
 			Authority: p.authority(r), Name: "Core Collection " + strconv.Itoa(j), URI: p.uri(1<<40 | uint64(j)),
 			NumMinted: size, CurrentSize: size,
-			Plugins: CorePlugins{Royalties: &CoreRoyaltiesPlugin{BasisPoints: uint16(r.IntN(1001)),
-				Creators: []CoreRoyalty{{Address: p.creator(r), Percentage: 100}}}},
+			Plugins: coretest.Plugins{Royalties: &coretest.RoyaltiesPlugin{BasisPoints: uint16(r.IntN(1001)),
+				Creators: []coretest.Royalty{{Address: p.creator(r), Percentage: 100}}}},
 		}))
 	}
 	return w.dst

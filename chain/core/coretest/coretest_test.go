@@ -1,23 +1,34 @@
-package assetbench
+package coretest
 
 import (
 	"reflect"
 	"testing"
 
 	"github.com/dasch-labs/dasch/chain/core"
+	"github.com/dasch-labs/dasch/chain/solana"
 )
+
+var coreProgram = core.CoreProgram()
+
+func k(b byte) solana.Pubkey {
+	var p solana.Pubkey
+	for i := range p {
+		p[i] = b + byte(i)
+	}
+	return p
+}
 
 func TestCoreAssetRoundTrip(t *testing.T) {
 	col, frozen := k(7), true
-	for _, a := range []*CoreAssetSpec{
+	for _, a := range []*AssetSpec{
 		{Owner: k(1), Authority: k(2), Name: "Core", URI: "https://x"},
-		{Owner: k(1), Collection: &col, Name: "Core", URI: "u", Plugins: CorePlugins{
-			Royalties:  &CoreRoyaltiesPlugin{BasisPoints: 500, Creators: []CoreRoyalty{{k(3), 70}, {k(4), 30}}},
+		{Owner: k(1), Collection: &col, Name: "Core", URI: "u", Plugins: Plugins{
+			Royalties:  &RoyaltiesPlugin{BasisPoints: 500, Creators: []Royalty{{k(3), 70}, {k(4), 30}}},
 			Freeze:     &frozen,
-			Attributes: []CoreAttr{{"a", "1"}, {"b", "2"}},
+			Attributes: []Attr{{"a", "1"}, {"b", "2"}},
 		}},
 	} {
-		got, err := core.DecodeCore(coreProgram, EncodeCoreAsset(a))
+		got, err := core.DecodeCore(coreProgram, EncodeAsset(a))
 		if err != nil {
 			t.Fatalf("decode: %v", err)
 		}
@@ -35,9 +46,9 @@ func TestCoreAssetRoundTrip(t *testing.T) {
 }
 
 func TestCoreCollectionRoundTrip(t *testing.T) {
-	c := &CoreCollectionSpec{Authority: k(2), Name: "Col", URI: "u", NumMinted: 5, CurrentSize: 4,
-		Plugins: CorePlugins{Royalties: &CoreRoyaltiesPlugin{BasisPoints: 250, Creators: []CoreRoyalty{{k(3), 100}}}}}
-	got, err := core.DecodeCore(coreProgram, EncodeCoreCollection(c))
+	c := &CollectionSpec{Authority: k(2), Name: "Col", URI: "u", NumMinted: 5, CurrentSize: 4,
+		Plugins: Plugins{Royalties: &RoyaltiesPlugin{BasisPoints: 250, Creators: []Royalty{{k(3), 100}}}}}
+	got, err := core.DecodeCore(coreProgram, EncodeCollection(c))
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
@@ -48,7 +59,7 @@ func TestCoreCollectionRoundTrip(t *testing.T) {
 	checkCorePlugins(t, got, &c.Plugins)
 }
 
-func checkCorePlugins(t *testing.T, got *core.CoreAccount, want *CorePlugins) {
+func checkCorePlugins(t *testing.T, got *core.CoreAccount, want *Plugins) {
 	t.Helper()
 	if len(got.UnknownPlugins) != 0 || len(got.ExternalPlugins) != 0 {
 		t.Errorf("unexpected plugins %+v %+v", got.UnknownPlugins, got.ExternalPlugins)
