@@ -15,16 +15,8 @@ var ErrNotFound = errors.New("asset not found")
 // ErrNoSupply is an NFT whose mint supply is zero: burnt, or not minted.
 var ErrNoSupply = errors.New("asset has no supply")
 
-// Account is one stored on-chain account, as the store returns it.
-type Account struct {
-	Pubkey solana.Pubkey
-	Owner  solana.Pubkey // the owning program
-	Data   []byte
-	Slot   uint64
-}
-
 // TokenSources is the decoded on-chain state behind a Token Metadata or
-// SPL token asset, as the store's reader gathers it for one mint.
+// SPL token asset, as tokenSources gathers it from the rows of one mint.
 type TokenSources struct {
 	ID          solana.Pubkey
 	Mint        *token.Mint

@@ -78,7 +78,7 @@ var optionSets = []asset.Options{{}, {ShowUnverifiedCollections: true, ShowColle
 	ShowFungible: true, ShowInscription: true, ShowZeroBalance: true}}
 
 // rendered is one answer as compared: the asset's JSON or the error.
-func rendered(t *testing.T, r assetrows.Result) string {
+func rendered(t *testing.T, r asset.Result) string {
 	t.Helper()
 	if r.Err != nil {
 		return "error: " + r.Err.Error()
@@ -97,11 +97,11 @@ func sameAnswers(t *testing.T, s store.Store, x *hotindex.Assets, ids []solana.P
 	ctx := context.Background()
 	ok := 0
 	for _, opts := range optionSets {
-		want, err := assetrows.Assets(ctx, s, ids, opts)
+		want, err := asset.Render(ids, assetrows.Loader(ctx, s, nil), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := assetrows.AssetsFrom(ctx, s, x, ids, opts)
+		got, err := asset.Render(ids, assetrows.Loader(ctx, s, x), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,7 +152,7 @@ func TestAssetsMatchStore(t *testing.T) {
 	var unknownKey solana.Pubkey
 	unknownKey[0] = 0xff
 	keys := append(slices.Clone(ids), unknownKey)
-	if left := x.Lookup(keys, map[solana.Pubkey]*assetrows.State{}); len(left) != 0 {
+	if left := x.Lookup(keys, map[solana.Pubkey]*asset.State{}); len(left) != 0 {
 		t.Fatalf("%d keys left to the store", len(left))
 	}
 	if n := sameAnswers(t, s, x, ids); n < len(ids)/2 {
@@ -169,7 +169,7 @@ func evicted(t *testing.T, s store.Store, ids []solana.Pubkey, full hotindex.Ass
 	if st.Complete || st.Entries == 0 || st.Entries >= full.Entries || st.Bytes > full.Bytes/2 {
 		t.Fatalf("stats %+v, want about half of %+v", st, full)
 	}
-	left := x.Lookup(ids, map[solana.Pubkey]*assetrows.State{})
+	left := x.Lookup(ids, map[solana.Pubkey]*asset.State{})
 	if len(left) == 0 || len(left) == len(ids) {
 		t.Fatalf("%d of %d keys left to the store, want some", len(left), len(ids))
 	}
@@ -186,7 +186,7 @@ func TestAssetsSyncBeforeLoad(t *testing.T) {
 		t.Fatal("slot before load")
 	}
 	var k solana.Pubkey
-	if left := x.Lookup([]solana.Pubkey{k}, map[solana.Pubkey]*assetrows.State{}); len(left) != 1 {
+	if left := x.Lookup([]solana.Pubkey{k}, map[solana.Pubkey]*asset.State{}); len(left) != 1 {
 		t.Fatalf("lookup before load answered %d keys from memory", 1-len(left))
 	}
 }
@@ -248,7 +248,7 @@ func TestAssetsSyncNewestWins(t *testing.T) {
 func answer(t *testing.T, s store.Store, x *hotindex.Assets, id solana.Pubkey) string {
 	t.Helper()
 	sameAnswers(t, s, x, []solana.Pubkey{id})
-	got, err := assetrows.AssetsFrom(context.Background(), s, x, []solana.Pubkey{id}, asset.Options{})
+	got, err := asset.Render([]solana.Pubkey{id}, assetrows.Loader(context.Background(), s, x), asset.Options{})
 	must(t, err)
 	return rendered(t, got[0])
 }
@@ -333,7 +333,7 @@ func TestAssetsSyncEdition(t *testing.T) {
 	data := metadatatest.EncodeMasterEdition(&metadata.MasterEdition{Key: metadata.KeyMasterEditionV2, Supply: 2, MaxSupply: &five})
 	put(t, s, edition, schema.AssetKindEdition, edition, metadata.TokenMetadataProgram(), data, 21, 0)
 	must(t, x.Sync(ctx))
-	got := map[solana.Pubkey]*assetrows.State{}
+	got := map[solana.Pubkey]*asset.State{}
 	if left := x.Lookup([]solana.Pubkey{id, edition}, got); len(left) != 0 || got[edition] == nil {
 		t.Fatalf("lookup left %d keys, edition state %v", len(left), got[edition])
 	}

@@ -57,12 +57,12 @@ func httpVia(c *rpcClient, d draw) request {
 	}
 }
 
-// query calls the query layer the handlers call (query/assetrows.Assets), no
-// HTTP or JSON.
+// query calls the query layer the handlers call (asset.Render over
+// query/assetrows.Loader), no HTTP or JSON.
 func (ps paths) query(d draw) request {
 	return func(ctx context.Context, i int, verify bool) error {
 		ids := d.ids(i)
-		res, err := assetrows.Assets(ctx, ps.s, ids, asset.Options{})
+		res, err := asset.Render(ids, assetrows.Loader(ctx, ps.s, nil), asset.Options{})
 		if err != nil || !verify {
 			return err
 		}

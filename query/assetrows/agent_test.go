@@ -53,7 +53,7 @@ func TestAgentToken(t *testing.T) {
 	if _, err := ingest.Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Assets(context.Background(), s, []solana.Pubkey{id}, asset.Options{})
+	res, err := asset.Render([]solana.Pubkey{id}, Loader(context.Background(), s, nil), asset.Options{})
 	if err != nil || res[0].Err != nil {
 		t.Fatalf("%v %v", err, res[0].Err)
 	}

@@ -1,9 +1,8 @@
-package assetrows
+package asset
 
 import (
 	"fmt"
 
-	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/core"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/schema"
@@ -66,17 +65,17 @@ func (cs cores) collection(st *State) (solana.Pubkey, bool) {
 	return c.CollectionAddress()
 }
 
-func renderCore(id solana.Pubkey, cs cores, states map[solana.Pubkey]*State, opts asset.Options) (*asset.Asset, error) {
+func fromCoreRows(id solana.Pubkey, cs cores, states map[solana.Pubkey]*State, opts Options) (*Asset, error) {
 	decoded, err := cs.of(states[id], id)
 	if err != nil {
 		return nil, fmt.Errorf("mpl core: %w", err)
 	}
 	if decoded == nil {
-		return nil, asset.ErrNotFound
+		return nil, ErrNotFound
 	}
 	c := *decoded // the agent token is set on this request's copy
 	if c.Kind == core.CoreBurnt {
-		return nil, asset.ErrNotFound // burnt before anything live was indexed
+		return nil, ErrNotFound // burnt before anything live was indexed
 	}
 	var coll *core.CoreAccount
 	if addr, ok := c.CollectionAddress(); ok {
@@ -89,5 +88,5 @@ func renderCore(id solana.Pubkey, cs cores, states map[solana.Pubkey]*State, opt
 			c.AgentToken = ident.AgentToken
 		}
 	}
-	return asset.FromCore(id, &c, coll, opts)
+	return FromCore(id, &c, coll, opts)
 }

@@ -1,9 +1,8 @@
-package assetrows
+package asset
 
 import (
 	"fmt"
 
-	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/inscription"
 	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
@@ -15,8 +14,8 @@ import (
 // metadata, its edition (from the state loaded at the edition PDA), the
 // newest token account holding it and its inscription. It returns nil when
 // neither a mint nor a metadata account is stored.
-func tokenSources(id solana.Pubkey, st, edition *State) (*asset.TokenSources, error) {
-	src := &asset.TokenSources{ID: id}
+func tokenSources(id solana.Pubkey, st, edition *State) (*TokenSources, error) {
+	src := &TokenSources{ID: id}
 	found := false
 	if m := st.Find(schema.AssetKindMint, id); m != nil {
 		mint, err := token.DecodeMint(m.Program, m.Data)
@@ -94,13 +93,13 @@ func newest(accs []Account) *Account {
 	return best
 }
 
-func renderToken(id solana.Pubkey, st, edition *State, opts asset.Options) (*asset.Asset, error) {
+func fromTokenRows(id solana.Pubkey, st, edition *State, opts Options) (*Asset, error) {
 	src, err := tokenSources(id, st, edition)
 	if err != nil {
 		return nil, err
 	}
 	if src == nil {
-		return nil, asset.ErrNotFound
+		return nil, ErrNotFound
 	}
-	return asset.FromToken(src, opts)
+	return FromToken(src, opts)
 }
