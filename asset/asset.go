@@ -1,8 +1,11 @@
-// Package asset is the DAS Asset document and its assembly from decoded
-// on-chain state: Token Metadata NFTs and fungibles (SPL Token and
-// Token-2022), MPL Core assets and collections, and Bubblegum compressed
-// NFTs. It is pure: no I/O. The store's readers hand it decoded state; the
-// API encodes what it returns.
+// Package asset is the DAS Asset document and its assembly from on-chain
+// state: Token Metadata NFTs and fungibles (SPL Token and Token-2022), MPL
+// Core assets and collections, and Bubblegum compressed NFTs. Render
+// decodes the stored rows of the requested assets (State, as
+// query/assetrows loads them) and builds their documents; the From*
+// functions build one from decoded state. It does no I/O of its own:
+// Render reads through the LoadFunc it is given. The API encodes what it
+// returns.
 //
 // Member order follows the DAS specification (and the reference
 // implementation's output), so answers read the same as other providers'.

@@ -3,8 +3,10 @@ package asset
 import (
 	"errors"
 
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/inscription"
+	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
 )
 
 // ErrNotFound is an asset the index has no renderable state for.
@@ -13,35 +15,27 @@ var ErrNotFound = errors.New("asset not found")
 // ErrNoSupply is an NFT whose mint supply is zero: burnt, or not minted.
 var ErrNoSupply = errors.New("asset has no supply")
 
-// Account is one stored on-chain account, as the store returns it.
-type Account struct {
-	Pubkey solana.Pubkey
-	Owner  solana.Pubkey // the owning program
-	Data   []byte
-	Slot   uint64
-}
-
 // TokenSources is the decoded on-chain state behind a Token Metadata or
-// SPL token asset, as the store's reader gathers it for one mint.
+// SPL token asset, as tokenSources gathers it from the rows of one mint.
 type TokenSources struct {
 	ID          solana.Pubkey
-	Mint        *das.Mint
+	Mint        *token.Mint
 	MintProgram solana.Pubkey
 	MintSlot    uint64
 	// Metadata is the Token Metadata account of the mint; nil when none.
-	Metadata     *das.Metadata
+	Metadata     *metadata.Metadata
 	MetadataSlot uint64
 	// MasterEdition or Edition at the mint's edition PDA; nil when none.
-	MasterEdition *das.MasterEdition
-	Edition       *das.Edition
+	MasterEdition *metadata.MasterEdition
+	Edition       *metadata.Edition
 	// TokenAccount is the newest token account of the mint holding a
 	// positive amount, else the newest token account of the mint (the
 	// reference shows that holder for a non-fungible mint); nil when none
 	// is indexed.
-	TokenAccount *das.TokenAccount
+	TokenAccount *token.TokenAccount
 	// CollectionJSON is the off-chain JSON of the metadata's collection
 	// when indexed; showCollectionMetadata renders part of it ({} if nil).
 	CollectionJSON []byte
 	// Inscription is the inscription account whose root is the mint.
-	Inscription *das.Inscription
+	Inscription *inscription.Inscription
 }

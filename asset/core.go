@@ -8,7 +8,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/core"
 	"github.com/dasch-labs/dasch/chain/solana"
 )
 
@@ -21,11 +21,11 @@ var defaultPubkey = solana.Pubkey{}
 // collection and that collection is indexed; it may be nil, and then the
 // authority is "" as the reference renders it. A burnt account without a
 // kept live state renders as a bare burnt asset.
-func FromCore(id solana.Pubkey, acc *das.CoreAccount, collection *das.CoreAccount, opts Options) (*Asset, error) {
+func FromCore(id solana.Pubkey, acc *core.CoreAccount, collection *core.CoreAccount, opts Options) (*Asset, error) {
 	if acc == nil {
 		return nil, errors.New("asset: core account is nil")
 	}
-	if acc.Kind == das.CoreBurnt {
+	if acc.Kind == core.CoreBurnt {
 		return burntCore(id), nil
 	}
 
@@ -35,7 +35,7 @@ func FromCore(id solana.Pubkey, acc *das.CoreAccount, collection *das.CoreAccoun
 		Compression: Uncompressed(),
 		Grouping:    []Group{},
 		Creators:    []Creator{},
-		Mutable:     acc.UpdateAuthority.Type != das.CoreUANone,
+		Mutable:     acc.UpdateAuthority.Type != core.CoreUANone,
 		Burnt:       acc.Burnt,
 		MplCoreInfo: &MplCoreInfo{PluginsJSONVersion: 1},
 	}
@@ -45,10 +45,10 @@ func FromCore(id solana.Pubkey, acc *das.CoreAccount, collection *das.CoreAccoun
 	// is unknown, the default key for None.
 	var authority string
 	switch acc.UpdateAuthority.Type {
-	case das.CoreUAAddress:
+	case core.CoreUAAddress:
 		authority = acc.UpdateAuthority.Address.String()
-	case das.CoreUACollection:
-		if collection != nil && collection.Kind == das.CoreCollection {
+	case core.CoreUACollection:
+		if collection != nil && collection.Kind == core.CoreCollection {
 			authority = collection.UpdateAuthority.Address.String()
 		}
 	default:
@@ -58,16 +58,16 @@ func FromCore(id solana.Pubkey, acc *das.CoreAccount, collection *das.CoreAccoun
 
 	var owner *string
 	switch acc.Kind {
-	case das.CoreAsset:
+	case core.CoreAsset:
 		a.Interface = InterfaceMplCoreAsset
 		owner = Str(acc.Owner.String())
-		a.AssetSigner = Str(das.AssetSignerPDA(id).String())
-	case das.CoreCollection:
+		a.AssetSigner = Str(core.AssetSignerPDA(id).String())
+	case core.CoreCollection:
 		a.Interface = InterfaceMplCoreCollection
 		owner = Str(authority)
 		a.MplCoreInfo.NumMinted = u32p(acc.NumMinted)
 		a.MplCoreInfo.CurrentSize = u32p(acc.CurrentSize)
-	case das.CoreGroup:
+	case core.CoreGroup:
 		a.Interface = InterfaceMplCoreGroup
 		owner = Str(authority)
 	default:
@@ -99,8 +99,8 @@ func FromCore(id solana.Pubkey, acc *das.CoreAccount, collection *das.CoreAccoun
 	}
 
 	var bp uint16
-	if p := acc.Plugin(das.CoreRoyaltiesPlugin); p != nil {
-		if r, ok := p.Data.(das.CoreRoyalties); ok {
+	if p := acc.Plugin(core.CoreRoyaltiesPlugin); p != nil {
+		if r, ok := p.Data.(core.CoreRoyalties); ok {
 			bp = r.BasisPoints
 			for _, c := range r.Creators {
 				// The reference marks every Core creator verified.
@@ -114,19 +114,19 @@ func FromCore(id solana.Pubkey, acc *das.CoreAccount, collection *das.CoreAccoun
 	if owner != nil {
 		a.Ownership.Owner = *owner
 	}
-	if p := acc.Plugin(das.CoreFreezeDelegatePlugin); p != nil {
-		if f, ok := p.Data.(das.CoreFrozen); ok {
+	if p := acc.Plugin(core.CoreFreezeDelegatePlugin); p != nil {
+		if f, ok := p.Data.(core.CoreFrozen); ok {
 			a.Ownership.Frozen = f.Frozen
 		}
 	}
 	// The transfer delegate's authority is the asset's delegate.
-	if p := acc.Plugin(das.CoreTransferDelegatePlugin); p != nil {
+	if p := acc.Plugin(core.CoreTransferDelegatePlugin); p != nil {
 		switch p.Authority.Type {
-		case das.CoreAuthOwner:
+		case core.CoreAuthOwner:
 			a.Ownership.Delegate = owner
-		case das.CoreAuthUpdateAuthority:
+		case core.CoreAuthUpdateAuthority:
 			a.Ownership.Delegate = Str(authority)
-		case das.CoreAuthAddress:
+		case core.CoreAuthAddress:
 			a.Ownership.Delegate = Str(p.Authority.Address.String())
 		}
 	}
@@ -149,11 +149,11 @@ func FromCore(id solana.Pubkey, acc *das.CoreAccount, collection *das.CoreAccoun
 			return nil, fmt.Errorf("asset: core %s unknown external plugins: %w", id, err)
 		}
 	}
-	if acc.Kind == das.CoreAsset {
+	if acc.Kind == core.CoreAsset {
 		// The program only lets assets carry an AgentIdentity adapter; the
 		// reference checks the kind as well.
 		for _, p := range acc.ExternalPlugins {
-			if p.Type == das.CoreAgentIdentityAdapter {
+			if p.Type == core.CoreAgentIdentityAdapter {
 				a.IsAgent = true
 			}
 		}
@@ -166,15 +166,15 @@ func FromCore(id solana.Pubkey, acc *das.CoreAccount, collection *das.CoreAccoun
 
 // coreGroupMemberships lists the groups a Core account belongs to: a
 // group's parent_groups, or the Groups plugin of an asset or collection.
-func coreGroupMemberships(acc *das.CoreAccount) []solana.Pubkey {
-	if acc.Kind == das.CoreGroup {
+func coreGroupMemberships(acc *core.CoreAccount) []solana.Pubkey {
+	if acc.Kind == core.CoreGroup {
 		if acc.Group == nil {
 			return nil
 		}
 		return acc.Group.ParentGroups
 	}
-	if p := acc.Plugin(das.CoreGroupsPlugin); p != nil {
-		if g, ok := p.Data.(das.CoreGroups); ok {
+	if p := acc.Plugin(core.CoreGroupsPlugin); p != nil {
+		if g, ok := p.Data.(core.CoreGroups); ok {
 			return g.Groups
 		}
 	}
@@ -213,9 +213,9 @@ func boolp(v bool) *bool    { return &v }
 // reference's own order is Postgres jsonb order).
 type obj = map[string]any
 
-func authorityJSON(a das.CoreAuthority) obj {
+func authorityJSON(a core.CoreAuthority) obj {
 	o := obj{"type": a.Type.String(), "address": nil}
-	if a.Type == das.CoreAuthAddress {
+	if a.Type == core.CoreAuthAddress {
 		o["address"] = a.Address.String()
 	}
 	return o
@@ -232,7 +232,7 @@ func keys(ks []solana.Pubkey) []string {
 // corePluginsJSON renders the known plugins as the reference's plugins
 // object: snake_case type → {data, index, offset, authority}. A later
 // plugin of the same type replaces an earlier one, as in its map.
-func corePluginsJSON(ps []das.CorePlugin) (json.RawMessage, error) {
+func corePluginsJSON(ps []core.CorePlugin) (json.RawMessage, error) {
 	out := obj{}
 	for _, p := range ps {
 		data, err := pluginDataJSON(p.Data)
@@ -249,7 +249,7 @@ func corePluginsJSON(ps []das.CorePlugin) (json.RawMessage, error) {
 	return json.Marshal(out)
 }
 
-func coreUnknownPluginsJSON(ps []das.CorePlugin) (json.RawMessage, error) {
+func coreUnknownPluginsJSON(ps []core.CorePlugin) (json.RawMessage, error) {
 	out := make([]obj, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, obj{
@@ -265,69 +265,69 @@ func coreUnknownPluginsJSON(ps []das.CorePlugin) (json.RawMessage, error) {
 
 func pluginDataJSON(d any) (obj, error) {
 	switch v := d.(type) {
-	case das.CoreRoyalties:
+	case core.CoreRoyalties:
 		creators := make([]obj, len(v.Creators))
 		for i, c := range v.Creators {
 			creators[i] = obj{"address": c.Address.String(), "percentage": c.Percentage}
 		}
 		var rs any = "None"
 		switch v.RuleSet {
-		case das.CoreRuleSetProgramAllowList:
+		case core.CoreRuleSetProgramAllowList:
 			rs = obj{"program_allow_list": keys(v.Programs)}
-		case das.CoreRuleSetProgramDenyList:
+		case core.CoreRuleSetProgramDenyList:
 			rs = obj{"program_deny_list": keys(v.Programs)}
 		}
 		return obj{"basis_points": v.BasisPoints, "creators": creators, "rule_set": rs}, nil
-	case das.CoreFrozen:
+	case core.CoreFrozen:
 		return obj{"frozen": v.Frozen}, nil
-	case das.CoreEmpty:
+	case core.CoreEmpty:
 		return obj{}, nil
-	case das.CoreUpdateDelegate:
+	case core.CoreUpdateDelegate:
 		return obj{"additional_delegates": keys(v.AdditionalDelegates)}, nil
-	case das.CoreAttributes:
+	case core.CoreAttributes:
 		list := make([]obj, len(v.List))
 		for i, kv := range v.List {
 			list[i] = obj{"key": kv.Key, "value": kv.Value}
 		}
 		return obj{"attribute_list": list}, nil
-	case das.CoreEdition:
+	case core.CoreEdition:
 		return obj{"number": v.Number}, nil
-	case das.CoreMasterEdition:
+	case core.CoreMasterEdition:
 		return obj{"max_supply": v.MaxSupply, "name": v.Name, "uri": v.URI}, nil
-	case das.CoreVerifiedCreators:
+	case core.CoreVerifiedCreators:
 		sigs := make([]obj, len(v.Signatures))
 		for i, s := range v.Signatures {
 			sigs[i] = obj{"address": s.Address.String(), "verified": s.Verified}
 		}
 		return obj{"signatures": sigs}, nil
-	case das.CoreAutograph:
+	case core.CoreAutograph:
 		sigs := make([]obj, len(v.Signatures))
 		for i, s := range v.Signatures {
 			sigs[i] = obj{"address": s.Address.String(), "message": s.Message}
 		}
 		return obj{"signatures": sigs}, nil
-	case das.CoreGroups:
+	case core.CoreGroups:
 		return obj{"groups": keys(v.Groups)}, nil
 	}
 	return nil, fmt.Errorf("unexpected plugin data %T", d)
 }
 
 var checkEventNames = map[uint8]string{
-	das.CoreEventCreate:   "create",
-	das.CoreEventTransfer: "transfer",
-	das.CoreEventBurn:     "burn",
-	das.CoreEventUpdate:   "update",
+	core.CoreEventCreate:   "create",
+	core.CoreEventTransfer: "transfer",
+	core.CoreEventBurn:     "burn",
+	core.CoreEventUpdate:   "update",
 }
 
 func checkResults(flags uint32) []string {
 	out := []string{}
-	if flags&das.CoreCanListen != 0 {
+	if flags&core.CoreCanListen != 0 {
 		out = append(out, "CanListen")
 	}
-	if flags&das.CoreCanApprove != 0 {
+	if flags&core.CoreCanApprove != 0 {
 		out = append(out, "CanApprove")
 	}
-	if flags&das.CoreCanReject != 0 {
+	if flags&core.CoreCanReject != 0 {
 		out = append(out, "CanReject")
 	}
 	return out
@@ -335,7 +335,7 @@ func checkResults(flags uint32) []string {
 
 // coreExternalJSON renders external plugin adapters as the reference's
 // array (known, or unknown with raw adapter bytes).
-func coreExternalJSON(ps []das.CoreExternalPlugin, unknown bool) (json.RawMessage, error) {
+func coreExternalJSON(ps []core.CoreExternalPlugin, unknown bool) (json.RawMessage, error) {
 	out := make([]obj, 0, len(ps))
 	for _, p := range ps {
 		o := obj{
@@ -393,24 +393,24 @@ func coreExternalJSON(ps []das.CoreExternalPlugin, unknown bool) (json.RawMessag
 	return json.Marshal(out)
 }
 
-func extraAccountJSON(e das.CoreExtraAccount) obj {
+func extraAccountJSON(e core.CoreExtraAccount) obj {
 	flags := func(o obj) obj {
 		o["is_signer"] = e.IsSigner
 		o["is_writable"] = e.IsWritable
 		return o
 	}
 	switch e.Type {
-	case das.CorePreconfiguredProgram:
+	case core.CorePreconfiguredProgram:
 		return obj{"preconfigured_program": flags(obj{})}
-	case das.CorePreconfiguredCollection:
+	case core.CorePreconfiguredCollection:
 		return obj{"preconfigured_collection": flags(obj{})}
-	case das.CorePreconfiguredOwner:
+	case core.CorePreconfiguredOwner:
 		return obj{"preconfigured_owner": flags(obj{})}
-	case das.CorePreconfiguredRecipient:
+	case core.CorePreconfiguredRecipient:
 		return obj{"preconfigured_recipient": flags(obj{})}
-	case das.CorePreconfiguredAsset:
+	case core.CorePreconfiguredAsset:
 		return obj{"preconfigured_asset": flags(obj{})}
-	case das.CoreCustomPda:
+	case core.CoreCustomPda:
 		seeds := make([]any, len(e.Seeds))
 		for i, s := range e.Seeds {
 			seeds[i] = seedJSON(s)
@@ -425,17 +425,17 @@ func extraAccountJSON(e das.CoreExtraAccount) obj {
 	}
 }
 
-func seedJSON(s das.CoreSeed) any {
+func seedJSON(s core.CoreSeed) any {
 	switch s.Type {
-	case das.CoreSeedCollection:
+	case core.CoreSeedCollection:
 		return "Collection"
-	case das.CoreSeedOwner:
+	case core.CoreSeedOwner:
 		return "Owner"
-	case das.CoreSeedRecipient:
+	case core.CoreSeedRecipient:
 		return "Recipient"
-	case das.CoreSeedAsset:
+	case core.CoreSeedAsset:
 		return "Asset"
-	case das.CoreSeedAddress:
+	case core.CoreSeedAddress:
 		return obj{"address": s.Address.String()}
 	}
 	b := make([]int, len(s.Bytes))
@@ -447,7 +447,7 @@ func seedJSON(s das.CoreSeed) any {
 
 func adapterJSON(ad any) (obj, error) {
 	switch v := ad.(type) {
-	case das.CoreLifecycleHook:
+	case core.CoreLifecycleHook:
 		var extra any
 		if v.HasExtra {
 			l := make([]any, len(v.ExtraAccounts))
@@ -461,7 +461,7 @@ func adapterJSON(ad any) (obj, error) {
 			da = authorityJSON(*v.DataAuthority)
 		}
 		return obj{"hooked_program": v.HookedProgram.String(), "extra_accounts": extra, "data_authority": da, "schema": v.Schema.String()}, nil
-	case das.CoreOracle:
+	case core.CoreOracle:
 		var cfg any
 		if v.BaseAddressConfig != nil {
 			cfg = extraAccountJSON(*v.BaseAddressConfig)
@@ -476,9 +476,9 @@ func adapterJSON(ad any) (obj, error) {
 			ro = obj{"custom": v.ResultsOffset.Custom}
 		}
 		return obj{"base_address": v.BaseAddress.String(), "base_address_config": cfg, "results_offset": ro}, nil
-	case das.CoreAppData:
+	case core.CoreAppData:
 		return obj{"data_authority": authorityJSON(v.DataAuthority), "schema": v.Schema.String()}, nil
-	case das.CoreDataSection:
+	case core.CoreDataSection:
 		var pk obj
 		if v.ParentKey.Type == 0 {
 			pk = obj{"linked_lifecycle_hook": v.ParentKey.Program.String()}
@@ -486,7 +486,7 @@ func adapterJSON(ad any) (obj, error) {
 			pk = obj{"linked_app_data": authorityJSON(v.ParentKey.Authority)}
 		}
 		return obj{"parent_key": pk, "schema": v.Schema.String()}, nil
-	case das.CoreAgentIdentity:
+	case core.CoreAgentIdentity:
 		return obj{"uri": v.URI}, nil
 	}
 	return nil, fmt.Errorf("unexpected adapter %T", ad)

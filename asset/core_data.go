@@ -11,7 +11,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/core"
 )
 
 // externalData renders an external plugin's data area as the reference
@@ -19,12 +19,12 @@ import (
 // JSON text (base64 when it does not decode); then any text that parses as
 // JSON is emitted as that JSON value with object keys in snake_case, and
 // anything else as a string.
-func externalData(schema das.CoreSchema, data []byte) any {
+func externalData(schema core.CoreSchema, data []byte) any {
 	var s string
 	switch schema {
-	case das.CoreSchemaJSON:
+	case core.CoreSchemaJSON:
 		s = strings.ToValidUTF8(string(data), "\uFFFD")
-	case das.CoreSchemaMsgPack:
+	case core.CoreSchemaMsgPack:
 		v, err := decodeMsgPack(data)
 		if err != nil {
 			s = base64.StdEncoding.EncodeToString(data)

@@ -7,12 +7,12 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/core"
 	"github.com/dasch-labs/dasch/chain/solana"
 )
 
 // The accounts in these tests are encoded by hand from the mpl-core sources
-// and decoded by das.DecodeCore before rendering:
+// and decoded by core.DecodeCore before rendering:
 //   - AssetV1 / CollectionV1: programs/mpl-core/src/state/asset.rs and
 //     collection.rs;
 //   - GroupV1 (key 6): programs/mpl-core/src/state/group.rs;
@@ -58,14 +58,14 @@ type corePlugin struct {
 func withCorePlugins(base []byte, ps ...corePlugin) []byte {
 	e := &coreEnc{b: append([]byte(nil), base...)}
 	hdr := len(e.b)
-	e.u8(das.CoreKeyPluginHeaderV1).u64(0)
+	e.u8(core.CoreKeyPluginHeaderV1).u64(0)
 	offs := make([]uint64, len(ps))
 	for i, p := range ps {
 		offs[i] = uint64(len(e.b))
 		e.u8(p.body...)
 	}
 	binary.LittleEndian.PutUint64(e.b[hdr+1:], uint64(len(e.b)))
-	e.u8(das.CoreKeyPluginRegistryV1)
+	e.u8(core.CoreKeyPluginRegistryV1)
 	for _, external := range []bool{false, true} {
 		n := 0
 		for _, p := range ps {
@@ -92,18 +92,18 @@ func withCorePlugins(base []byte, ps ...corePlugin) []byte {
 }
 
 func groupsPlugin(ks ...solana.Pubkey) corePlugin {
-	body := (&coreEnc{}).u8(byte(das.CoreGroupsPlugin)).keys(ks...).b
-	return corePlugin{typ: byte(das.CoreGroupsPlugin), auth: byte(das.CoreAuthUpdateAuthority), body: body}
+	body := (&coreEnc{}).u8(byte(core.CoreGroupsPlugin)).keys(ks...).b
+	return corePlugin{typ: byte(core.CoreGroupsPlugin), auth: byte(core.CoreAuthUpdateAuthority), body: body}
 }
 
 func agentIdentityPlugin(uri string) corePlugin {
-	body := (&coreEnc{}).u8(byte(das.CoreAgentIdentityAdapter)).str(uri).b
-	return corePlugin{external: true, typ: byte(das.CoreAgentIdentityAdapter), auth: byte(das.CoreAuthUpdateAuthority), body: body}
+	body := (&coreEnc{}).u8(byte(core.CoreAgentIdentityAdapter)).str(uri).b
+	return corePlugin{external: true, typ: byte(core.CoreAgentIdentityAdapter), auth: byte(core.CoreAuthUpdateAuthority), body: body}
 }
 
-func decodeCoreBytes(t *testing.T, data []byte) *das.CoreAccount {
+func decodeCoreBytes(t *testing.T, data []byte) *core.CoreAccount {
 	t.Helper()
-	c, err := das.DecodeCore(das.CoreProgram(), data)
+	c, err := core.DecodeCore(core.CoreProgram(), data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,15 +125,15 @@ func TestFromCoreGroupsAndAgentToken(t *testing.T) {
 
 	// GroupV1: key, update authority, name, uri, collections, groups,
 	// parent_groups, assets.
-	group := (&coreEnc{}).u8(das.CoreKeyGroupV1).key(ua).str("Group").str(uri).
+	group := (&coreEnc{}).u8(core.CoreKeyGroupV1).key(ua).str("Group").str(uri).
 		keys(coll).keys(child).keys(g1, g2).keys(child).b
 	// AssetV1: key, owner, update authority Collection(coll), name, uri,
 	// seq None.
-	assetBase := (&coreEnc{}).u8(das.CoreKeyAssetV1).key(owner).u8(byte(das.CoreUACollection)).key(coll).
+	assetBase := (&coreEnc{}).u8(core.CoreKeyAssetV1).key(owner).u8(byte(core.CoreUACollection)).key(coll).
 		str("Agent").str(uri).u8(0).b
 	// CollectionV1: key, update authority, name, uri, num_minted,
 	// current_size.
-	collection := (&coreEnc{}).u8(das.CoreKeyCollectionV1).key(ua).str("Coll").str(uri).u32(3).u32(2).b
+	collection := (&coreEnc{}).u8(core.CoreKeyCollectionV1).key(ua).str("Coll").str(uri).u32(3).u32(2).b
 
 	agent := decodeCoreBytes(t, withCorePlugins(assetBase, groupsPlugin(g1, g2), agentIdentityPlugin("https://example.com/agent.json")))
 	agent.AgentToken = &token
@@ -171,13 +171,13 @@ func TestFromCoreGroupsAndAgentToken(t *testing.T) {
 			strings.Join(keys(ks), `","`) + `"]},"index":0,"offset":` + offset + `}`
 	}
 	const agentExternal = `{"adapter_config":{"uri":"https://example.com/agent.json"},"authority":{"address":null,"type":"UpdateAuthority"},"index":1,"offset":184,"type":"AgentIdentity"}`
-	agentExtra := `,"is_agent":true,"agent_token":"` + token.String() + `","asset_signer":"` + das.AssetSignerPDA(id).String() + `"`
+	agentExtra := `,"is_agent":true,"agent_token":"` + token.String() + `","asset_signer":"` + core.AssetSignerPDA(id).String() + `"`
 	const collInfo = `"num_minted":3,"current_size":2,`
 
 	tests := []struct {
 		name       string
-		acc        *das.CoreAccount
-		collection *das.CoreAccount
+		acc        *core.CoreAccount
+		collection *core.CoreAccount
 		opts       Options
 		want       string
 	}{
@@ -199,11 +199,11 @@ func TestFromCoreGroupsAndAgentToken(t *testing.T) {
 		{"agent without token", agentNoToken, decodeCoreBytes(t, collection), Options{},
 			want(InterfaceMplCoreAsset, "Agent", owner.String(),
 				entry("group", g1.String(), false)+","+entry("group", g2.String(), false)+","+entry("collection", coll.String(), false),
-				groupsPluginJSON("115", g1, g2), "", agentExternal, `,"is_agent":true,"asset_signer":"`+das.AssetSignerPDA(id).String()+`"`)},
+				groupsPluginJSON("115", g1, g2), "", agentExternal, `,"is_agent":true,"asset_signer":"`+core.AssetSignerPDA(id).String()+`"`)},
 		{"group member, not an agent", member, decodeCoreBytes(t, collection), Options{},
 			want(InterfaceMplCoreAsset, "Agent", owner.String(),
 				entry("group", g1.String(), false)+","+entry("collection", coll.String(), false),
-				groupsPluginJSON("115", g1), "", "", `,"asset_signer":"`+das.AssetSignerPDA(id).String()+`"`)},
+				groupsPluginJSON("115", g1), "", "", `,"asset_signer":"`+core.AssetSignerPDA(id).String()+`"`)},
 		{"collection in a group", collAcc, nil, Options{},
 			want(InterfaceMplCoreCollection, "Coll", ua.String(), entry("group", g2.String(), false), groupsPluginJSON("88", g2), collInfo, "", "")},
 		// Only assets are agents: a token on a collection is not rendered.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/core"
 	"github.com/dasch-labs/dasch/chain/solana"
 )
 
@@ -39,7 +39,7 @@ type coreCase struct {
 }
 
 // loadCoreCase reads a case and decodes every account it seeds, by pubkey.
-func loadCoreCase(t *testing.T, path string) (*coreCase, map[string]*das.CoreAccount) {
+func loadCoreCase(t *testing.T, path string) (*coreCase, map[string]*core.CoreAccount) {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -49,7 +49,7 @@ func loadCoreCase(t *testing.T, path string) (*coreCase, map[string]*das.CoreAcc
 	if err := json.Unmarshal(raw, &c); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	accs := map[string]*das.CoreAccount{}
+	accs := map[string]*core.CoreAccount{}
 	for _, ap := range c.Seed.Apply {
 		if ap.Account == "" {
 			continue
@@ -62,7 +62,7 @@ func loadCoreCase(t *testing.T, path string) (*coreCase, map[string]*das.CoreAcc
 		if err != nil {
 			t.Fatalf("%s: %v", ap.Account, err)
 		}
-		acc, err := das.DecodeCore(a.Owner, a.Data)
+		acc, err := core.DecodeCore(a.Owner, a.Data)
 		if err != nil {
 			t.Fatalf("%s: DecodeCore: %v", ap.Account, err)
 		}
@@ -73,13 +73,13 @@ func loadCoreCase(t *testing.T, path string) (*coreCase, map[string]*das.CoreAcc
 
 // renderCore renders id from the seeded accounts the way the API would:
 // the asset's collection is passed when it was indexed too.
-func renderCore(t *testing.T, id string, accs map[string]*das.CoreAccount, opts Options) []byte {
+func renderCore(t *testing.T, id string, accs map[string]*core.CoreAccount, opts Options) []byte {
 	t.Helper()
 	acc, ok := accs[id]
 	if !ok {
 		t.Fatalf("%s not seeded", id)
 	}
-	var coll *das.CoreAccount
+	var coll *core.CoreAccount
 	if c, ok := acc.CollectionAddress(); ok {
 		coll = accs[c.String()]
 	}
@@ -87,8 +87,8 @@ func renderCore(t *testing.T, id string, accs map[string]*das.CoreAccount, opts 
 	if err != nil {
 		t.Fatalf("FromCore(%s): %v", id, err)
 	}
-	if acc.Kind == das.CoreAsset {
-		want := das.AssetSignerPDA(mustKey(t, id)).String()
+	if acc.Kind == core.CoreAsset {
+		want := core.AssetSignerPDA(mustKey(t, id)).String()
 		if a.AssetSigner == nil || *a.AssetSigner != want {
 			t.Errorf("%s: asset_signer = %v, want %s", id, a.AssetSigner, want)
 		}
@@ -165,7 +165,7 @@ func TestFromCoreCollectionAuthority(t *testing.T) {
 	coll := accs["JChzyyp1CnNz56tJLteQ5BsbngmWQ3JwcxLZrmuQA5b7"]
 	tests := []struct {
 		name string
-		coll *das.CoreAccount
+		coll *core.CoreAccount
 		want string
 	}{
 		{"with collection", coll, "APrZTeVysBJqAznfLXS71NAzjr2fCVTSF1A66MeErzM7"},
@@ -198,7 +198,7 @@ func TestFromCoreBurnt(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			acc, err := das.DecodeCore(das.CoreProgram(), tc.data)
+			acc, err := core.DecodeCore(core.CoreProgram(), tc.data)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -267,16 +267,16 @@ func TestFormatF64(t *testing.T) {
 func TestExternalData(t *testing.T) {
 	tests := []struct {
 		name   string
-		schema das.CoreSchema
+		schema core.CoreSchema
 		data   []byte
 		want   string
 	}{
-		{"binary", das.CoreSchemaBinary, []byte("Hello, world!"), `"SGVsbG8sIHdvcmxkIQ=="`},
-		{"json object, keys snake_cased", das.CoreSchemaJSON, []byte(`{"myKey":{"innerKey":[1,2.50]}}`), `{"my_key":{"inner_key":[1,2.5]}}`},
-		{"json that is not json", das.CoreSchemaJSON, []byte(`{oops`), `"{oops"`},
-		{"msgpack map", das.CoreSchemaMsgPack, []byte{0x82, 0xa1, 'a', 0x01, 0xa2, 'b', 'C', 0x93, 0xc3, 0xc0, 0xd0, 0xff}, `{"a":1,"b_c":[true,null,-1]}`},
-		{"msgpack int key falls back to base64", das.CoreSchemaMsgPack, []byte{0x81, 0x01, 0x02}, `"gQEC"`},
-		{"msgpack truncated falls back to base64", das.CoreSchemaMsgPack, []byte{0x92, 0x01}, `"kgE="`},
+		{"binary", core.CoreSchemaBinary, []byte("Hello, world!"), `"SGVsbG8sIHdvcmxkIQ=="`},
+		{"json object, keys snake_cased", core.CoreSchemaJSON, []byte(`{"myKey":{"innerKey":[1,2.50]}}`), `{"my_key":{"inner_key":[1,2.5]}}`},
+		{"json that is not json", core.CoreSchemaJSON, []byte(`{oops`), `"{oops"`},
+		{"msgpack map", core.CoreSchemaMsgPack, []byte{0x82, 0xa1, 'a', 0x01, 0xa2, 'b', 'C', 0x93, 0xc3, 0xc0, 0xd0, 0xff}, `{"a":1,"b_c":[true,null,-1]}`},
+		{"msgpack int key falls back to base64", core.CoreSchemaMsgPack, []byte{0x81, 0x01, 0x02}, `"gQEC"`},
+		{"msgpack truncated falls back to base64", core.CoreSchemaMsgPack, []byte{0x92, 0x01}, `"kgE="`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -294,13 +294,13 @@ func TestExternalData(t *testing.T) {
 // TestFromCoreUnknownPlugins renders an account whose registry holds an
 // internal and an external plugin of types this code does not know.
 func TestFromCoreUnknownPlugins(t *testing.T) {
-	acc := &das.CoreAccount{
-		Kind:            das.CoreAsset,
-		UpdateAuthority: das.CoreUpdateAuthority{Type: das.CoreUAAddress},
-		UnknownPlugins:  []das.CorePlugin{{Type: 200, Index: 0, Offset: 119, Authority: das.CoreAuthority{Type: das.CoreAuthOwner}, Raw: []byte{200, 1}}},
-		UnknownExternalPlugins: []das.CoreExternalPlugin{{
+	acc := &core.CoreAccount{
+		Kind:            core.CoreAsset,
+		UpdateAuthority: core.CoreUpdateAuthority{Type: core.CoreUAAddress},
+		UnknownPlugins:  []core.CorePlugin{{Type: 200, Index: 0, Offset: 119, Authority: core.CoreAuthority{Type: core.CoreAuthOwner}, Raw: []byte{200, 1}}},
+		UnknownExternalPlugins: []core.CoreExternalPlugin{{
 			Type: 99, Index: 1, Offset: 121, Raw: []byte{99},
-			LifecycleChecks: []das.CoreLifecycleCheck{{Event: 9, Flags: das.CoreCanListen}},
+			LifecycleChecks: []core.CoreLifecycleCheck{{Event: 9, Flags: core.CoreCanListen}},
 		}},
 	}
 	a, err := FromCore(solana.Pubkey{1}, acc, nil, Options{})
@@ -418,7 +418,7 @@ func valueEqual(g, w any, path string) error {
 
 func TestFromCoreGroupAndAgent(t *testing.T) {
 	ua := mustKey(t, "APrZTeVysBJqAznfLXS71NAzjr2fCVTSF1A66MeErzM7")
-	group := &das.CoreAccount{Kind: das.CoreGroup, Name: "G", UpdateAuthority: das.CoreUpdateAuthority{Type: das.CoreUAAddress, Address: ua}, Group: &das.CoreGroupData{}}
+	group := &core.CoreAccount{Kind: core.CoreGroup, Name: "G", UpdateAuthority: core.CoreUpdateAuthority{Type: core.CoreUAAddress, Address: ua}, Group: &core.CoreGroupData{}}
 	g, err := FromCore(solana.Pubkey{2}, group, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -427,9 +427,9 @@ func TestFromCoreGroupAndAgent(t *testing.T) {
 		t.Errorf("group rendered as %+v", g)
 	}
 
-	agent := &das.CoreAccount{
-		Kind: das.CoreAsset, Owner: ua, UpdateAuthority: das.CoreUpdateAuthority{Type: das.CoreUAAddress, Address: ua},
-		ExternalPlugins: []das.CoreExternalPlugin{{Type: das.CoreAgentIdentityAdapter, Offset: 119, Adapter: das.CoreAgentIdentity{URI: "https://example.com/agent.json"}}},
+	agent := &core.CoreAccount{
+		Kind: core.CoreAsset, Owner: ua, UpdateAuthority: core.CoreUpdateAuthority{Type: core.CoreUAAddress, Address: ua},
+		ExternalPlugins: []core.CoreExternalPlugin{{Type: core.CoreAgentIdentityAdapter, Offset: 119, Adapter: core.CoreAgentIdentity{URI: "https://example.com/agent.json"}}},
 	}
 	a, err := FromCore(solana.Pubkey{3}, agent, nil, Options{})
 	if err != nil {
@@ -442,7 +442,7 @@ func TestFromCoreGroupAndAgent(t *testing.T) {
 	if err := jsonEqual(a.ExternalPlugins, []byte(want)); err != nil {
 		t.Errorf("%v: got %s", err, a.ExternalPlugins)
 	}
-	plain, err := FromCore(solana.Pubkey{3}, &das.CoreAccount{Kind: das.CoreAsset}, nil, Options{})
+	plain, err := FromCore(solana.Pubkey{3}, &core.CoreAccount{Kind: core.CoreAsset}, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

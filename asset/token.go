@@ -6,8 +6,10 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/inscription"
+	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
 )
 
 // wrappedSOL has supply 0 (its supply is unbounded) and a metadata account
@@ -36,8 +38,8 @@ func FromToken(src *TokenSources, opts Options) (*Asset, error) {
 	}
 	id := src.ID.String()
 	tm := src.Metadata
-	var ext *das.TokenMetadata
-	if src.Mint.Program == das.Token2022Program() {
+	var ext *token.TokenMetadata
+	if src.Mint.Program == token.Token2022Program() {
 		ext = src.Mint.TokenMetadata
 	}
 	if tm != nil && tm.Mint != src.ID {
@@ -76,7 +78,7 @@ func FromToken(src *TokenSources, opts Options) (*Asset, error) {
 		// The holder shows only where one token account holds the asset;
 		// fungible balances have no single owner.
 		a.Ownership.Owner = ta.Owner.String()
-		a.Ownership.Frozen = ta.State == das.StateFrozen
+		a.Ownership.Frozen = ta.State == token.StateFrozen
 		if ta.Delegate != nil {
 			a.Ownership.Delegated = true
 			a.Ownership.Delegate = Str(ta.Delegate.String())
@@ -103,7 +105,7 @@ func FromToken(src *TokenSources, opts Options) (*Asset, error) {
 	if opts.ShowFungible {
 		a.TokenInfo = tokenInfo(src)
 	}
-	if src.Mint.Program == das.Token2022Program() {
+	if src.Mint.Program == token.Token2022Program() {
 		me, err := MintExtensionsJSON(src.Mint)
 		if err != nil {
 			return nil, fmt.Errorf("token asset %s: %w", id, err)
@@ -123,7 +125,7 @@ func FromToken(src *TokenSources, opts Options) (*Asset, error) {
 // tokenInterface maps the token standard to the interface and ownership
 // model. Without a token standard the mint decides: supply above one is a
 // fungible token, else the reference's Custom class with a single owner.
-func tokenInterface(id string, tm *das.Metadata, mint *das.Mint) (string, string) {
+func tokenInterface(id string, tm *metadata.Metadata, mint *token.Mint) (string, string) {
 	if id == wrappedSOL {
 		return InterfaceFungibleToken, OwnershipToken
 	}
@@ -138,13 +140,13 @@ func tokenInterface(id string, tm *das.Metadata, mint *das.Mint) (string, string
 		return InterfaceCustom, OwnershipSingle
 	}
 	switch *tm.TokenStandard {
-	case das.NonFungible, das.NonFungibleEdition:
+	case metadata.NonFungible, metadata.NonFungibleEdition:
 		return InterfaceV1NFT, OwnershipSingle
-	case das.ProgrammableNonFungible, das.ProgrammableNonFungibleEdition:
+	case metadata.ProgrammableNonFungible, metadata.ProgrammableNonFungibleEdition:
 		return InterfaceProgrammableNFT, OwnershipSingle
-	case das.FungibleAsset:
+	case metadata.FungibleAsset:
 		return InterfaceFungibleAsset, OwnershipToken
-	case das.Fungible:
+	case metadata.Fungible:
 		return InterfaceFungibleToken, OwnershipToken
 	}
 	return InterfaceCustom, OwnershipSingle
@@ -152,12 +154,12 @@ func tokenInterface(id string, tm *das.Metadata, mint *das.Mint) (string, string
 
 // nonFungibleMint is the reference's test for a mint whose token accounts
 // set the asset's holder.
-func nonFungibleMint(m *das.Mint) bool { return m.Supply == 1 && m.Decimals == 0 }
+func nonFungibleMint(m *token.Mint) bool { return m.Supply == 1 && m.Decimals == 0 }
 
 // sanitize trims the text the reference stores for names and symbols.
 func sanitize(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\x00", "") }
 
-func applyTokenMetadata(a *Asset, tm *das.Metadata, collectionJSON []byte, opts Options) error {
+func applyTokenMetadata(a *Asset, tm *metadata.Metadata, collectionJSON []byte, opts Options) error {
 	var ts *string
 	if tm.TokenStandard != nil && int(*tm.TokenStandard) < len(tokenStandardNames) {
 		ts = Str(tokenStandardNames[*tm.TokenStandard])
@@ -244,7 +246,7 @@ type inscriptionJSON struct {
 }
 
 // InscriptionJSON renders an inscription account as the inscription member.
-func InscriptionJSON(in *das.Inscription) (Object, error) {
+func InscriptionJSON(in *inscription.Inscription) (Object, error) {
 	b, err := json.Marshal(inscriptionJSON{
 		Authority:       in.Authority.String(),
 		Root:            in.Root.String(),

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/inscription"
+	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
 )
 
 // madLad returns the decoded state of reg_get_asset's pNFT, for edits.
@@ -66,7 +68,7 @@ func TestFromTokenEdges(t *testing.T) {
 		{
 			name: "fungible asset standard",
 			edit: func(s *TokenSources) {
-				fa := das.FungibleAsset
+				fa := metadata.FungibleAsset
 				s.Metadata.TokenStandard = &fa
 			},
 			check: func(a *Asset) string {
@@ -123,7 +125,7 @@ func TestFromTokenEdges(t *testing.T) {
 		},
 		{
 			name: "uses rendered",
-			edit: func(s *TokenSources) { s.Metadata.Uses = &das.Uses{UseMethod: 1, Remaining: 2, Total: 5} },
+			edit: func(s *TokenSources) { s.Metadata.Uses = &metadata.Uses{UseMethod: 1, Remaining: 2, Total: 5} },
 			check: func(a *Asset) string {
 				if a.Uses == nil || *a.Uses != (Uses{UseMethod: "Multiple", Remaining: 2, Total: 5}) {
 					return "uses not rendered"
@@ -133,7 +135,7 @@ func TestFromTokenEdges(t *testing.T) {
 		},
 		{
 			name: "inscription only when asked",
-			edit: func(s *TokenSources) { s.Inscription = &das.Inscription{Root: s.ID} },
+			edit: func(s *TokenSources) { s.Inscription = &inscription.Inscription{Root: s.ID} },
 			check: func(a *Asset) string {
 				if a.Inscription != nil {
 					return "inscription shown without showInscription"
@@ -190,29 +192,29 @@ func TestMintExtensionsJSON(t *testing.T) {
 	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 	tests := []struct {
 		name string
-		exts []das.Extension
+		exts []token.Extension
 		want string
 	}{
 		{"no extensions", nil, ""},
-		{"only non-transferable shows nothing", []das.Extension{{Type: das.ExtNonTransferable}}, ""},
+		{"only non-transferable shows nothing", []token.Extension{{Type: token.ExtNonTransferable}}, ""},
 		{
 			"group pointer, non-transferable and default state",
-			[]das.Extension{
-				{Type: das.ExtGroupPointer, Data: cat(key(1), key(2))},
-				{Type: das.ExtNonTransferable},
-				{Type: das.ExtDefaultAccountState, Data: []byte{2}},
+			[]token.Extension{
+				{Type: token.ExtGroupPointer, Data: cat(key(1), key(2))},
+				{Type: token.ExtNonTransferable},
+				{Type: token.ExtDefaultAccountState, Data: []byte{2}},
 			},
 			`{"default_account_state":{"state":2},"group_pointer":{"group_address":"11111111111111111111111111111113"},"non_transferable":true}`,
 		},
 		{
 			"pausable",
-			[]das.Extension{{Type: das.ExtPausable, Data: cat(make([]byte, 32), []byte{1})}},
+			[]token.Extension{{Type: token.ExtPausable, Data: cat(make([]byte, 32), []byte{1})}},
 			`{"pausable":{"authority":null,"paused":true}}`,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := MintExtensionsJSON(&das.Mint{Program: das.Token2022Program(), Extensions: tt.exts})
+			got, err := MintExtensionsJSON(&token.Mint{Program: token.Token2022Program(), Extensions: tt.exts})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -221,7 +223,7 @@ func TestMintExtensionsJSON(t *testing.T) {
 			}
 		})
 	}
-	if _, err := MintExtensionsJSON(&das.Mint{Extensions: []das.Extension{{Type: das.ExtTransferHook, Data: key(1)}}}); err == nil {
+	if _, err := MintExtensionsJSON(&token.Mint{Extensions: []token.Extension{{Type: token.ExtTransferHook, Data: key(1)}}}); err == nil {
 		t.Error("truncated transfer hook: no error")
 	}
 }
@@ -232,13 +234,13 @@ func TestPrintSupplyFromMasterEdition(t *testing.T) {
 	limit := uint64(50)
 	tests := []struct {
 		name        string
-		me          *das.MasterEdition
+		me          *metadata.MasterEdition
 		wantMax     *uint64
 		wantCurrent uint64
 	}{
 		{"no master edition", nil, new(uint64), 0},
-		{"limited", &das.MasterEdition{Supply: 7, MaxSupply: &limit}, &limit, 7},
-		{"unlimited", &das.MasterEdition{Supply: 3}, nil, 3},
+		{"limited", &metadata.MasterEdition{Supply: 7, MaxSupply: &limit}, &limit, 7},
+		{"unlimited", &metadata.MasterEdition{Supply: 3}, nil, 3},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

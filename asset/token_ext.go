@@ -6,8 +6,8 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/chain/das"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
 	base58x "github.com/dasch-labs/dasch/internal/b58"
 )
 
@@ -155,8 +155,8 @@ func b58(b []byte) string { return base58x.Encode(b) }
 // MintExtensionsJSON renders a Token-2022 mint's extensions as the
 // mint_extensions member; nil when the mint has none the reference would
 // show (a mint marked only non-transferable shows none, as there).
-func MintExtensionsJSON(m *das.Mint) (Object, error) {
-	x, err := das.DecodeMintExtensions(m.Extensions)
+func MintExtensionsJSON(m *token.Mint) (Object, error) {
+	x, err := token.DecodeMintExtensions(m.Extensions)
 	if err != nil {
 		return nil, fmt.Errorf("mint extensions: %w", err)
 	}
@@ -191,7 +191,7 @@ func MintExtensionsJSON(m *das.Mint) (Object, error) {
 		}, true
 	}
 	if c := x.TransferFeeConfig; c != nil {
-		fee := func(f das.TransferFee) transferFeeJSON {
+		fee := func(f token.TransferFee) transferFeeJSON {
 			return transferFeeJSON{Epoch: f.Epoch, MaximumFee: f.MaximumFee, TransferFeeBasisPoints: f.TransferFeeBasisPoints}
 		}
 		out.TransferFeeConfig, shown = &transferFeeConfigJSON{

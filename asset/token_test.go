@@ -11,8 +11,10 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/inscription"
+	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
 )
 
 // corpusRoot is the repository's copy of the DAS conformance corpus.
@@ -90,33 +92,33 @@ func (s accountStore) sources(t *testing.T, mint solana.Pubkey) *TokenSources {
 	t.Helper()
 	src := &TokenSources{ID: mint}
 	if a, ok := s[mint]; ok {
-		m, err := das.DecodeMint(a.Owner, a.Data)
+		m, err := token.DecodeMint(a.Owner, a.Data)
 		if err != nil {
 			t.Fatalf("mint %s: %v", mint, err)
 		}
 		src.Mint, src.MintProgram, src.MintSlot = m, a.Owner, a.Slot
 	}
-	if a, ok := s[das.MetadataPDA(mint)]; ok {
-		m, err := das.DecodeMetadata(a.Owner, a.Data)
+	if a, ok := s[metadata.MetadataPDA(mint)]; ok {
+		m, err := metadata.DecodeMetadata(a.Owner, a.Data)
 		if err != nil {
 			t.Fatalf("metadata of %s: %v", mint, err)
 		}
 		src.Metadata, src.MetadataSlot = m, a.Slot
 	}
-	if a, ok := s[das.EditionPDA(mint)]; ok {
-		if e, err := das.DecodeMasterEdition(a.Owner, a.Data); err == nil {
+	if a, ok := s[metadata.EditionPDA(mint)]; ok {
+		if e, err := metadata.DecodeMasterEdition(a.Owner, a.Data); err == nil {
 			src.MasterEdition = e
-		} else if e, err := das.DecodeEdition(a.Owner, a.Data); err == nil {
+		} else if e, err := metadata.DecodeEdition(a.Owner, a.Data); err == nil {
 			src.Edition = e
 		}
 	}
 	var best, newest *solana.Account
-	var bestTA, newestTA *das.TokenAccount
+	var bestTA, newestTA *token.TokenAccount
 	for _, a := range s {
-		if a.Owner != das.TokenProgram() && a.Owner != das.Token2022Program() {
+		if a.Owner != token.TokenProgram() && a.Owner != token.Token2022Program() {
 			continue
 		}
-		ta, err := das.DecodeTokenAccount(a.Owner, a.Data)
+		ta, err := token.DecodeTokenAccount(a.Owner, a.Data)
 		if err != nil || ta.Mint != mint {
 			continue
 		}
@@ -131,8 +133,8 @@ func (s accountStore) sources(t *testing.T, mint solana.Pubkey) *TokenSources {
 	if src.TokenAccount == nil {
 		src.TokenAccount = newestTA
 	}
-	if a, ok := s[das.InscriptionPDA(mint)]; ok {
-		in, err := das.DecodeInscription(a.Owner, a.Data)
+	if a, ok := s[inscription.InscriptionPDA(mint)]; ok {
+		in, err := inscription.DecodeInscription(a.Owner, a.Data)
 		if err != nil {
 			t.Fatalf("inscription of %s: %v", mint, err)
 		}

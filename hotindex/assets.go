@@ -4,15 +4,15 @@ import (
 	"bytes"
 	"sync"
 
+	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
-	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/store"
 )
 
 // Assets is the in-memory read model of digital assets: the stored state
-// (query/assetrows.State, raw rows) under each key of asset_accounts and
-// bubblegum_events, so rendering and display options stay in query/assetrows
-// and the index only replaces the store read. Asset ids, edition PDAs and
+// (asset.State, raw rows) under each key of asset_accounts and
+// bubblegum_events, so rendering and display options stay in asset and
+// the index only replaces the store read. Asset ids, edition PDAs and
 // Core collections are keys of their own: a changed edition or collection
 // replaces its own entry and every asset rendered with it sees the change.
 //
@@ -26,7 +26,7 @@ type Assets struct {
 	budget int64
 
 	mu      sync.RWMutex
-	states  map[solana.Pubkey]*assetrows.State
+	states  map[solana.Pubkey]*asset.State
 	bytes   int64
 	covered solana.Pubkey // keys below it are covered, unless all
 	all     bool
@@ -62,7 +62,7 @@ func NewAssets(s store.Store, budget int64) *Assets {
 func (x *Assets) reset() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.states, x.bytes, x.covered, x.all, x.ready = map[solana.Pubkey]*assetrows.State{}, 0, solana.Pubkey{}, false, false
+	x.states, x.bytes, x.covered, x.all, x.ready = map[solana.Pubkey]*asset.State{}, 0, solana.Pubkey{}, false, false
 }
 
 // AssetStats describes the loaded index.
@@ -93,7 +93,7 @@ func (x *Assets) Slot() (uint64, bool) {
 }
 
 // Lookup implements query/assetrows.StateSource.
-func (x *Assets) Lookup(keys []solana.Pubkey, into map[solana.Pubkey]*assetrows.State) []solana.Pubkey {
+func (x *Assets) Lookup(keys []solana.Pubkey, into map[solana.Pubkey]*asset.State) []solana.Pubkey {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if !x.ready {
@@ -124,7 +124,7 @@ const (
 )
 
 // stateBytes estimates the memory of one entry.
-func stateBytes(st *assetrows.State) int64 {
+func stateBytes(st *asset.State) int64 {
 	b := int64(entryOverhead)
 	for i := range st.Accounts {
 		a := &st.Accounts[i]
@@ -143,7 +143,7 @@ func sameBacking(a, b []byte) bool { return len(a) > 0 && len(b) > 0 && &a[0] ==
 
 // set replaces the entry of k with st (nil: nothing stored). Caller holds
 // mu for writing.
-func (x *Assets) set(k solana.Pubkey, st *assetrows.State) {
+func (x *Assets) set(k solana.Pubkey, st *asset.State) {
 	if old, ok := x.states[k]; ok {
 		x.bytes -= stateBytes(old)
 		delete(x.states, k)

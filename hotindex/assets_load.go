@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/schema"
@@ -55,7 +56,7 @@ func (x *Assets) Load(ctx context.Context) error {
 // addChunk adds a chunk's states in key order and moves the covered
 // prefix to hi. When the budget runs out it stops at the first key that
 // does not fit, covers up to it and reports false.
-func (x *Assets) addChunk(states map[solana.Pubkey]*assetrows.State, hi solana.Pubkey) bool {
+func (x *Assets) addChunk(states map[solana.Pubkey]*asset.State, hi solana.Pubkey) bool {
 	keys := make([]solana.Pubkey, 0, len(states))
 	for k := range states {
 		keys = append(keys, k)

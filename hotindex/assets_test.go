@@ -12,9 +12,13 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/asset"
-	"github.com/dasch-labs/dasch/bench/assetbench"
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/core"
+	"github.com/dasch-labs/dasch/chain/core/coretest"
+	"github.com/dasch-labs/dasch/chain/metadata"
+	"github.com/dasch-labs/dasch/chain/metadata/metadatatest"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
+	"github.com/dasch-labs/dasch/chain/token/tokentest"
 	"github.com/dasch-labs/dasch/conformance"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/internal/storetest"
@@ -74,7 +78,7 @@ var optionSets = []asset.Options{{}, {ShowUnverifiedCollections: true, ShowColle
 	ShowFungible: true, ShowInscription: true, ShowZeroBalance: true}}
 
 // rendered is one answer as compared: the asset's JSON or the error.
-func rendered(t *testing.T, r assetrows.Result) string {
+func rendered(t *testing.T, r asset.Result) string {
 	t.Helper()
 	if r.Err != nil {
 		return "error: " + r.Err.Error()
@@ -93,11 +97,11 @@ func sameAnswers(t *testing.T, s store.Store, x *hotindex.Assets, ids []solana.P
 	ctx := context.Background()
 	ok := 0
 	for _, opts := range optionSets {
-		want, err := assetrows.Assets(ctx, s, ids, opts)
+		want, err := asset.Render(ids, assetrows.Loader(ctx, s, nil), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := assetrows.AssetsFrom(ctx, s, x, ids, opts)
+		got, err := asset.Render(ids, assetrows.Loader(ctx, s, x), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +152,7 @@ func TestAssetsMatchStore(t *testing.T) {
 	var unknownKey solana.Pubkey
 	unknownKey[0] = 0xff
 	keys := append(slices.Clone(ids), unknownKey)
-	if left := x.Lookup(keys, map[solana.Pubkey]*assetrows.State{}); len(left) != 0 {
+	if left := x.Lookup(keys, map[solana.Pubkey]*asset.State{}); len(left) != 0 {
 		t.Fatalf("%d keys left to the store", len(left))
 	}
 	if n := sameAnswers(t, s, x, ids); n < len(ids)/2 {
@@ -165,7 +169,7 @@ func evicted(t *testing.T, s store.Store, ids []solana.Pubkey, full hotindex.Ass
 	if st.Complete || st.Entries == 0 || st.Entries >= full.Entries || st.Bytes > full.Bytes/2 {
 		t.Fatalf("stats %+v, want about half of %+v", st, full)
 	}
-	left := x.Lookup(ids, map[solana.Pubkey]*assetrows.State{})
+	left := x.Lookup(ids, map[solana.Pubkey]*asset.State{})
 	if len(left) == 0 || len(left) == len(ids) {
 		t.Fatalf("%d of %d keys left to the store, want some", len(left), len(ids))
 	}
@@ -182,7 +186,7 @@ func TestAssetsSyncBeforeLoad(t *testing.T) {
 		t.Fatal("slot before load")
 	}
 	var k solana.Pubkey
-	if left := x.Lookup([]solana.Pubkey{k}, map[solana.Pubkey]*assetrows.State{}); len(left) != 1 {
+	if left := x.Lookup([]solana.Pubkey{k}, map[solana.Pubkey]*asset.State{}); len(left) != 1 {
 		t.Fatalf("lookup before load answered %d keys from memory", 1-len(left))
 	}
 }
@@ -244,7 +248,7 @@ func TestAssetsSyncNewestWins(t *testing.T) {
 func answer(t *testing.T, s store.Store, x *hotindex.Assets, id solana.Pubkey) string {
 	t.Helper()
 	sameAnswers(t, s, x, []solana.Pubkey{id})
-	got, err := assetrows.AssetsFrom(context.Background(), s, x, []solana.Pubkey{id}, asset.Options{})
+	got, err := asset.Render([]solana.Pubkey{id}, assetrows.Loader(context.Background(), s, x), asset.Options{})
 	must(t, err)
 	return rendered(t, got[0])
 }
@@ -274,28 +278,28 @@ func key(b byte) solana.Pubkey {
 func TestAssetsSyncCore(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
-	core := das.CoreProgram()
+	prog := core.CoreProgram()
 	coll, a1, a2, owner, id := key(1), key(2), key(3), key(4), key(0x80)
 	collection := func(auth solana.Pubkey) []byte {
-		return assetbench.EncodeCoreCollection(&assetbench.CoreCollectionSpec{Authority: auth, Name: "C", URI: "https://example.org/c",
+		return coretest.EncodeCollection(&coretest.CollectionSpec{Authority: auth, Name: "C", URI: "https://example.org/c",
 			NumMinted: 1, CurrentSize: 1})
 	}
-	put(t, s, coll, schema.AssetKindCore, coll, core, collection(a1), 10, 0)
-	put(t, s, id, schema.AssetKindCore, id, core, assetbench.EncodeCoreAsset(&assetbench.CoreAssetSpec{Owner: owner, Collection: &coll,
+	put(t, s, coll, schema.AssetKindCore, coll, prog, collection(a1), 10, 0)
+	put(t, s, id, schema.AssetKindCore, id, prog, coretest.EncodeAsset(&coretest.AssetSpec{Owner: owner, Collection: &coll,
 		Name: "A", URI: "https://example.org/a"}), 10, 0)
 	x := load(t, s, 1<<30)
 	if got := answer(t, s, x, id); !strings.Contains(got, a1.String()) {
 		t.Fatalf("asset without its collection's authority %s: %s", a1, got)
 	}
 
-	put(t, s, coll, schema.AssetKindCore, coll, core, collection(a2), 11, 0)
+	put(t, s, coll, schema.AssetKindCore, coll, prog, collection(a2), 11, 0)
 	must(t, x.Sync(ctx))
 	got := answer(t, s, x, id)
 	if !strings.Contains(got, a2.String()) || strings.Contains(got, a1.String()) {
 		t.Fatalf("after the collection update, want authority %s: %s", a2, got)
 	}
 
-	put(t, s, id, schema.AssetKindCore, id, core, []byte{0}, 12, 0) // burnt: one byte left
+	put(t, s, id, schema.AssetKindCore, id, prog, []byte{0}, 12, 0) // burnt: one byte left
 	must(t, x.Sync(ctx))
 	if got := answer(t, s, x, id); !strings.Contains(got, `"burnt":true`) {
 		t.Fatalf("after the burn: %s", got)
@@ -312,24 +316,24 @@ func TestAssetsSyncEdition(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
 	id, owner := key(0x40), key(5)
-	edition := das.EditionPDA(id)
-	mint, err := assetbench.EncodeMint(&das.Mint{Program: das.TokenProgram(), MintAuthority: &edition, Supply: 1, IsInitialized: true})
+	edition := metadata.EditionPDA(id)
+	mint, err := tokentest.EncodeMint(&token.Mint{Program: token.TokenProgram(), MintAuthority: &edition, Supply: 1, IsInitialized: true})
 	must(t, err)
-	std := das.NonFungible
-	put(t, s, id, schema.AssetKindMint, id, das.TokenProgram(), mint, 20, 1)
-	put(t, s, id, schema.AssetKindMetadata, das.MetadataPDA(id), das.TokenMetadataProgram(), assetbench.EncodeMetadata(&das.Metadata{
+	std := metadata.NonFungible
+	put(t, s, id, schema.AssetKindMint, id, token.TokenProgram(), mint, 20, 1)
+	put(t, s, id, schema.AssetKindMetadata, metadata.MetadataPDA(id), metadata.TokenMetadataProgram(), metadatatest.EncodeMetadata(&metadata.Metadata{
 		UpdateAuthority: owner, Mint: id, Name: "N", Symbol: "S", URI: "https://example.org/n", TokenStandard: &std}), 20, 0)
-	put(t, s, id, schema.AssetKindTokenAccount, key(6), das.TokenProgram(), assetbench.EncodeTokenAccount(&das.TokenAccount{
-		Program: das.TokenProgram(), Mint: id, Owner: owner, Amount: 1, State: das.StateInitialized}), 20, 1)
+	put(t, s, id, schema.AssetKindTokenAccount, key(6), token.TokenProgram(), tokentest.EncodeTokenAccount(&token.TokenAccount{
+		Program: token.TokenProgram(), Mint: id, Owner: owner, Amount: 1, State: token.StateInitialized}), 20, 1)
 	zero, five := uint64(0), uint64(5)
-	put(t, s, edition, schema.AssetKindEdition, edition, das.TokenMetadataProgram(),
-		assetbench.EncodeMasterEdition(&das.MasterEdition{Key: das.KeyMasterEditionV2, MaxSupply: &zero}), 20, 0)
+	put(t, s, edition, schema.AssetKindEdition, edition, metadata.TokenMetadataProgram(),
+		metadatatest.EncodeMasterEdition(&metadata.MasterEdition{Key: metadata.KeyMasterEditionV2, MaxSupply: &zero}), 20, 0)
 	x := load(t, s, 1<<30)
 	answer(t, s, x, id)
-	data := assetbench.EncodeMasterEdition(&das.MasterEdition{Key: das.KeyMasterEditionV2, Supply: 2, MaxSupply: &five})
-	put(t, s, edition, schema.AssetKindEdition, edition, das.TokenMetadataProgram(), data, 21, 0)
+	data := metadatatest.EncodeMasterEdition(&metadata.MasterEdition{Key: metadata.KeyMasterEditionV2, Supply: 2, MaxSupply: &five})
+	put(t, s, edition, schema.AssetKindEdition, edition, metadata.TokenMetadataProgram(), data, 21, 0)
 	must(t, x.Sync(ctx))
-	got := map[solana.Pubkey]*assetrows.State{}
+	got := map[solana.Pubkey]*asset.State{}
 	if left := x.Lookup([]solana.Pubkey{id, edition}, got); len(left) != 0 || got[edition] == nil {
 		t.Fatalf("lookup left %d keys, edition state %v", len(left), got[edition])
 	}

@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/internal/storetest"
-	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/query/compressed"
 )
 
@@ -51,7 +51,7 @@ func TestStartedLater(t *testing.T) {
 		}},
 		{"assets", func() (bool, uint64) {
 			slot, ok := ast.Slot()
-			unknown := ast.Lookup([]solana.Pubkey{id}, map[solana.Pubkey]*assetrows.State{})
+			unknown := ast.Lookup([]solana.Pubkey{id}, map[solana.Pubkey]*asset.State{})
 			if ok == (len(unknown) == 1) {
 				t.Fatalf("assets: slot ok %v but %d of 1 keys unknown", ok, len(unknown))
 			}

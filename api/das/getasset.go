@@ -51,7 +51,7 @@ func getAsset(d Deps) server.Handler {
 			return nil, failed(d, c.Method, err)
 		}
 		id := solana.Pubkey(*p.ID)
-		assets, err := assetrows.AssetsFrom(ctx, d.Store, src, []solana.Pubkey{id}, options(p.Options, p.DisplayOptions))
+		assets, err := asset.Render([]solana.Pubkey{id}, assetrows.Loader(ctx, d.Store, src), options(p.Options, p.DisplayOptions))
 		if err != nil {
 			return nil, failed(d, c.Method, err)
 		}

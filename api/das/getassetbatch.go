@@ -45,7 +45,7 @@ func getAssetBatch(d Deps) server.Handler {
 		for i, id := range *p.IDs {
 			ids[i] = solana.Pubkey(id)
 		}
-		assets, err := assetrows.AssetsFrom(ctx, d.Store, src, ids, options(p.Options, p.DisplayOptions))
+		assets, err := asset.Render(ids, assetrows.Loader(ctx, d.Store, src), options(p.Options, p.DisplayOptions))
 		if err != nil {
 			return nil, failed(d, c.Method, err)
 		}

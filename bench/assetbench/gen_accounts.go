@@ -5,14 +5,18 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/core/coretest"
+	"github.com/dasch-labs/dasch/chain/metadata"
+	"github.com/dasch-labs/dasch/chain/metadata/metadatatest"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
+	"github.com/dasch-labs/dasch/chain/token/tokentest"
 )
 
 var (
-	tokenProgram     = das.TokenProgram()
-	token2022Program = das.Token2022Program()
-	metadataProgram  = das.TokenMetadataProgram()
+	tokenProgram     = token.TokenProgram()
+	token2022Program = token.Token2022Program()
+	metadataProgram  = metadata.TokenMetadataProgram()
 	coreProgram      = mustKey("CoREENxT6tW1HoK8ypY1SxRMZTcVPm7R94rH4PZNhX7d")
 )
 
@@ -62,12 +66,12 @@ func (w *writer) add(pubkey, owner solana.Pubkey, data []byte) {
 	})
 }
 
-func (p *Plan) creatorsOf(r *rand.Rand) []das.Creator {
+func (p *Plan) creatorsOf(r *rand.Rand) []metadata.Creator {
 	n := 1 + r.IntN(3)
-	out := make([]das.Creator, n)
+	out := make([]metadata.Creator, n)
 	share := 100
 	for j := range out {
-		out[j] = das.Creator{Address: p.creator(r), Verified: j == 0}
+		out[j] = metadata.Creator{Address: p.creator(r), Verified: j == 0}
 		if j == n-1 {
 			out[j].Share = uint8(share)
 		} else {
@@ -80,45 +84,45 @@ func (p *Plan) creatorsOf(r *rand.Rand) []das.Creator {
 
 func (p *Plan) nft(w *writer, r *rand.Rand, i int, programmable bool) ([]solana.Account, error) {
 	id := p.ID(i)
-	edition := das.EditionPDA(id)
+	edition := metadata.EditionPDA(id)
 	holder := p.owner(r)
-	mintData, err := EncodeMint(&das.Mint{Program: tokenProgram, MintAuthority: &edition, Supply: 1,
+	mintData, err := tokentest.EncodeMint(&token.Mint{Program: tokenProgram, MintAuthority: &edition, Supply: 1,
 		Decimals: 0, IsInitialized: true, FreezeAuthority: &edition})
 	if err != nil {
 		return w.dst, err
 	}
 	w.add(id, tokenProgram, mintData)
 
-	std, nonce := das.NonFungible, uint8(r.IntN(256))
-	md := &das.Metadata{
+	std, nonce := metadata.NonFungible, uint8(r.IntN(256))
+	md := &metadata.Metadata{
 		UpdateAuthority: p.authority(r), Mint: id,
 		Name: "Synthetic #" + strconv.Itoa(i), Symbol: "SYN", URI: p.uri(uint64(i)),
 		SellerFeeBasisPoints: uint16(r.IntN(1001)),
 		HasCreators:          true, Creators: p.creatorsOf(r),
 		PrimarySaleHappened: r.IntN(2) == 0, IsMutable: r.IntN(4) != 0,
 		EditionNonce: &nonce, TokenStandard: &std,
-		Collection: &das.Collection{Verified: r.IntN(10) != 0, Key: p.key(domCollection, r.Uint64N(uint64(p.collections)))},
+		Collection: &metadata.Collection{Verified: r.IntN(10) != 0, Key: p.key(domCollection, r.Uint64N(uint64(p.collections)))},
 	}
-	ta := &das.TokenAccount{Program: tokenProgram, Mint: id, Owner: holder, Amount: 1, State: das.StateInitialized}
+	ta := &token.TokenAccount{Program: tokenProgram, Mint: id, Owner: holder, Amount: 1, State: token.StateInitialized}
 	if programmable {
-		std = das.ProgrammableNonFungible
+		std = metadata.ProgrammableNonFungible
 		var ruleSet *solana.Pubkey
 		if r.IntN(2) == 0 {
 			k := p.key(domRuleSet, r.Uint64N(8))
 			ruleSet = &k
 		}
-		md.ProgrammableConfig = &das.ProgrammableConfig{RuleSet: ruleSet}
+		md.ProgrammableConfig = &metadata.ProgrammableConfig{RuleSet: ruleSet}
 		// Programmable NFTs are always frozen; some are delegated.
-		ta.State = das.StateFrozen
+		ta.State = token.StateFrozen
 		if r.IntN(5) == 0 {
 			d := p.key(domDelegate, uint64(i))
 			ta.Delegate, ta.DelegatedAmount = &d, 1
 		}
 	}
-	w.add(das.MetadataPDA(id), metadataProgram, EncodeMetadata(md))
-	w.add(p.key(domTokenAccount, uint64(i)<<8), tokenProgram, EncodeTokenAccount(ta))
+	w.add(metadata.MetadataPDA(id), metadataProgram, metadatatest.EncodeMetadata(md))
+	w.add(p.key(domTokenAccount, uint64(i)<<8), tokenProgram, tokentest.EncodeTokenAccount(ta))
 	var maxSupply uint64
-	w.add(edition, metadataProgram, EncodeMasterEdition(&das.MasterEdition{Key: das.KeyMasterEditionV2, MaxSupply: &maxSupply}))
+	w.add(edition, metadataProgram, metadatatest.EncodeMasterEdition(&metadata.MasterEdition{Key: metadata.KeyMasterEditionV2, MaxSupply: &maxSupply}))
 	return w.dst, nil
 }
 
@@ -131,21 +135,21 @@ func (p *Plan) fungible(w *writer, r *rand.Rand, i int) ([]solana.Account, error
 		amounts[j] = 1 + r.Uint64N(1_000_000_000_000)
 		supply += amounts[j]
 	}
-	mintData, err := EncodeMint(&das.Mint{Program: tokenProgram, MintAuthority: &auth, Supply: supply,
+	mintData, err := tokentest.EncodeMint(&token.Mint{Program: tokenProgram, MintAuthority: &auth, Supply: supply,
 		Decimals: uint8(6 + 3*r.IntN(2)), IsInitialized: true})
 	if err != nil {
 		return w.dst, err
 	}
 	w.add(id, tokenProgram, mintData)
-	std := das.Fungible
-	w.add(das.MetadataPDA(id), metadataProgram, EncodeMetadata(&das.Metadata{
+	std := metadata.Fungible
+	w.add(metadata.MetadataPDA(id), metadataProgram, metadatatest.EncodeMetadata(&metadata.Metadata{
 		UpdateAuthority: auth, Mint: id,
 		Name: "Synthetic Token " + strconv.Itoa(i), Symbol: "ST" + strconv.Itoa(i%1000), URI: p.uri(uint64(i)),
 		IsMutable: true, TokenStandard: &std,
 	}))
 	for j, a := range amounts {
-		w.add(p.key(domTokenAccount, uint64(i)<<8|uint64(j)), tokenProgram, EncodeTokenAccount(&das.TokenAccount{
-			Program: tokenProgram, Mint: id, Owner: p.owner(r), Amount: a, State: das.StateInitialized}))
+		w.add(p.key(domTokenAccount, uint64(i)<<8|uint64(j)), tokenProgram, tokentest.EncodeTokenAccount(&token.TokenAccount{
+			Program: tokenProgram, Mint: id, Owner: p.owner(r), Amount: a, State: token.StateInitialized}))
 	}
 	return w.dst, nil
 }
@@ -153,14 +157,14 @@ func (p *Plan) fungible(w *writer, r *rand.Rand, i int) ([]solana.Account, error
 func (p *Plan) fungible2022(w *writer, r *rand.Rand, i int) ([]solana.Account, error) {
 	id := p.ID(i)
 	auth := p.authority(r)
-	tm := &das.TokenMetadata{UpdateAuthority: &auth, Mint: id,
+	tm := &token.TokenMetadata{UpdateAuthority: &auth, Mint: id,
 		Name: "Synthetic 2022 " + strconv.Itoa(i), Symbol: "S22", URI: p.uri(uint64(i))}
 	if r.IntN(2) == 0 {
-		tm.AdditionalMetadata = []das.KeyValue{{Key: "website", Value: "https://example.org/" + strconv.Itoa(i)}}
+		tm.AdditionalMetadata = []token.KeyValue{{Key: "website", Value: "https://example.org/" + strconv.Itoa(i)}}
 	}
-	mintData, err := EncodeMint(&das.Mint{Program: token2022Program, MintAuthority: &auth,
+	mintData, err := tokentest.EncodeMint(&token.Mint{Program: token2022Program, MintAuthority: &auth,
 		Supply: 1 + r.Uint64N(1<<40), Decimals: 9, IsInitialized: true,
-		MetadataPointer: &das.MetadataPointer{Authority: &auth, MetadataAddress: &id},
+		MetadataPointer: &token.MetadataPointer{Authority: &auth, MetadataAddress: &id},
 		TokenMetadata:   tm,
 	})
 	if err != nil {
@@ -171,23 +175,23 @@ func (p *Plan) fungible2022(w *writer, r *rand.Rand, i int) ([]solana.Account, e
 }
 
 func (p *Plan) core(w *writer, r *rand.Rand, i int) []solana.Account {
-	a := &CoreAssetSpec{Owner: p.owner(r), Name: "Core #" + strconv.Itoa(i), URI: p.uri(uint64(i))}
+	a := &coretest.AssetSpec{Owner: p.owner(r), Name: "Core #" + strconv.Itoa(i), URI: p.uri(uint64(i))}
 	if r.IntN(10) < 6 {
 		c := p.CoreCollectionID(r.IntN(p.coreCollections))
 		a.Collection = &c
 	} else {
 		a.Authority = p.authority(r)
-		a.Plugins.Royalties = &CoreRoyaltiesPlugin{BasisPoints: uint16(r.IntN(1001)),
-			Creators: []CoreRoyalty{{Address: p.creator(r), Percentage: 100}}}
+		a.Plugins.Royalties = &coretest.RoyaltiesPlugin{BasisPoints: uint16(r.IntN(1001)),
+			Creators: []coretest.Royalty{{Address: p.creator(r), Percentage: 100}}}
 	}
 	if r.IntN(4) == 0 {
 		frozen := r.IntN(2) == 0
 		a.Plugins.Freeze = &frozen
 	}
 	if r.IntN(3) == 0 {
-		a.Plugins.Attributes = []CoreAttr{{"background", "blue"}, {"level", strconv.Itoa(r.IntN(100))}}
+		a.Plugins.Attributes = []coretest.Attr{{Key: "background", Value: "blue"}, {Key: "level", Value: strconv.Itoa(r.IntN(100))}}
 	}
-	w.add(p.ID(i), coreProgram, EncodeCoreAsset(a))
+	w.add(p.ID(i), coreProgram, coretest.EncodeAsset(a))
 	return w.dst
 }
 
@@ -199,11 +203,11 @@ func (p *Plan) CoreCollectionAccounts(dst []solana.Account) []solana.Account {
 		r := p.rng(domCoreCollection, uint64(j))
 		size := uint32(len(p.ByKind[KindCore]) * 6 / 10 / p.coreCollections)
 		w.version = 1<<40 | uint64(j)<<4
-		w.add(p.CoreCollectionID(j), coreProgram, EncodeCoreCollection(&CoreCollectionSpec{
+		w.add(p.CoreCollectionID(j), coreProgram, coretest.EncodeCollection(&coretest.CollectionSpec{
 			Authority: p.authority(r), Name: "Core Collection " + strconv.Itoa(j), URI: p.uri(1<<40 | uint64(j)),
 			NumMinted: size, CurrentSize: size,
-			Plugins: CorePlugins{Royalties: &CoreRoyaltiesPlugin{BasisPoints: uint16(r.IntN(1001)),
-				Creators: []CoreRoyalty{{Address: p.creator(r), Percentage: 100}}}},
+			Plugins: coretest.Plugins{Royalties: &coretest.RoyaltiesPlugin{BasisPoints: uint16(r.IntN(1001)),
+				Creators: []coretest.Royalty{{Address: p.creator(r), Percentage: 100}}}},
 		}))
 	}
 	return w.dst

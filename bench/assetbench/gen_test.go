@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/core"
+	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
 	"github.com/dasch-labs/dasch/ingest/assetstate"
 	"github.com/dasch-labs/dasch/ingest/decode"
 )
@@ -63,26 +65,26 @@ func TestGeneratedAccountsDecode(t *testing.T) {
 	}
 }
 
-// decodes runs the chain/das decoder of a's layout.
+// decodes runs the chain decoder of a's layout.
 func decodes(a *solana.Account) error {
 	var err error
 	switch {
-	case a.Owner == metadataProgram && a.Data[0] == byte(das.KeyMetadataV1):
-		var m *das.Metadata
-		if m, err = das.DecodeMetadata(a.Owner, a.Data); err == nil && a.Pubkey != das.MetadataPDA(m.Mint) {
+	case a.Owner == metadataProgram && a.Data[0] == byte(metadata.KeyMetadataV1):
+		var m *metadata.Metadata
+		if m, err = metadata.DecodeMetadata(a.Owner, a.Data); err == nil && a.Pubkey != metadata.MetadataPDA(m.Mint) {
 			err = errNotAtPDA
 		}
 	case a.Owner == metadataProgram:
-		_, err = das.DecodeMasterEdition(a.Owner, a.Data)
+		_, err = metadata.DecodeMasterEdition(a.Owner, a.Data)
 	case a.Owner == coreProgram:
-		var c *das.CoreAccount
-		if c, err = das.DecodeCore(a.Owner, a.Data); err == nil && c.Kind != das.CoreAsset && c.Kind != das.CoreCollection {
+		var c *core.CoreAccount
+		if c, err = core.DecodeCore(a.Owner, a.Data); err == nil && c.Kind != core.CoreAsset && c.Kind != core.CoreCollection {
 			err = testError("core account of kind " + c.Kind.String())
 		}
-	case len(a.Data) == das.AccountLen:
-		_, err = das.DecodeTokenAccount(a.Owner, a.Data)
+	case len(a.Data) == token.AccountLen:
+		_, err = token.DecodeTokenAccount(a.Owner, a.Data)
 	case a.Owner == tokenProgram || a.Owner == token2022Program:
-		_, err = das.DecodeMint(a.Owner, a.Data)
+		_, err = token.DecodeMint(a.Owner, a.Data)
 	}
 	return err
 }

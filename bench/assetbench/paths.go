@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/dasch-labs/dasch/asset"
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/store"
@@ -57,12 +57,12 @@ func httpVia(c *rpcClient, d draw) request {
 	}
 }
 
-// query calls the query layer the handlers call (query/assetrows.Assets), no
-// HTTP or JSON.
+// query calls the query layer the handlers call (asset.Render over
+// query/assetrows.Loader), no HTTP or JSON.
 func (ps paths) query(d draw) request {
 	return func(ctx context.Context, i int, verify bool) error {
 		ids := d.ids(i)
-		res, err := assetrows.Assets(ctx, ps.s, ids, asset.Options{})
+		res, err := asset.Render(ids, assetrows.Loader(ctx, ps.s, nil), asset.Options{})
 		if err != nil || !verify {
 			return err
 		}
@@ -87,7 +87,7 @@ func (ps paths) store(d draw, n int) request {
 		ids := d.ids(i)
 		keys[i] = append(ids, make([]solana.Pubkey, len(ids))...)
 		for j, id := range ids {
-			keys[i][len(ids)+j] = das.EditionPDA(id)
+			keys[i][len(ids)+j] = metadata.EditionPDA(id)
 		}
 	}
 	return func(ctx context.Context, i int, verify bool) error {

@@ -29,7 +29,7 @@ func probe(ctx context.Context, s store.Store, p *Plan) (unserved []Kind, err er
 		for j := range ids {
 			ids[j] = p.ID(int(pool[j*len(pool)/len(ids)]))
 		}
-		res, err := assetrows.Assets(ctx, s, ids, asset.Options{})
+		res, err := asset.Render(ids, assetrows.Loader(ctx, s, nil), asset.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("probe %s: %w", k, err)
 		}

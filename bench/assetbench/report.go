@@ -31,7 +31,7 @@ func (r *Report) WriteTable(w io.Writer) {
 	fmt.Fprintf(w, "dasch digital-asset benchmark: %s assets (%s; %s Core collections), %s accounts, seed %d, %d CPUs, run %s\n",
 		measure.Count(total), strings.Join(kinds, ", "), measure.Count(r.CoreCollections), measure.Count(r.Ingest.Accounts), c.Gen.Seed, r.CPUs, r.Elapsed.Round(time.Second))
 	fmt.Fprintln(w, "latencies p50 / p99 in ms, one client unless stated; http = JSON-RPC through the server on loopback, reading")
-	fmt.Fprintln(w, "states from the asset index (index) or from the store (store); query layer = query/assetrows.Assets over the store")
+	fmt.Fprintln(w, "states from the asset index (index) or from the store (store); query layer = asset.Render over the store")
 	fmt.Fprintln(w, "(edition PDAs, store read, rendering; no HTTP, no JSON); store read = query/assetrows.Load alone; targets judge http, index")
 	fmt.Fprintln(w)
 

@@ -39,6 +39,16 @@ func ParsePubkey(s string) (Pubkey, error) {
 	return k, decodeFixed(k[:], s, "pubkey")
 }
 
+// MustParsePubkey is ParsePubkey for constant addresses, such as program
+// ids: it panics on a malformed one.
+func MustParsePubkey(s string) Pubkey {
+	k, err := ParsePubkey(s)
+	if err != nil {
+		panic(err)
+	}
+	return k
+}
+
 // ParseSignature decodes a base58 signature.
 func ParseSignature(s string) (Signature, error) {
 	var sig Signature

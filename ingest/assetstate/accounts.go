@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/core"
+	"github.com/dasch-labs/dasch/chain/inscription"
+	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
 	"github.com/dasch-labs/dasch/schema"
 )
 
@@ -52,33 +55,33 @@ func classify(acc *solana.Account) (*accountRow, error) {
 		Slot: acc.Slot, WriteVersion: acc.WriteVersion,
 	}
 	switch acc.Owner {
-	case das.TokenProgram(), das.Token2022Program():
+	case token.TokenProgram(), token.Token2022Program():
 		return classifyToken(acc, row)
-	case das.TokenMetadataProgram():
+	case metadata.TokenMetadataProgram():
 		return classifyMetadata(acc, row)
-	case das.InscriptionProgram():
-		in, err := das.DecodeInscription(acc.Owner, acc.Data)
+	case inscription.InscriptionProgram():
+		in, err := inscription.DecodeInscription(acc.Owner, acc.Data)
 		if err != nil {
-			if errors.Is(err, das.ErrNotInscription) {
+			if errors.Is(err, inscription.ErrNotInscription) {
 				return nil, nil // inscription data and summary accounts
 			}
 			return nil, fmt.Errorf("inscription %s: %w", acc.Pubkey, err)
 		}
 		row.AssetID, row.Kind = in.Root, schema.AssetKindInscription
 		return row, nil
-	case das.AgentIdentityProgram():
-		id, err := das.DecodeAgentIdentity(acc.Owner, acc.Data)
+	case core.AgentIdentityProgram():
+		id, err := core.DecodeAgentIdentity(acc.Owner, acc.Data)
 		if err != nil {
 			return nil, nil // other accounts of the agent program
 		}
 		row.AssetID, row.Kind = id.Asset, schema.AssetKindAgentIdentity
 		return row, nil
-	case das.CoreProgram():
+	case core.CoreProgram():
 		if len(acc.Data) == 0 {
 			return nil, nil
 		}
-		if _, err := das.DecodeCore(acc.Owner, acc.Data); err != nil {
-			if errors.Is(err, das.ErrCoreUnsupported) {
+		if _, err := core.DecodeCore(acc.Owner, acc.Data); err != nil {
+			if errors.Is(err, core.ErrCoreUnsupported) {
 				return nil, nil
 			}
 			return nil, fmt.Errorf("mpl core account %s: %w", acc.Pubkey, err)
@@ -97,7 +100,7 @@ func classifyToken(acc *solana.Account, row *accountRow) (*accountRow, error) {
 	isAccount := n == tokenAccountLen || (n > tokenAccountLen && acc.Data[tokenAccountLen] == typeAccount)
 	switch {
 	case isMint:
-		m, err := das.DecodeMint(acc.Owner, acc.Data)
+		m, err := token.DecodeMint(acc.Owner, acc.Data)
 		if err != nil {
 			return nil, fmt.Errorf("mint %s: %w", acc.Pubkey, err)
 		}
@@ -106,11 +109,11 @@ func classifyToken(acc *solana.Account, row *accountRow) (*accountRow, error) {
 		}
 		row.AssetID, row.Kind, row.Amount = acc.Pubkey, schema.AssetKindMint, m.Supply
 	case isAccount:
-		t, err := das.DecodeTokenAccount(acc.Owner, acc.Data)
+		t, err := token.DecodeTokenAccount(acc.Owner, acc.Data)
 		if err != nil {
 			return nil, fmt.Errorf("token account %s: %w", acc.Pubkey, err)
 		}
-		if t.State == das.StateUninitialized {
+		if t.State == token.StateUninitialized {
 			return nil, nil
 		}
 		holder := t.Owner
@@ -127,18 +130,18 @@ func classifyMetadata(acc *solana.Account, row *accountRow) (*accountRow, error)
 	}
 	switch acc.Data[0] {
 	case keyMetadataV1:
-		md, err := das.DecodeMetadata(acc.Owner, acc.Data)
+		md, err := metadata.DecodeMetadata(acc.Owner, acc.Data)
 		if err != nil {
 			return nil, fmt.Errorf("metadata %s: %w", acc.Pubkey, err)
 		}
 		row.AssetID, row.Kind = md.Mint, schema.AssetKindMetadata
 	case keyEditionV1:
-		if _, err := das.DecodeEdition(acc.Owner, acc.Data); err != nil {
+		if _, err := metadata.DecodeEdition(acc.Owner, acc.Data); err != nil {
 			return nil, fmt.Errorf("edition %s: %w", acc.Pubkey, err)
 		}
 		row.AssetID, row.Kind = acc.Pubkey, schema.AssetKindEdition
 	case keyMasterEditionV1, keyMasterEditionV2:
-		if _, err := das.DecodeMasterEdition(acc.Owner, acc.Data); err != nil {
+		if _, err := metadata.DecodeMasterEdition(acc.Owner, acc.Data); err != nil {
 			return nil, fmt.Errorf("master edition %s: %w", acc.Pubkey, err)
 		}
 		row.AssetID, row.Kind = acc.Pubkey, schema.AssetKindEdition

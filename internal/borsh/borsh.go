@@ -1,7 +1,8 @@
 // Package borsh is a bounds-checked cursor over Borsh (and SPL Pack)
 // encoded bytes, the encoding of Solana program accounts and instruction
-// data. Every method fails instead of panicking, so hostile input can be
-// fed in directly; decoders embed Reader and add their own types.
+// data, with the Solana and SPL types the account decoders share (public
+// keys, COption). Every method fails instead of panicking, so hostile input
+// can be fed in directly; decoders embed Reader and add their own types.
 package borsh
 
 import (

@@ -3,6 +3,8 @@ package borsh
 import (
 	"errors"
 	"testing"
+
+	"github.com/dasch-labs/dasch/chain/solana"
 )
 
 func TestReader(t *testing.T) {
@@ -73,5 +75,63 @@ func TestOpt(t *testing.T) {
 	}
 	if _, err := Opt(r, r.U8); !errors.Is(err, ErrShort) {
 		t.Fatalf("Some without a value: %v, want ErrShort", err)
+	}
+}
+
+// TestSPL: a COption holds its value's bytes whether or not it is present,
+// and an all-zero OptionalNonZeroPubkey is none.
+func TestSPL(t *testing.T) {
+	some := append([]byte{1, 0, 0, 0}, make([]byte, 32)...)
+	some[4] = 7
+	none := make([]byte, 36)
+	bad := append([]byte{2, 0, 0, 0}, make([]byte, 32)...)
+	if k, err := NewReader(some, 0).COptionPubkey(); err != nil || k == nil || k[0] != 7 {
+		t.Errorf("Some: %v %v", k, err)
+	}
+	r := NewReader(none, 0)
+	if k, err := r.COptionPubkey(); err != nil || k != nil || r.Off != 36 {
+		t.Errorf("None: %v %v, offset %d", k, err, r.Off)
+	}
+	if _, err := NewReader(bad, 0).COptionPubkey(); err == nil {
+		t.Error("tag 2 accepted")
+	}
+	if v, err := NewReader(append([]byte{1, 0, 0, 0}, 5, 0, 0, 0, 0, 0, 0, 0), 0).COptionU64(); err != nil || v == nil || *v != 5 {
+		t.Errorf("Some(5): %v %v", v, err)
+	}
+	if k, err := NewReader(make([]byte, 32), 0).OptionalNonZeroPubkey(); err != nil || k != nil {
+		t.Errorf("zero key: %v %v", k, err)
+	}
+	if k, err := NewReader(some[4:], 0).OptionalNonZeroPubkey(); err != nil || k == nil || k[0] != 7 {
+		t.Errorf("key: %v %v", k, err)
+	}
+}
+
+// TestWriter: what Writer appends, Reader reads back.
+func TestWriter(t *testing.T) {
+	var k solana.Pubkey
+	k[0] = 9
+	n, v := uint64(5), uint8(3)
+	w := &Writer{}
+	w.U16(0x0201)
+	w.Bool(true)
+	w.Str("hi")
+	w.OptionU8(&v)
+	w.OptionPubkey(nil)
+	w.COptionPubkey(&k)
+	w.COptionU64(&n)
+	w.OptionalNonZeroPubkey(nil)
+	w.PadTo(len(w.B) + 3)
+	r := NewReader(w.B, 0)
+	u16, _ := r.U16()
+	b, _ := r.Bool()
+	s, _ := r.Str()
+	o8, _ := Opt(r, r.U8)
+	ok, _ := Opt(r, r.Pubkey)
+	ck, _ := r.COptionPubkey()
+	c64, _ := r.COptionU64()
+	nz, err := r.OptionalNonZeroPubkey()
+	if err != nil || u16 != 0x0201 || !b || s != "hi" || o8 == nil || *o8 != 3 || ok != nil ||
+		ck == nil || *ck != k || c64 == nil || *c64 != 5 || nz != nil || r.Remaining() != 3 {
+		t.Errorf("read back %v %v %q %v %v %v %v %v, %d left, err %v", u16, b, s, o8, ok, ck, c64, nz, r.Remaining(), err)
 	}
 }

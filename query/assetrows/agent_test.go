@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/asset"
-	"github.com/dasch-labs/dasch/chain/das"
+	"github.com/dasch-labs/dasch/chain/core"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/assetstate"
@@ -22,8 +22,8 @@ import (
 // and serves its agent token on the asset; a record of another asset, or
 // none, leaves agent_token out.
 func TestAgentToken(t *testing.T) {
-	const core = "accounts/mpl_core_get_asset/x3hJtpU4AUsGejNvxzX9TKjcyNB1eYtDdDPWdeF6opr.json"
-	id := account(t, core).Pubkey
+	const coreFile = "accounts/mpl_core_get_asset/x3hJtpU4AUsGejNvxzX9TKjcyNB1eYtDdDPWdeF6opr.json"
+	id := account(t, coreFile).Pubkey
 	var token solana.Pubkey
 	for i := range token {
 		token[i] = byte(i + 1)
@@ -34,10 +34,10 @@ func TestAgentToken(t *testing.T) {
 	rec[0], rec[1] = 2, 255
 	copy(rec[8:40], id[:])
 	copy(rec[40:72], token[:])
-	pda := das.AgentIdentityPDA(id)
+	pda := core.AgentIdentityPDA(id)
 	dir := t.TempDir()
 	raw, err := json.Marshal(map[string]any{
-		"pubkey": pda.String(), "owner": das.AgentIdentityProgram().String(), "lamports": 1,
+		"pubkey": pda.String(), "owner": core.AgentIdentityProgram().String(), "lamports": 1,
 		"data": base64.StdEncoding.EncodeToString(rec), "slot": 288355444, "write_version": 0,
 	})
 	if err != nil {
@@ -48,12 +48,12 @@ func TestAgentToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := storetest.Open(t)
-	index(t, s, core)
+	index(t, s, coreFile)
 	cfg := ingest.Config{Store: s, Source: source.NewFileList([]string{recFile}), Decoders: []decode.Decoder{assetstate.Decoder{}}}
 	if _, err := ingest.Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Assets(context.Background(), s, []solana.Pubkey{id}, asset.Options{})
+	res, err := asset.Render([]solana.Pubkey{id}, Loader(context.Background(), s, nil), asset.Options{})
 	if err != nil || res[0].Err != nil {
 		t.Fatalf("%v %v", err, res[0].Err)
 	}

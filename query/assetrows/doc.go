@@ -1,5 +1,6 @@
-// Package das reads the stored state behind digital assets: for a set of
-// asset ids, the newest write of every account of each asset (and of the
-// accounts found by address, such as edition PDAs) and every Bubblegum
-// event of each compressed asset, in one statement.
+// Package assetrows reads the stored state behind digital assets: for a
+// set of keys, the newest write of every account filed under each (an
+// asset id, or an address such as an edition PDA) and every Bubblegum
+// event of each compressed asset, in one statement. It returns the rows as
+// asset.State; package asset renders them.
 package assetrows

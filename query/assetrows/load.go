@@ -7,61 +7,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
-
-// Account is the newest stored write of one account of an asset.
-type Account struct {
-	Kind    string // schema.AssetKind*
-	Pubkey  solana.Pubkey
-	Program solana.Pubkey
-	Data    []byte
-	// Live is the newest write longer than one byte: what a closed or
-	// burnt account (whose newest write is empty or one byte) last held.
-	Live   []byte
-	Slot   uint64
-	Amount uint64 // token accounts: balance; mints: supply
-}
-
-// Event is one stored Bubblegum event of a compressed asset.
-type Event struct {
-	Seq     uint64
-	Slot    uint64
-	Payload []byte
-}
-
-// State is everything stored under one asset id.
-type State struct {
-	ID       solana.Pubkey
-	Accounts []Account // by kind, then pubkey
-	Events   []Event   // by seq
-}
-
-// Empty reports whether nothing is stored under the id.
-func (s *State) Empty() bool { return len(s.Accounts) == 0 && len(s.Events) == 0 }
-
-// Find returns the account of kind at pubkey, or nil.
-func (s *State) Find(kind string, pubkey solana.Pubkey) *Account {
-	for i := range s.Accounts {
-		if s.Accounts[i].Kind == kind && s.Accounts[i].Pubkey == pubkey {
-			return &s.Accounts[i]
-		}
-	}
-	return nil
-}
-
-// OfKind returns the accounts of kind.
-func (s *State) OfKind(kind string) []Account {
-	var out []Account
-	for _, a := range s.Accounts {
-		if a.Kind == kind {
-			out = append(out, a)
-		}
-	}
-	return out
-}
 
 // loadSQL reads the newest write of every account stored under the asset
 // ids matching where (argMax by version, so updates indexed out of order
@@ -126,8 +76,8 @@ const packedKeySet = `(SELECT toFixedString(substring({ids:String}, number * 32 
 
 // Load reads the state stored under each of ids. Ids with nothing stored
 // are absent from the map.
-func Load(ctx context.Context, s store.Store, ids []solana.Pubkey) (map[solana.Pubkey]*State, error) {
-	out := make(map[solana.Pubkey]*State, len(ids))
+func Load(ctx context.Context, s store.Store, ids []solana.Pubkey) (map[solana.Pubkey]*asset.State, error) {
+	out := make(map[solana.Pubkey]*asset.State, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
@@ -144,7 +94,7 @@ func Load(ctx context.Context, s store.Store, ids []solana.Pubkey) (map[solana.P
 
 // LoadRange reads the state stored under every asset id in [lo, hi); a nil
 // hi is the end of the key space. It is how a serving index is filled.
-func LoadRange(ctx context.Context, s store.Store, lo solana.Pubkey, hi *solana.Pubkey) (map[solana.Pubkey]*State, error) {
+func LoadRange(ctx context.Context, s store.Store, lo solana.Pubkey, hi *solana.Pubkey) (map[solana.Pubkey]*asset.State, error) {
 	cond := "asset_id >= {lo:FixedString(32)}"
 	params := store.Params{"lo": string(lo[:])}
 	if hi != nil {
@@ -155,7 +105,7 @@ func LoadRange(ctx context.Context, s store.Store, lo solana.Pubkey, hi *solana.
 	if err != nil {
 		return nil, fmt.Errorf("load assets %s..: %w", lo, err)
 	}
-	out := map[solana.Pubkey]*State{}
+	out := map[solana.Pubkey]*asset.State{}
 	if err := decodeRows(res, out); err != nil {
 		return nil, err
 	}
@@ -164,7 +114,7 @@ func LoadRange(ctx context.Context, s store.Store, lo solana.Pubkey, hi *solana.
 
 // decodeRows adds the rows of a loadSQL result to out, each state's
 // accounts by kind then pubkey and events by seq.
-func decodeRows(res *store.Result, out map[solana.Pubkey]*State) error {
+func decodeRows(res *store.Result, out map[solana.Pubkey]*asset.State) error {
 	for _, r := range res.Rows {
 		if len(r) < 9 {
 			return fmt.Errorf("load assets: %d columns, want 9", len(r))
@@ -175,7 +125,7 @@ func decodeRows(res *store.Result, out map[solana.Pubkey]*State) error {
 		}
 		st := out[id]
 		if st == nil {
-			st = &State{ID: id}
+			st = &asset.State{ID: id}
 			out[id] = st
 		}
 		kind, _ := r[1].(string)
@@ -183,7 +133,7 @@ func decodeRows(res *store.Result, out map[solana.Pubkey]*State) error {
 		slot, _ := r[5].(uint64)
 		if kind == "bubblegum" {
 			seq, _ := r[7].(uint64)
-			st.Events = append(st.Events, Event{Seq: seq, Slot: slot, Payload: []byte(data)})
+			st.Events = append(st.Events, asset.Event{Seq: seq, Slot: slot, Payload: []byte(data)})
 			continue
 		}
 		pk, err := key(r[2])
@@ -196,7 +146,7 @@ func decodeRows(res *store.Result, out map[solana.Pubkey]*State) error {
 		}
 		amount, _ := r[6].(uint64)
 		live, _ := r[8].(string)
-		acc := Account{Kind: internKind(kind), Pubkey: pk, Program: prog, Data: []byte(data), Slot: slot, Amount: amount}
+		acc := asset.Account{Kind: internKind(kind), Pubkey: pk, Program: prog, Data: []byte(data), Slot: slot, Amount: amount}
 		// The last live write is most often the newest one: share it.
 		if live == data {
 			acc.Live = acc.Data

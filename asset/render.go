@@ -1,0 +1,85 @@
+package asset
+
+import (
+	"fmt"
+
+	"github.com/dasch-labs/dasch/chain/metadata"
+	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/schema"
+)
+
+// Result is the answer for one requested id: an asset, or why there is
+// none (ErrNotFound, ErrNoSupply, or a decoding failure).
+type Result struct {
+	Asset *Asset
+	Err   error
+}
+
+// LoadFunc adds to into the state stored under each of keys (none may be
+// asked for), leaving out the keys with nothing stored.
+// query/assetrows.Loader reads them from the store.
+type LoadFunc func(keys []solana.Pubkey, into map[solana.Pubkey]*State) error
+
+// Render renders the assets of ids, in order (an id may repeat), from the
+// states load returns. It loads once for the ids and the addresses derived
+// from them (edition PDAs), and once more only when a Core asset's
+// collection is needed.
+func Render(ids []solana.Pubkey, load LoadFunc, opts Options) ([]Result, error) {
+	editions := make(map[solana.Pubkey]solana.Pubkey, len(ids))
+	keys := make([]solana.Pubkey, 0, 2*len(ids))
+	seen := make(map[solana.Pubkey]bool, 2*len(ids))
+	add := func(k solana.Pubkey) {
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	for _, id := range ids {
+		if _, ok := editions[id]; !ok {
+			editions[id] = metadata.EditionPDA(id)
+		}
+		add(id)
+		add(editions[id])
+	}
+	states := make(map[solana.Pubkey]*State, len(keys))
+	if err := load(keys, states); err != nil {
+		return nil, err
+	}
+	// Core assets managed by a collection answer with the collection's
+	// authority: load the collections not loaded yet.
+	cs := cores{}
+	var more []solana.Pubkey
+	for _, id := range ids {
+		if c, ok := cs.collection(states[id]); ok && !seen[c] {
+			seen[c] = true
+			more = append(more, c)
+		}
+	}
+	if err := load(more, states); err != nil {
+		return nil, err
+	}
+	out := make([]Result, len(ids))
+	for i, id := range ids {
+		a, err := render(id, states, cs, editions[id], opts)
+		if err != nil {
+			err = fmt.Errorf("asset %s: %w", id, err)
+		}
+		out[i] = Result{Asset: a, Err: err}
+	}
+	return out, nil
+}
+
+// render builds the asset id from the loaded states.
+func render(id solana.Pubkey, states map[solana.Pubkey]*State, cs cores, edition solana.Pubkey, opts Options) (*Asset, error) {
+	st := states[id]
+	if st == nil || st.Empty() {
+		return nil, ErrNotFound
+	}
+	if len(st.Events) > 0 {
+		return fromCNFTRows(id, st, states, edition, opts)
+	}
+	if st.Find(schema.AssetKindCore, id) != nil {
+		return fromCoreRows(id, cs, states, opts)
+	}
+	return fromTokenRows(id, st, states[edition], opts)
+}

@@ -1,0 +1,44 @@
+package inscription
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dasch-labs/dasch/chain/solana"
+)
+
+// repoCorpus is the repository's copy of the DAS corpus accounts.
+const repoCorpus = "../../testdata/das/accounts"
+
+func repoAccount(t *testing.T, dir, pubkey string) *solana.Account {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(repoCorpus, dir, pubkey+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := solana.ParseAccount(raw)
+	if err != nil {
+		t.Fatalf("%s/%s: %v", dir, pubkey, err)
+	}
+	return a
+}
+
+func pk(t testing.TB, s string) solana.Pubkey {
+	t.Helper()
+	k, err := solana.ParsePubkey(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// le builds little-endian test payloads field by field.
+type le struct{ bytes.Buffer }
+
+func (b *le) key(fill byte) *le { b.Write(bytes.Repeat([]byte{fill}, 32)); return b }
+func (b *le) raw(p ...byte) *le { b.Write(p); return b }
+func (b *le) u32(v uint32) *le  { _ = binary.Write(b, binary.LittleEndian, v); return b }
+func (b *le) u64(v uint64) *le  { _ = binary.Write(b, binary.LittleEndian, v); return b }
