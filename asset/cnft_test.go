@@ -217,6 +217,10 @@ func TestFromCNFTCorpus(t *testing.T) {
 				if !reflect.DeepEqual(g, want) {
 					t.Fatalf("order %v:\n got %s\nwant %s", order, got, c.Expected)
 				}
+				checkView(t, func(o Options) ([]byte, error) {
+					_, b, err := renderCNFT(id, lists, order, o)
+					return b, err
+				})
 			}
 			if c.OrderMatters {
 				order := make([]int, n)

@@ -125,6 +125,7 @@ func TestFromCoreCorpus(t *testing.T) {
 				if err := jsonEqual(got, c.Expected); err != nil {
 					t.Errorf("%v\n got: %s\nwant: %s", err, got, c.Expected)
 				}
+				checkView(t, func(o Options) ([]byte, error) { return renderCore(t, c.Request.Params.ID, accs, o), nil })
 				return
 			}
 			// Listing cases: each item must render the same on its own.

@@ -240,6 +240,13 @@ func TestFromTokenCorpus(t *testing.T) {
 					t.Fatal(err)
 				}
 				compareJSON(t, renderJSON(t, a), c.ExpectedResult)
+				checkView(t, func(o Options) ([]byte, error) {
+					a, err := FromToken(store.sources(t, id), o)
+					if err != nil {
+						return nil, err
+					}
+					return renderJSON(t, a), nil
+				})
 			case "getAssets":
 				var items []json.RawMessage
 				for i, s := range c.Request.Params.IDs {

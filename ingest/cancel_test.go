@@ -35,7 +35,7 @@ func (s *liveSource) Read(ctx context.Context, emit func(source.Item) error) err
 
 func photonItems(t *testing.T) []source.Item {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", photonTxs, "*.json"))
+	files, err := filepath.Glob(filepath.Join(fixtures, photonTxs, "*.json"))
 	if err != nil || len(files) != 4 {
 		t.Fatalf("fixtures: %v %v", files, err)
 	}

@@ -17,6 +17,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// fixtures are the chain fixtures the decoders' tests share.
+const fixtures = "../chain/testdata"
+
 const (
 	photonTxs   = "photon/transactions/e2e_mint_and_transfer_transactions"
 	voteBlock   = "photon/blocks/get_lanon_voting_signatures/270893658.json"
@@ -34,12 +37,12 @@ func inputDir(t *testing.T, paths []string, extra map[string]string) string {
 	t.Helper()
 	dst := t.TempDir()
 	for _, p := range paths {
-		src := filepath.Join("testdata", filepath.FromSlash(p))
+		src := filepath.Join(fixtures, filepath.FromSlash(p))
 		err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
 			}
-			rel, _ := filepath.Rel("testdata", path)
+			rel, _ := filepath.Rel(fixtures, path)
 			b, err := os.ReadFile(path)
 			if err != nil {
 				return err
@@ -64,7 +67,7 @@ func inputDir(t *testing.T, paths []string, extra map[string]string) string {
 
 func testdata(t *testing.T, rel string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", filepath.FromSlash(rel)))
+	b, err := os.ReadFile(filepath.Join(fixtures, filepath.FromSlash(rel)))
 	if err != nil {
 		t.Fatal(err)
 	}

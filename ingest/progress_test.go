@@ -122,7 +122,7 @@ func TestRunReportsSummary(t *testing.T) {
 
 func TestConfigErrors(t *testing.T) {
 	s := storetest.Open(t)
-	src, err := ParseSource("files:testdata")
+	src, err := ParseSource("files:" + fixtures)
 	if err != nil {
 		t.Fatal(err)
 	}

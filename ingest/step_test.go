@@ -46,7 +46,7 @@ func photonFiles(slots ...int) []string {
 	}
 	out := make([]string, len(slots))
 	for i, s := range slots {
-		out[i] = filepath.Join("testdata", filepath.FromSlash(photonTxs), sigs[s]+".json")
+		out[i] = filepath.Join(fixtures, filepath.FromSlash(photonTxs), sigs[s]+".json")
 	}
 	return out
 }
