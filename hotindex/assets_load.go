@@ -117,12 +117,10 @@ func (x *Assets) mark(ctx context.Context) (mark, error) {
 	if len(res.Rows) != 1 || len(res.Rows[0]) != 3 {
 		return mark{}, errors.New("asset index: unexpected checkpoint row")
 	}
-	r := res.Rows[0]
-	slot, _ := r[0].(uint64)
-	n, _ := r[1].(uint64)
-	now, ok := r[2].(int64)
-	if !ok {
-		return mark{}, fmt.Errorf("asset index: clock column %T", r[2])
+	r := res.Row(0)
+	slot, n, now := r.U64(0), r.U64(1), r.I64(2)
+	if err := r.Err(); err != nil {
+		return mark{}, fmt.Errorf("asset index: checkpoint row: %w", err)
 	}
 	return mark{slot: slot, indexed: n > 0, now: now}, nil
 }

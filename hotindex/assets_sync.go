@@ -137,21 +137,19 @@ func (x *Assets) changes(ctx context.Context) ([]change, error) {
 		return nil, fmt.Errorf("asset index: read changes: %w", err)
 	}
 	out := make([]change, 0, len(res.Rows))
-	for _, r := range res.Rows {
-		if len(r) != 6 {
+	for i := range res.Rows {
+		r := res.Row(i)
+		if r.Len() != 6 {
 			return nil, errors.New("asset index: unexpected change row")
 		}
-		id, ok1 := r[0].(string)
-		kind, ok2 := r[1].(string)
-		sub, ok3 := r[2].(string)
-		a, ok4 := r[3].(uint64)
-		b, ok5 := r[4].(uint64)
-		at, ok6 := r[5].(int64)
-		if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || len(id) != 32 {
-			return nil, errors.New("asset index: unexpected change row")
+		// The asset id as a key (Key checks its width) and as the raw
+		// string the identity starts with.
+		asset, id := r.Key(0), r.Str(0)
+		kind, sub, a, b, at := r.Str(1), r.Str(2), r.U64(3), r.U64(4), r.I64(5)
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("asset index: change row: %w", err)
 		}
-		c := change{isAccount: kind != "bubblegum", row: appliedRow{indexedAt: at}}
-		copy(c.asset[:], id)
+		c := change{asset: asset, isAccount: kind != "bubblegum", row: appliedRow{indexedAt: at}}
 		if c.isAccount {
 			c.identity = id + kind + "/" + sub
 			c.row.slot, c.row.writeVersion = a, b

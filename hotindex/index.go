@@ -136,8 +136,11 @@ func (x *Index) Load(ctx context.Context) error {
 	}
 	var floor, rows uint64
 	if len(res.Rows) > 0 {
-		floor, _ = res.Rows[0][0].(uint64)
-		rows, _ = res.Rows[0][1].(uint64)
+		r := res.Row(0)
+		floor, rows = r.U64(0), r.U64(1)
+		if err := r.Err(); err != nil {
+			return fmt.Errorf("hot index: read version: %w", err)
+		}
 	}
 	b := newBulk(x, int(rows))
 	for c := 0; c < loadChunks; c++ {
@@ -185,17 +188,13 @@ func (x *Index) readRows(ctx context.Context, sql string, params store.Params) (
 		return nil, fmt.Errorf("hot index: read balances: %w", err)
 	}
 	out := make([]row, len(res.Rows))
-	for i, r := range res.Rows {
-		o, ok1 := r[0].(string)
-		m, ok2 := r[1].(string)
-		b, ok3 := r[2].(uint64)
-		v, ok4 := r[3].(uint64)
-		if !ok1 || !ok2 || !ok3 || !ok4 || len(o) != 32 || len(m) != 32 {
-			return nil, errors.New("hot index: unexpected token_balances row")
+	for i := range res.Rows {
+		r := res.Row(i)
+		out[i].owner, out[i].mint = r.Key(0), r.Key(1)
+		out[i].bal, out[i].version = r.U64(2), r.U64(3)
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("hot index: token_balances row: %w", err)
 		}
-		copy(out[i].owner[:], o)
-		copy(out[i].mint[:], m)
-		out[i].bal, out[i].version = b, v
 	}
 	return out, nil
 }

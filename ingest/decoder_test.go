@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -33,12 +32,11 @@ type callsBuilder struct {
 
 func callsTable() arrowbatch.Table {
 	return arrowbatch.Table{Name: "test_calls", New: func(mem memory.Allocator) arrowbatch.Builder {
-		b := &callsBuilder{Base: arrowbatch.NewBase(mem, arrow.NewSchema([]arrow.Field{
-			{Name: "signature", Type: arrowbatch.SignatureType()},
-			{Name: "program", Type: arrowbatch.PubkeyType()},
-		}, nil))}
-		b.sig = b.Fields()[0].(*array.FixedSizeBinaryBuilder)
-		b.program = b.Fields()[1].(*array.FixedSizeBinaryBuilder)
+		b := &callsBuilder{}
+		b.Base = arrowbatch.NewBase(
+			arrowbatch.Col(mem, &b.sig, "signature", arrowbatch.SignatureType()),
+			arrowbatch.Col(mem, &b.program, "program", arrowbatch.PubkeyType()),
+		)
 		return b
 	}}
 }

@@ -25,10 +25,18 @@ func ContextSlot(ctx context.Context, s store.Store) (uint64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("read indexed slot: %w", err)
 	}
-	if len(res.Rows) == 0 || res.Rows[0][1].(uint64) == 0 {
+	if len(res.Rows) == 0 {
 		return 0, ErrNotIndexed
 	}
-	return res.Rows[0][0].(uint64), nil
+	r := res.Row(0)
+	slot, n := r.U64(0), r.U64(1)
+	if err := r.Err(); err != nil {
+		return 0, fmt.Errorf("read indexed slot: %w", err)
+	}
+	if n == 0 {
+		return 0, ErrNotIndexed
+	}
+	return slot, nil
 }
 
 // IndexedSlot is ContextSlot with "nothing indexed" reported as slot 0.

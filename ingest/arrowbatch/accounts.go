@@ -41,26 +41,18 @@ type accountsBuilder struct {
 }
 
 func newAccountsBuilder(mem memory.Allocator) *accountsBuilder {
-	sc := arrow.NewSchema([]arrow.Field{
-		field("pubkey", PubkeyType()),
-		field("owner", PubkeyType()),
-		field("lamports", arrow.PrimitiveTypes.Uint64),
-		field("data", arrow.BinaryTypes.Binary),
-		field("executable", arrow.FixedWidthTypes.Boolean),
-		field("rent_epoch", arrow.PrimitiveTypes.Uint64),
-		field("slot", arrow.PrimitiveTypes.Uint64),
-		field("write_version", arrow.PrimitiveTypes.Uint64),
-	}, nil)
-	b := &accountsBuilder{Base: NewBase(mem, sc)}
-	f := b.Fields()
-	b.pubkey = f[0].(*array.FixedSizeBinaryBuilder)
-	b.owner = f[1].(*array.FixedSizeBinaryBuilder)
-	b.lamports = f[2].(*array.Uint64Builder)
-	b.data = f[3].(*array.BinaryBuilder)
-	b.executable = f[4].(*array.BooleanBuilder)
-	b.rent = f[5].(*array.Uint64Builder)
-	b.slot = f[6].(*array.Uint64Builder)
-	b.writeVersion = f[7].(*array.Uint64Builder)
+	u64 := arrow.PrimitiveTypes.Uint64
+	b := &accountsBuilder{}
+	b.Base = NewBase(
+		Col(mem, &b.pubkey, "pubkey", PubkeyType()),
+		Col(mem, &b.owner, "owner", PubkeyType()),
+		Col(mem, &b.lamports, "lamports", u64),
+		Col(mem, &b.data, "data", arrow.BinaryTypes.Binary),
+		Col(mem, &b.executable, "executable", arrow.FixedWidthTypes.Boolean),
+		Col(mem, &b.rent, "rent_epoch", u64),
+		Col(mem, &b.slot, "slot", u64),
+		Col(mem, &b.writeVersion, "write_version", u64),
+	)
 	return b
 }
 

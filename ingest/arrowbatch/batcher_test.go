@@ -33,8 +33,8 @@ type testBuilder struct {
 
 func testTable(name string) Table {
 	return Table{Name: name, New: func(mem memory.Allocator) Builder {
-		b := &testBuilder{Base: NewBase(mem, arrow.NewSchema([]arrow.Field{field("v", arrow.PrimitiveTypes.Uint64)}, nil))}
-		b.v = b.Fields()[0].(*array.Uint64Builder)
+		b := &testBuilder{}
+		b.Base = NewBase(Col(mem, &b.v, "v", arrow.PrimitiveTypes.Uint64))
 		return b
 	}}
 }

@@ -38,24 +38,17 @@ type blocksBuilder struct {
 }
 
 func newBlocksBuilder(mem memory.Allocator) *blocksBuilder {
-	sc := arrow.NewSchema([]arrow.Field{
-		field("slot", arrow.PrimitiveTypes.Uint64),
-		field("parent_slot", arrow.PrimitiveTypes.Uint64),
-		field("blockhash", arrow.BinaryTypes.String),
-		field("previous_blockhash", arrow.BinaryTypes.String),
-		nullable("block_height", arrow.PrimitiveTypes.Uint64),
-		field("block_time", arrow.PrimitiveTypes.Int64),
-		field("tx_count", arrow.PrimitiveTypes.Uint32),
-	}, nil)
-	b := &blocksBuilder{Base: NewBase(mem, sc)}
-	f := b.Fields()
-	b.slot = f[0].(*array.Uint64Builder)
-	b.parent = f[1].(*array.Uint64Builder)
-	b.hash = f[2].(*array.StringBuilder)
-	b.prev = f[3].(*array.StringBuilder)
-	b.height = f[4].(*array.Uint64Builder)
-	b.time = f[5].(*array.Int64Builder)
-	b.txCount = f[6].(*array.Uint32Builder)
+	u64 := arrow.PrimitiveTypes.Uint64
+	b := &blocksBuilder{}
+	b.Base = NewBase(
+		Col(mem, &b.slot, "slot", u64),
+		Col(mem, &b.parent, "parent_slot", u64),
+		Col(mem, &b.hash, "blockhash", arrow.BinaryTypes.String),
+		Col(mem, &b.prev, "previous_blockhash", arrow.BinaryTypes.String),
+		NullableCol(mem, &b.height, "block_height", u64),
+		Col(mem, &b.time, "block_time", arrow.PrimitiveTypes.Int64),
+		Col(mem, &b.txCount, "tx_count", arrow.PrimitiveTypes.Uint32),
+	)
 	return b
 }
 

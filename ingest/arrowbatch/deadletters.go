@@ -36,22 +36,16 @@ type deadLettersBuilder struct {
 }
 
 func newDeadLettersBuilder(mem memory.Allocator) *deadLettersBuilder {
-	sc := arrow.NewSchema([]arrow.Field{
-		field("source", arrow.BinaryTypes.String),
-		field("kind", arrow.BinaryTypes.String),
-		field("key", arrow.BinaryTypes.String),
-		field("slot", arrow.PrimitiveTypes.Uint64),
-		field("error", arrow.BinaryTypes.String),
-		field("payload", arrow.BinaryTypes.Binary),
-	}, nil)
-	b := &deadLettersBuilder{Base: NewBase(mem, sc)}
-	f := b.Fields()
-	b.source = f[0].(*array.StringBuilder)
-	b.kind = f[1].(*array.StringBuilder)
-	b.key = f[2].(*array.StringBuilder)
-	b.slot = f[3].(*array.Uint64Builder)
-	b.err = f[4].(*array.StringBuilder)
-	b.payload = f[5].(*array.BinaryBuilder)
+	str := arrow.BinaryTypes.String
+	b := &deadLettersBuilder{}
+	b.Base = NewBase(
+		Col(mem, &b.source, "source", str),
+		Col(mem, &b.kind, "kind", str),
+		Col(mem, &b.key, "key", str),
+		Col(mem, &b.slot, "slot", arrow.PrimitiveTypes.Uint64),
+		Col(mem, &b.err, "error", str),
+		Col(mem, &b.payload, "payload", arrow.BinaryTypes.Binary),
+	)
 	return b
 }
 

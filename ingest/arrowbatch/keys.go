@@ -12,8 +12,7 @@ type keyList struct {
 	vals *array.FixedSizeBinaryBuilder
 }
 
-func newKeyList(b array.Builder) keyList {
-	l := b.(*array.ListBuilder)
+func newKeyList(l *array.ListBuilder) keyList {
 	return keyList{list: l, vals: l.ValueBuilder().(*array.FixedSizeBinaryBuilder)}
 }
 

@@ -4,6 +4,8 @@
 package arrowbatch
 
 import (
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -26,6 +28,8 @@ type Builder interface {
 	Size() int
 	// NewRecord returns the rows as a record and starts a new batch.
 	NewRecord() arrow.RecordBatch
+	// Schema is the schema of every record NewRecord returns.
+	Schema() *arrow.Schema
 	Release()
 }
 
@@ -52,22 +56,34 @@ func CoreTables() []Table {
 	return []Table{BlocksTable(), TxsTable(), AccountsTable(), DeadLettersTable()}
 }
 
-// Base is the bookkeeping every typed builder shares: it implements Len,
-// Size, NewRecord and Release, leaving Append to the embedding builder,
-// which appends to Fields() and then calls Added.
+// Base is the bookkeeping every typed builder shares: it implements
+// Schema, Len, Size, NewRecord and Release, leaving Append to the
+// embedding builder, which appends to its columns and then calls Added.
 type Base struct {
-	rb   *array.RecordBuilder
+	schema *arrow.Schema
+	cols   []Column
+	// abs are the columns' Arrow builders, for Reserve and Release.
+	abs  []array.Builder
 	n    int
 	size int
 }
 
-// NewBase returns a Base building records of schema sc.
-func NewBase(mem memory.Allocator, sc *arrow.Schema) Base {
-	return Base{rb: array.NewRecordBuilder(mem, sc)}
+// NewBase returns a Base building records of cols, in that order.
+func NewBase(cols ...Column) Base {
+	b := Base{cols: cols}
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = c.Field
+		if c.ab != nil {
+			b.abs = append(b.abs, c.ab)
+		}
+	}
+	b.schema = arrow.NewSchema(fields, nil)
+	return b
 }
 
-// Fields are the column builders, in schema order.
-func (b *Base) Fields() []array.Builder { return b.rb.Fields() }
+// Schema is the schema of the builder's records.
+func (b *Base) Schema() *arrow.Schema { return b.schema }
 
 // Added records one appended row of about size bytes.
 func (b *Base) Added(size int) {
@@ -77,7 +93,12 @@ func (b *Base) Added(size int) {
 
 func (b *Base) Len() int  { return b.n }
 func (b *Base) Size() int { return b.size }
-func (b *Base) Release()  { b.rb.Release() }
+
+func (b *Base) Release() {
+	for _, ab := range b.abs {
+		ab.Release()
+	}
+}
 
 // NewRecord returns the rows appended since the last call as a record, and
 // gives the next one room for as many rows: its fixed-width columns are
@@ -86,8 +107,25 @@ func (b *Base) Release()  { b.rb.Release() }
 func (b *Base) NewRecord() arrow.RecordBatch {
 	n := b.n
 	b.n, b.size = 0, 0
-	rec := b.rb.NewRecordBatch()
-	b.rb.Reserve(n)
+	arrs := make([]arrow.Array, len(b.cols))
+	defer func() {
+		for _, a := range arrs {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	for i, c := range b.cols {
+		arrs[i] = c.Finish(n)
+		if arrs[i].Len() != n {
+			// An Append that missed a column or wrote one twice.
+			panic(fmt.Errorf("arrowbatch: column %s has %d rows, want %d", c.Field.Name, arrs[i].Len(), n))
+		}
+	}
+	rec := array.NewRecordBatch(b.schema, arrs, int64(n))
+	for _, ab := range b.abs {
+		ab.Reserve(n)
+	}
 	return rec
 }
 
@@ -102,9 +140,3 @@ func SigPrefixType() arrow.DataType { return &arrow.FixedSizeBinaryType{ByteWidt
 // PubkeyListType is Array(FixedString(32)). Its elements are non-nullable,
 // or the column would read as Array(Nullable(FixedString(32))).
 func PubkeyListType() arrow.DataType { return arrow.ListOfNonNullable(PubkeyType()) }
-
-func field(name string, t arrow.DataType) arrow.Field { return arrow.Field{Name: name, Type: t} }
-
-func nullable(name string, t arrow.DataType) arrow.Field {
-	return arrow.Field{Name: name, Type: t, Nullable: true}
-}

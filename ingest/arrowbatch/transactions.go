@@ -47,36 +47,25 @@ type txsBuilder struct {
 }
 
 func newTxsBuilder(mem memory.Allocator) *txsBuilder {
-	sc := arrow.NewSchema([]arrow.Field{
-		field("slot", arrow.PrimitiveTypes.Uint64),
-		field("signature", SignatureType()),
-		field("tx_index", arrow.PrimitiveTypes.Uint32),
-		field("block_time", arrow.PrimitiveTypes.Int64),
-		field("failed", arrow.FixedWidthTypes.Boolean),
-		nullable("err", arrow.BinaryTypes.Binary),
-		field("fee", arrow.PrimitiveTypes.Uint64),
-		field("fee_payer", PubkeyType()),
-		field("is_vote", arrow.FixedWidthTypes.Boolean),
-		field("account_keys", PubkeyListType()),
-		field("program_ids", PubkeyListType()),
-		nullable("compute_units", arrow.PrimitiveTypes.Uint64),
-		field("raw", arrow.BinaryTypes.Binary),
-	}, nil)
-	b := &txsBuilder{Base: NewBase(mem, sc)}
-	f := b.Fields()
-	b.slot = f[0].(*array.Uint64Builder)
-	b.sig = f[1].(*array.FixedSizeBinaryBuilder)
-	b.index = f[2].(*array.Uint32Builder)
-	b.time = f[3].(*array.Int64Builder)
-	b.failed = f[4].(*array.BooleanBuilder)
-	b.err = f[5].(*array.BinaryBuilder)
-	b.fee = f[6].(*array.Uint64Builder)
-	b.payer = f[7].(*array.FixedSizeBinaryBuilder)
-	b.vote = f[8].(*array.BooleanBuilder)
-	b.keys = newKeyList(f[9])
-	b.programs = newKeyList(f[10])
-	b.cu = f[11].(*array.Uint64Builder)
-	b.raw = f[12].(*array.BinaryBuilder)
+	u64, flag := arrow.PrimitiveTypes.Uint64, arrow.FixedWidthTypes.Boolean
+	b := &txsBuilder{}
+	var keys, programs *array.ListBuilder
+	b.Base = NewBase(
+		Col(mem, &b.slot, "slot", u64),
+		Col(mem, &b.sig, "signature", SignatureType()),
+		Col(mem, &b.index, "tx_index", arrow.PrimitiveTypes.Uint32),
+		Col(mem, &b.time, "block_time", arrow.PrimitiveTypes.Int64),
+		Col(mem, &b.failed, "failed", flag),
+		NullableCol(mem, &b.err, "err", arrow.BinaryTypes.Binary),
+		Col(mem, &b.fee, "fee", u64),
+		Col(mem, &b.payer, "fee_payer", PubkeyType()),
+		Col(mem, &b.vote, "is_vote", flag),
+		Col(mem, &keys, "account_keys", PubkeyListType()),
+		Col(mem, &programs, "program_ids", PubkeyListType()),
+		NullableCol(mem, &b.cu, "compute_units", u64),
+		Col(mem, &b.raw, "raw", arrow.BinaryTypes.Binary),
+	)
+	b.keys, b.programs = newKeyList(keys), newKeyList(programs)
 	return b
 }
 

@@ -104,34 +104,22 @@ type eventsBuilder struct {
 }
 
 func newEventsBuilder(mem memory.Allocator) *eventsBuilder {
-	sc := arrow.NewSchema([]arrow.Field{
-		field("asset_id", arrowbatch.PubkeyType(), false),
-		field("seq", arrow.PrimitiveTypes.Uint64, false),
-		field("signature", arrowbatch.SignatureType(), false),
-		field("tree", arrowbatch.PubkeyType(), false),
-		field("leaf_id", arrow.PrimitiveTypes.Uint64, false),
-		field("slot", arrow.PrimitiveTypes.Uint64, false),
-		field("instruction", arrow.BinaryTypes.String, false),
-		field("ix_outer", arrow.PrimitiveTypes.Uint16, false),
-		field("ix_inner", arrow.PrimitiveTypes.Int16, false),
-		field("owner", arrowbatch.PubkeyType(), true),
-		field("delegate", arrowbatch.PubkeyType(), true),
-		field("payload", arrow.BinaryTypes.Binary, false),
-	}, nil)
-	b := &eventsBuilder{Base: arrowbatch.NewBase(mem, sc)}
-	f := b.Fields()
-	b.assetID = f[0].(*array.FixedSizeBinaryBuilder)
-	b.seq = f[1].(*array.Uint64Builder)
-	b.sig = f[2].(*array.FixedSizeBinaryBuilder)
-	b.tree = f[3].(*array.FixedSizeBinaryBuilder)
-	b.leafID = f[4].(*array.Uint64Builder)
-	b.slot = f[5].(*array.Uint64Builder)
-	b.instruction = f[6].(*array.StringBuilder)
-	b.outer = f[7].(*array.Uint16Builder)
-	b.inner = f[8].(*array.Int16Builder)
-	b.owner = f[9].(*array.FixedSizeBinaryBuilder)
-	b.delegate = f[10].(*array.FixedSizeBinaryBuilder)
-	b.payload = f[11].(*array.BinaryBuilder)
+	key, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
+	b := &eventsBuilder{}
+	b.Base = arrowbatch.NewBase(
+		arrowbatch.Col(mem, &b.assetID, "asset_id", key),
+		arrowbatch.Col(mem, &b.seq, "seq", u64),
+		arrowbatch.Col(mem, &b.sig, "signature", arrowbatch.SignatureType()),
+		arrowbatch.Col(mem, &b.tree, "tree", key),
+		arrowbatch.Col(mem, &b.leafID, "leaf_id", u64),
+		arrowbatch.Col(mem, &b.slot, "slot", u64),
+		arrowbatch.Col(mem, &b.instruction, "instruction", arrow.BinaryTypes.String),
+		arrowbatch.Col(mem, &b.outer, "ix_outer", arrow.PrimitiveTypes.Uint16),
+		arrowbatch.Col(mem, &b.inner, "ix_inner", arrow.PrimitiveTypes.Int16),
+		arrowbatch.NullableCol(mem, &b.owner, "owner", key),
+		arrowbatch.NullableCol(mem, &b.delegate, "delegate", key),
+		arrowbatch.Col(mem, &b.payload, "payload", arrow.BinaryTypes.Binary),
+	)
 	return b
 }
 

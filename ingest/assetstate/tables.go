@@ -11,10 +11,6 @@ import (
 	"github.com/dasch-labs/dasch/schema"
 )
 
-func field(name string, t arrow.DataType, nullable bool) arrow.Field {
-	return arrow.Field{Name: name, Type: t, Nullable: nullable}
-}
-
 func accountsTable() arrowbatch.Table {
 	return arrowbatch.Table{Name: schema.TableAssetAccounts, New: func(mem memory.Allocator) arrowbatch.Builder {
 		return newAccountsBuilder(mem)
@@ -30,28 +26,19 @@ type accountsBuilder struct {
 }
 
 func newAccountsBuilder(mem memory.Allocator) *accountsBuilder {
-	sc := arrow.NewSchema([]arrow.Field{
-		field("asset_id", arrowbatch.PubkeyType(), false),
-		field("kind", arrow.BinaryTypes.String, false),
-		field("pubkey", arrowbatch.PubkeyType(), false),
-		field("program", arrowbatch.PubkeyType(), false),
-		field("data", arrow.BinaryTypes.Binary, false),
-		field("slot", arrow.PrimitiveTypes.Uint64, false),
-		field("write_version", arrow.PrimitiveTypes.Uint64, false),
-		field("holder", arrowbatch.PubkeyType(), true),
-		field("amount", arrow.PrimitiveTypes.Uint64, false),
-	}, nil)
-	b := &accountsBuilder{Base: arrowbatch.NewBase(mem, sc)}
-	f := b.Fields()
-	b.assetID = f[0].(*array.FixedSizeBinaryBuilder)
-	b.kind = f[1].(*array.StringBuilder)
-	b.pubkey = f[2].(*array.FixedSizeBinaryBuilder)
-	b.program = f[3].(*array.FixedSizeBinaryBuilder)
-	b.data = f[4].(*array.BinaryBuilder)
-	b.slot = f[5].(*array.Uint64Builder)
-	b.writeVersion = f[6].(*array.Uint64Builder)
-	b.holder = f[7].(*array.FixedSizeBinaryBuilder)
-	b.amount = f[8].(*array.Uint64Builder)
+	key, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
+	b := &accountsBuilder{}
+	b.Base = arrowbatch.NewBase(
+		arrowbatch.Col(mem, &b.assetID, "asset_id", key),
+		arrowbatch.Col(mem, &b.kind, "kind", arrow.BinaryTypes.String),
+		arrowbatch.Col(mem, &b.pubkey, "pubkey", key),
+		arrowbatch.Col(mem, &b.program, "program", key),
+		arrowbatch.Col(mem, &b.data, "data", arrow.BinaryTypes.Binary),
+		arrowbatch.Col(mem, &b.slot, "slot", u64),
+		arrowbatch.Col(mem, &b.writeVersion, "write_version", u64),
+		arrowbatch.NullableCol(mem, &b.holder, "holder", key),
+		arrowbatch.Col(mem, &b.amount, "amount", u64),
+	)
 	return b
 }
 

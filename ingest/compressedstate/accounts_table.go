@@ -31,7 +31,7 @@ func accountsTable() arrowbatch.Table {
 // accountsBuilder writes its columns straight into slices (columns.go):
 // it takes a row per output, the most rows of any table.
 type accountsBuilder struct {
-	colBuilder
+	arrowbatch.Base
 
 	hash, tree, queue, owner, address, dataHash, mint, tokenOwner, delegate fixedCol
 	sig                                                                     fixedCol
@@ -44,47 +44,38 @@ type accountsBuilder struct {
 var _ arrowbatch.Builder = (*accountsBuilder)(nil)
 
 func newAccountsBuilder(memory.Allocator) *accountsBuilder {
-	key, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
-	sc := arrow.NewSchema([]arrow.Field{
-		field("hash", key),
-		field("tree", key),
-		field("queue", key),
-		field("tree_type", arrow.PrimitiveTypes.Uint8),
-		field("leaf_index", u64),
-		nullable("seq", u64),
-		field("in_output_queue", arrow.FixedWidthTypes.Boolean),
-		field("slot_created", u64),
-		field("sig_prefix", arrowbatch.SigPrefixType()),
-		field("owner", key),
-		field("lamports", u64),
-		nullable("address", key),
-		nullable("discriminator", u64),
-		nullable("data", arrow.BinaryTypes.Binary),
-		nullable("data_hash", key),
-		field("is_token", arrow.FixedWidthTypes.Boolean),
-		field("mint", key),
-		field("token_owner", key),
-		field("amount", u64),
-		nullable("delegate", key),
-		field("token_state", arrow.PrimitiveTypes.Uint8),
-		nullable("tlv", arrow.BinaryTypes.Binary),
-	}, nil)
-	b := &accountsBuilder{colBuilder: colBuilder{schema: sc}}
+	key, u64, flag := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64, arrow.FixedWidthTypes.Boolean
+	col, opt := arrowbatch.FinishCol, arrowbatch.NullableFinishCol
+	b := &accountsBuilder{}
 	for _, c := range []*fixedCol{&b.hash, &b.tree, &b.queue, &b.owner, &b.address, &b.dataHash, &b.mint, &b.tokenOwner, &b.delegate} {
 		c.width = 32
 	}
 	b.sig.width = 8
+	b.Base = arrowbatch.NewBase(
+		col("hash", key, b.hash.finish),
+		col("tree", key, b.tree.finish),
+		col("queue", key, b.queue.finish),
+		col("tree_type", arrow.PrimitiveTypes.Uint8, b.treeType.finish),
+		col("leaf_index", u64, b.leafIndex.finish),
+		opt("seq", u64, b.seq.finish),
+		col("in_output_queue", flag, b.inQueue.finish),
+		col("slot_created", u64, b.slot.finish),
+		col("sig_prefix", arrowbatch.SigPrefixType(), b.sig.finish),
+		col("owner", key, b.owner.finish),
+		col("lamports", u64, b.lamports.finish),
+		opt("address", key, b.address.finish),
+		opt("discriminator", u64, b.disc.finish),
+		opt("data", arrow.BinaryTypes.Binary, b.data.finish),
+		opt("data_hash", key, b.dataHash.finish),
+		col("is_token", flag, b.isToken.finish),
+		col("mint", key, b.mint.finish),
+		col("token_owner", key, b.tokenOwner.finish),
+		col("amount", u64, b.amount.finish),
+		opt("delegate", key, b.delegate.finish),
+		col("token_state", arrow.PrimitiveTypes.Uint8, b.tokenState.finish),
+		opt("tlv", arrow.BinaryTypes.Binary, b.tlv.finish),
+	)
 	return b
-}
-
-// NewRecord implements arrowbatch.Builder: the columns in schema order.
-func (b *accountsBuilder) NewRecord() arrow.RecordBatch {
-	return b.record(
-		b.hash.finish, b.tree.finish, b.queue.finish, b.treeType.finish, b.leafIndex.finish,
-		b.seq.finish, b.inQueue.finish, b.slot.finish, b.sig.finish, b.owner.finish,
-		b.lamports.finish, b.address.finish, b.disc.finish, b.data.finish, b.dataHash.finish,
-		b.isToken.finish, b.mint.finish, b.tokenOwner.finish, b.amount.finish, b.delegate.finish,
-		b.tokenState.finish, b.tlv.finish)
 }
 
 func (b *accountsBuilder) Append(r arrowbatch.Row) error {
@@ -93,7 +84,7 @@ func (b *accountsBuilder) Append(r arrowbatch.Row) error {
 		return fmt.Errorf("%s: cannot append %T", schema.TableCompressed, r)
 	}
 	o := (*light.OutputAccount)(row)
-	n := b.n
+	n := b.Len()
 	b.hash.addKey((*[32]byte)(&o.Hash))
 	b.tree.addKey((*[32]byte)(&o.Tree))
 	b.queue.addKey((*[32]byte)(&o.Queue))
@@ -130,7 +121,7 @@ func (b *accountsBuilder) Append(r arrowbatch.Row) error {
 		b.dataHash.addOptKey(n, nil)
 	}
 	size += b.appendToken(n, o.Token)
-	b.added(size)
+	b.Added(size)
 	return nil
 }
 

@@ -9,10 +9,6 @@ import (
 
 func field(name string, t arrow.DataType) arrow.Field { return arrow.Field{Name: name, Type: t} }
 
-func nullable(name string, t arrow.DataType) arrow.Field {
-	return arrow.Field{Name: name, Type: t, Nullable: true}
-}
-
 func appendOptU64(b *array.Uint64Builder, v *uint64) {
 	if v == nil {
 		b.AppendNull()

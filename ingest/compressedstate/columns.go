@@ -187,39 +187,3 @@ func (c *i64Col) finish(n int) arrow.Array {
 	c.vals = make([]int64, 0, cap(c.vals))
 	return array.MakeFromData(d)
 }
-
-// colBuilder is the bookkeeping the builders over these columns share,
-// as arrowbatch.Base is for Arrow's builders: the schema, and the rows
-// appended since the last record and their size. It implements Len,
-// Size and Release; the embedding builder appends to its columns, calls
-// added, and makes its records with record.
-type colBuilder struct {
-	schema  *arrow.Schema
-	n, size int
-}
-
-func (b *colBuilder) Len() int  { return b.n }
-func (b *colBuilder) Size() int { return b.size }
-func (b *colBuilder) Release()  {}
-
-// added records one appended row of about size bytes.
-func (b *colBuilder) added(size int) {
-	b.n++
-	b.size += size
-}
-
-// record finishes the columns, in schema order, for the rows appended
-// since the last record, and starts the next batch.
-func (b *colBuilder) record(finish ...func(n int) arrow.Array) arrow.RecordBatch {
-	n := b.n
-	b.n, b.size = 0, 0
-	cols := make([]arrow.Array, len(finish))
-	for i, f := range finish {
-		cols[i] = f(n)
-	}
-	rec := array.NewRecordBatch(b.schema, cols, int64(n))
-	for _, c := range cols {
-		c.Release()
-	}
-	return rec
-}

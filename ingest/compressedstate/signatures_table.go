@@ -53,23 +53,20 @@ func signaturesTable() arrowbatch.Table {
 // into slices, as accountsBuilder does: a transaction takes a row of
 // each.
 type signaturesBuilder struct {
-	colBuilder
+	arrowbatch.Base
 	slot u64Col
 	sig  fixedCol
 	time i64Col
 }
 
 func newSignaturesBuilder(memory.Allocator) *signaturesBuilder {
-	sc := arrow.NewSchema([]arrow.Field{
-		field("slot", arrow.PrimitiveTypes.Uint64),
-		field("signature", arrowbatch.SignatureType()),
-		field("block_time", arrow.PrimitiveTypes.Int64),
-	}, nil)
-	return &signaturesBuilder{colBuilder: colBuilder{schema: sc}, sig: fixedCol{width: 64}}
-}
-
-func (b *signaturesBuilder) NewRecord() arrow.RecordBatch {
-	return b.record(b.slot.finish, b.sig.finish, b.time.finish)
+	b := &signaturesBuilder{sig: fixedCol{width: 64}}
+	b.Base = arrowbatch.NewBase(
+		arrowbatch.FinishCol("slot", arrow.PrimitiveTypes.Uint64, b.slot.finish),
+		arrowbatch.FinishCol("signature", arrowbatch.SignatureType(), b.sig.finish),
+		arrowbatch.FinishCol("block_time", arrow.PrimitiveTypes.Int64, b.time.finish),
+	)
+	return b
 }
 
 func (b *signaturesBuilder) Append(r arrowbatch.Row) error {
@@ -80,7 +77,7 @@ func (b *signaturesBuilder) Append(r arrowbatch.Row) error {
 	b.slot.add(row.Slot)
 	b.sig.add(row.Signature[:])
 	b.time.add(row.BlockTime)
-	b.added(8 + 64 + 8)
+	b.Added(8 + 64 + 8)
 	return nil
 }
 
@@ -94,7 +91,7 @@ func ownerSigsTable(table string) arrowbatch.Table {
 }
 
 type ownerSigsBuilder struct {
-	colBuilder
+	arrowbatch.Base
 	table string
 	owner fixedCol
 	slot  u64Col
@@ -102,16 +99,13 @@ type ownerSigsBuilder struct {
 }
 
 func newOwnerSigsBuilder(_ memory.Allocator, table string) *ownerSigsBuilder {
-	sc := arrow.NewSchema([]arrow.Field{
-		field("owner", arrowbatch.PubkeyType()),
-		field("slot", arrow.PrimitiveTypes.Uint64),
-		field("sig_prefix", arrowbatch.SigPrefixType()),
-	}, nil)
-	return &ownerSigsBuilder{colBuilder: colBuilder{schema: sc}, table: table, owner: fixedCol{width: 32}, sig: fixedCol{width: 8}}
-}
-
-func (b *ownerSigsBuilder) NewRecord() arrow.RecordBatch {
-	return b.record(b.owner.finish, b.slot.finish, b.sig.finish)
+	b := &ownerSigsBuilder{table: table, owner: fixedCol{width: 32}, sig: fixedCol{width: 8}}
+	b.Base = arrowbatch.NewBase(
+		arrowbatch.FinishCol("owner", arrowbatch.PubkeyType(), b.owner.finish),
+		arrowbatch.FinishCol("slot", arrow.PrimitiveTypes.Uint64, b.slot.finish),
+		arrowbatch.FinishCol("sig_prefix", arrowbatch.SigPrefixType(), b.sig.finish),
+	)
+	return b
 }
 
 func (b *ownerSigsBuilder) Append(r arrowbatch.Row) error {
@@ -133,6 +127,6 @@ func (b *ownerSigsBuilder) Append(r arrowbatch.Row) error {
 	b.owner.addKey((*[32]byte)(&row.Owner))
 	b.slot.add(row.Slot)
 	b.sig.add(row.SigPrefix[:])
-	b.added(32 + 8 + 8)
+	b.Added(32 + 8 + 8)
 	return nil
 }

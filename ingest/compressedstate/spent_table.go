@@ -38,24 +38,17 @@ type spentBuilder struct {
 }
 
 func newSpentBuilder(mem memory.Allocator) *spentBuilder {
-	sc := arrow.NewSchema([]arrow.Field{
-		field("hash", arrowbatch.PubkeyType()),
-		field("slot", arrow.PrimitiveTypes.Uint64),
-		field("signature", arrowbatch.SignatureType()),
-		field("block_time", arrow.PrimitiveTypes.Int64),
-		nullable("nullifier", arrowbatch.PubkeyType()),
-		nullable("tx_hash", arrowbatch.PubkeyType()),
-		nullable("queue_index", arrow.PrimitiveTypes.Uint64),
-	}, nil)
-	b := &spentBuilder{Base: arrowbatch.NewBase(mem, sc)}
-	f := b.Fields()
-	b.hash = f[0].(*array.FixedSizeBinaryBuilder)
-	b.slot = f[1].(*array.Uint64Builder)
-	b.sig = f[2].(*array.FixedSizeBinaryBuilder)
-	b.blockTime = f[3].(*array.Int64Builder)
-	b.nullifier = f[4].(*array.FixedSizeBinaryBuilder)
-	b.txHash = f[5].(*array.FixedSizeBinaryBuilder)
-	b.queueIndex = f[6].(*array.Uint64Builder)
+	key := arrowbatch.PubkeyType()
+	b := &spentBuilder{}
+	b.Base = arrowbatch.NewBase(
+		arrowbatch.Col(mem, &b.hash, "hash", key),
+		arrowbatch.Col(mem, &b.slot, "slot", arrow.PrimitiveTypes.Uint64),
+		arrowbatch.Col(mem, &b.sig, "signature", arrowbatch.SignatureType()),
+		arrowbatch.Col(mem, &b.blockTime, "block_time", arrow.PrimitiveTypes.Int64),
+		arrowbatch.NullableCol(mem, &b.nullifier, "nullifier", key),
+		arrowbatch.NullableCol(mem, &b.txHash, "tx_hash", key),
+		arrowbatch.NullableCol(mem, &b.queueIndex, "queue_index", arrow.PrimitiveTypes.Uint64),
+	)
 	return b
 }
 

@@ -65,12 +65,12 @@ func applyTreeNodes(ctx context.Context, s store.Store, from, to uint64) error {
 	}
 	byTree := map[solana.Pubkey][]uint64{}
 	var order []solana.Pubkey
-	for _, r := range res.Rows {
-		var tree solana.Pubkey
-		if err := keyOf(&tree, r[0]); err != nil {
+	for i := range res.Rows {
+		r := res.Row(i)
+		tree, idx := solana.Pubkey(r.Key(0)), r.U64(1)
+		if err := r.Err(); err != nil {
 			return fmt.Errorf("written tree leaves: %w", err)
 		}
-		idx, _ := r[1].(uint64)
 		if _, ok := byTree[tree]; !ok {
 			order = append(order, tree)
 		}
@@ -170,13 +170,12 @@ func readNodes(ctx context.Context, s store.Store, tree solana.Pubkey, ids map[u
 		return nil, fmt.Errorf("read tree nodes: %w", err)
 	}
 	out := make(map[uint64]node, len(res.Rows))
-	for _, r := range res.Rows {
-		idx, _ := r[0].(uint64)
-		var h solana.Pubkey
-		if err := keyOf(&h, r[1]); err != nil {
+	for i := range res.Rows {
+		r := res.Row(i)
+		idx, h, seq := r.U64(0), r.Key(1), r.U64(2)
+		if err := r.Err(); err != nil {
 			return nil, fmt.Errorf("tree node %d: %w", idx, err)
 		}
-		seq, _ := r[2].(uint64)
 		out[idx] = node{hash: light.Hash(h), seq: seq}
 	}
 	return out, nil

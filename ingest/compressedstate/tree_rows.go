@@ -110,24 +110,16 @@ type leafBuilder struct {
 
 func newLeafBuilder(mem memory.Allocator) *leafBuilder {
 	key, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
-	sc := arrow.NewSchema([]arrow.Field{
-		field("tree", key),
-		field("node_idx", u64),
-		field("level", arrow.PrimitiveTypes.Uint8),
-		field("hash", key),
-		field("seq", u64),
-		nullable("leaf_idx", u64),
-		field("slot", u64),
-	}, nil)
-	b := &leafBuilder{Base: arrowbatch.NewBase(mem, sc)}
-	f := b.Fields()
-	b.tree = f[0].(*array.FixedSizeBinaryBuilder)
-	b.nodeIdx = f[1].(*array.Uint64Builder)
-	b.level = f[2].(*array.Uint8Builder)
-	b.hash = f[3].(*array.FixedSizeBinaryBuilder)
-	b.seq = f[4].(*array.Uint64Builder)
-	b.leafIdx = f[5].(*array.Uint64Builder)
-	b.slot = f[6].(*array.Uint64Builder)
+	b := &leafBuilder{}
+	b.Base = arrowbatch.NewBase(
+		arrowbatch.Col(mem, &b.tree, "tree", key),
+		arrowbatch.Col(mem, &b.nodeIdx, "node_idx", u64),
+		arrowbatch.Col(mem, &b.level, "level", arrow.PrimitiveTypes.Uint8),
+		arrowbatch.Col(mem, &b.hash, "hash", key),
+		arrowbatch.Col(mem, &b.seq, "seq", u64),
+		arrowbatch.NullableCol(mem, &b.leafIdx, "leaf_idx", u64),
+		arrowbatch.Col(mem, &b.slot, "slot", u64),
+	)
 	return b
 }
 
@@ -161,24 +153,16 @@ type addressElementBuilder struct {
 
 func newAddressElementBuilder(mem memory.Allocator) *addressElementBuilder {
 	key, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
-	sc := arrow.NewSchema([]arrow.Field{
-		field("tree", key),
-		field("leaf_idx", u64),
-		field("value", key),
-		field("next_index", u64),
-		field("next_value", key),
-		field("seq", u64),
-		field("slot", u64),
-	}, nil)
-	b := &addressElementBuilder{Base: arrowbatch.NewBase(mem, sc)}
-	f := b.Fields()
-	b.tree = f[0].(*array.FixedSizeBinaryBuilder)
-	b.leafIdx = f[1].(*array.Uint64Builder)
-	b.value = f[2].(*array.FixedSizeBinaryBuilder)
-	b.nextIndex = f[3].(*array.Uint64Builder)
-	b.nextValue = f[4].(*array.FixedSizeBinaryBuilder)
-	b.seq = f[5].(*array.Uint64Builder)
-	b.slot = f[6].(*array.Uint64Builder)
+	b := &addressElementBuilder{}
+	b.Base = arrowbatch.NewBase(
+		arrowbatch.Col(mem, &b.tree, "tree", key),
+		arrowbatch.Col(mem, &b.leafIdx, "leaf_idx", u64),
+		arrowbatch.Col(mem, &b.value, "value", key),
+		arrowbatch.Col(mem, &b.nextIndex, "next_index", u64),
+		arrowbatch.Col(mem, &b.nextValue, "next_value", key),
+		arrowbatch.Col(mem, &b.seq, "seq", u64),
+		arrowbatch.Col(mem, &b.slot, "slot", u64),
+	)
 	return b
 }
 

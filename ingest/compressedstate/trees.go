@@ -49,18 +49,12 @@ func LoadTrees(ctx context.Context, s store.Store) (light.TreeLookup, error) {
 		return nil, fmt.Errorf("load trees: %w", err)
 	}
 	trees := make(map[solana.Pubkey]light.TreeInfo, len(res.Rows))
-	for _, r := range res.Rows {
-		var t light.TreeInfo
-		if err := keyOf(&t.Tree, r[0]); err != nil {
-			return nil, fmt.Errorf("load trees: tree: %w", err)
+	for i := range res.Rows {
+		r := res.Row(i)
+		t := light.TreeInfo{Tree: r.Key(0), Queue: r.Key(1), Type: light.TreeType(r.U8(2)), Height: r.U32(3), RootHistoryCapacity: r.U64(4)}
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("load trees: %w", err)
 		}
-		if err := keyOf(&t.Queue, r[1]); err != nil {
-			return nil, fmt.Errorf("load trees: queue of %s: %w", t.Tree, err)
-		}
-		typ, _ := r[2].(uint8)
-		t.Type = light.TreeType(typ)
-		t.Height, _ = r[3].(uint32)
-		t.RootHistoryCapacity, _ = r[4].(uint64)
 		trees[t.Tree] = t
 	}
 	return light.NewTreeMap(trees), nil
@@ -74,14 +68,4 @@ func countTrees(ctx context.Context, s store.Store) (uint64, error) {
 	}
 	n, _ := res.Rows[0][0].(uint64)
 	return n, nil
-}
-
-// keyOf copies a FixedString(32) value into dst.
-func keyOf(dst *solana.Pubkey, v any) error {
-	s, ok := v.(string)
-	if !ok || len(s) != len(dst) {
-		return fmt.Errorf("want 32 bytes, got %T of %d bytes", v, len(s))
-	}
-	copy(dst[:], s)
-	return nil
 }

@@ -115,37 +115,27 @@ func LoadRange(ctx context.Context, s store.Store, lo solana.Pubkey, hi *solana.
 // decodeRows adds the rows of a loadSQL result to out, each state's
 // accounts by kind then pubkey and events by seq.
 func decodeRows(res *store.Result, out map[solana.Pubkey]*asset.State) error {
-	for _, r := range res.Rows {
-		if len(r) < 9 {
-			return fmt.Errorf("load assets: %d columns, want 9", len(r))
+	for i := range res.Rows {
+		r := res.Row(i)
+		if r.Len() < 9 {
+			return fmt.Errorf("load assets: %d columns, want 9", r.Len())
 		}
-		id, err := key(r[0])
-		if err != nil {
-			return err
+		// An event row's pubkey and program are its tree, its amount 0
+		// and its live data empty: every column reads the same way.
+		id, kind, pk, prog := solana.Pubkey(r.Key(0)), r.Str(1), solana.Pubkey(r.Key(2)), solana.Pubkey(r.Key(3))
+		data, slot, amount, seq, live := r.Str(4), r.U64(5), r.U64(6), r.U64(7), r.Str(8)
+		if err := r.Err(); err != nil {
+			return fmt.Errorf("load assets: %w", err)
 		}
 		st := out[id]
 		if st == nil {
 			st = &asset.State{ID: id}
 			out[id] = st
 		}
-		kind, _ := r[1].(string)
-		data, _ := r[4].(string)
-		slot, _ := r[5].(uint64)
 		if kind == "bubblegum" {
-			seq, _ := r[7].(uint64)
 			st.Events = append(st.Events, asset.Event{Seq: seq, Slot: slot, Payload: []byte(data)})
 			continue
 		}
-		pk, err := key(r[2])
-		if err != nil {
-			return err
-		}
-		prog, err := key(r[3])
-		if err != nil {
-			return err
-		}
-		amount, _ := r[6].(uint64)
-		live, _ := r[8].(string)
 		acc := asset.Account{Kind: internKind(kind), Pubkey: pk, Program: prog, Data: []byte(data), Slot: slot, Amount: amount}
 		// The last live write is most often the newest one: share it.
 		if live == data {
@@ -178,14 +168,4 @@ func internKind(kind string) string {
 		}
 	}
 	return kind
-}
-
-func key(v any) (solana.Pubkey, error) {
-	s, ok := v.(string)
-	if !ok || len(s) != 32 {
-		return solana.Pubkey{}, fmt.Errorf("load assets: bad key column %T", v)
-	}
-	var k solana.Pubkey
-	copy(k[:], s)
-	return k, nil
 }

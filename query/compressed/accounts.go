@@ -296,9 +296,10 @@ func spentAmong(ctx context.Context, s store.Store, accounts []Account, asOf *ui
 		return nil, fmt.Errorf("spent accounts: %w", err)
 	}
 	spent := make(map[Key]struct{}, len(res.Rows))
-	for _, r := range res.Rows {
-		var k Key
-		if err := copyKey(&k, r[0]); err != nil {
+	for i := range res.Rows {
+		r := res.Row(i)
+		k := r.Key(0)
+		if err := r.Err(); err != nil {
 			return nil, fmt.Errorf("spent accounts: %w", err)
 		}
 		spent[k] = struct{}{}

@@ -45,9 +45,10 @@ func TokenBalancesByOwner(ctx context.Context, s store.Store, owner Key, p Balan
 		return nil, fmt.Errorf("token balances by owner: %w", err)
 	}
 	out := make([]TokenBalance, 0, len(res.Rows))
-	for _, r := range res.Rows {
+	for i := range res.Rows {
+		r := res.Row(i)
 		var b TokenBalance
-		if b.Balance, err = keyAmount(r, &b.Mint); err != nil {
+		if b.Balance, err = keyAmount(&r, &b.Mint); err != nil {
 			return nil, fmt.Errorf("token balances by owner: %w", err)
 		}
 		out = append(out, b)
@@ -105,9 +106,10 @@ func MintHolders(ctx context.Context, s store.Store, mint Key, p HolderPage) ([]
 			continue
 		}
 		out := make([]Holder, 0, len(res.Rows))
-		for _, r := range res.Rows {
+		for i := range res.Rows {
+			r := res.Row(i)
 			var h Holder
-			if h.Balance, err = keyAmount(r, &h.Owner); err != nil {
+			if h.Balance, err = keyAmount(&r, &h.Owner); err != nil {
 				return nil, fmt.Errorf("mint holders: %w", err)
 			}
 			out = append(out, h)
@@ -143,7 +145,8 @@ func holdersRangeEnd(ctx context.Context, s store.Store, mint Key, p HolderPage,
 		return nil, nil
 	}
 	var c HolderCursor
-	if c.Balance, err = keyAmount(res.Rows[0], &c.Owner); err != nil {
+	r := res.Row(0)
+	if c.Balance, err = keyAmount(&r, &c.Owner); err != nil {
 		return nil, fmt.Errorf("mint holders range: %w", err)
 	}
 	return &c, nil
@@ -169,7 +172,12 @@ func OwnerLamports(ctx context.Context, s store.Store, owner Key, asOf uint64) (
 		if len(res.Rows) == 0 {
 			return 0, nil
 		}
-		return res.Rows[0][0].(uint64), nil
+		r := res.Row(0)
+		v := r.U64(0)
+		if err := r.Err(); err != nil {
+			return 0, fmt.Errorf("owner lamports: %w", err)
+		}
+		return v, nil
 	}
 	total, err := sum(`SELECT sum(lamports) FROM compressed_by_owner FINAL
 		WHERE owner = {owner:FixedString(32)} AND NOT spent AND slot_created <= {asof:UInt64}`)

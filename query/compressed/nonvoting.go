@@ -33,8 +33,12 @@ func LatestNonVotingSignatures(ctx context.Context, s store.Store, p SigPage) ([
 	out := make([]TxSignature, len(infos))
 	for i, info := range infos {
 		out[i].SignatureInfo = info
-		if e, ok := res.Rows[i][3].(string); ok {
+		r := res.Row(i)
+		if e, ok := r.OptStr(3); ok {
 			out[i].Err = &e
+		}
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("latest non-voting signatures: %w", err)
 		}
 	}
 	return out, nil

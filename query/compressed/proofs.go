@@ -29,17 +29,12 @@ func Trees(ctx context.Context, s store.Store, keys []Key) (map[Key]Tree, error)
 	if err != nil {
 		return nil, fmt.Errorf("tree metadata: %w", err)
 	}
-	for _, r := range res.Rows {
-		var t Tree
-		if err := copyKey(&t.Tree, r[0]); err != nil {
+	for i := range res.Rows {
+		r := res.Row(i)
+		t := Tree{Tree: r.Key(0), Queue: r.Key(1), Type: r.U8(2), Height: r.U32(3), RootHistoryCapacity: r.U64(4)}
+		if err := r.Err(); err != nil {
 			return nil, fmt.Errorf("tree metadata: %w", err)
 		}
-		if err := copyKey(&t.Queue, r[1]); err != nil {
-			return nil, fmt.Errorf("tree metadata: %w", err)
-		}
-		t.Type, _ = r[2].(uint8)
-		t.Height, _ = r[3].(uint32)
-		t.RootHistoryCapacity, _ = r[4].(uint64)
 		out[t.Tree] = t
 	}
 	return out, nil
@@ -119,17 +114,13 @@ func LeafProofs(ctx context.Context, s store.Store, refs []LeafRef) ([]MerklePro
 		return nil, fmt.Errorf("proof nodes: %w", err)
 	}
 	nodes := make(map[nodeKey]nodeVal, len(res.Rows))
-	for _, row := range res.Rows {
-		var k nodeKey
-		var v nodeVal
-		if err := copyKey(&k.tree, row[0]); err != nil {
+	for i := range res.Rows {
+		r := res.Row(i)
+		k := nodeKey{tree: r.Key(0), idx: r.U64(1)}
+		v := nodeVal{hash: r.Key(2), seq: r.U64(3)}
+		if err := r.Err(); err != nil {
 			return nil, fmt.Errorf("proof nodes: %w", err)
 		}
-		k.idx, _ = row[1].(uint64)
-		if err := copyKey(&v.hash, row[2]); err != nil {
-			return nil, fmt.Errorf("proof nodes: %w", err)
-		}
-		v.seq, _ = row[3].(uint64)
 		nodes[k] = v
 	}
 	out := make([]MerkleProof, len(refs))
@@ -179,31 +170,19 @@ func AccountLeaves(ctx context.Context, s store.Store, hashes []Key) (map[Key]Ac
 	if err != nil {
 		return nil, fmt.Errorf("account leaves: %w", err)
 	}
-	for _, r := range res.Rows {
-		var a AccountLeaf
-		for i, dst := range []*Key{&a.Hash, &a.Tree, &a.Queue} {
-			if err := copyKey(dst, r[i]); err != nil {
-				return nil, fmt.Errorf("account leaves: %w", err)
-			}
+	for i := range res.Rows {
+		r := res.Row(i)
+		a := AccountLeaf{
+			Hash: r.Key(0), Tree: r.Key(1), Queue: r.Key(2), TreeType: r.U8(3), LeafIndex: r.U64(4),
+			InOutputQueue: r.Bool(5),
+			Spent:         r.Bool(6), // an IN expression: UInt8, which Bool reads
 		}
-		a.TreeType, _ = r[3].(uint8)
-		a.LeafIndex, _ = r[4].(uint64)
-		a.InOutputQueue, _ = r[5].(bool)
-		a.Spent = asBool(r[6])
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("account leaves: %w", err)
+		}
 		out[a.Hash] = a
 	}
 	return out, nil
-}
-
-// asBool reads a boolean column, which an IN expression returns as UInt8.
-func asBool(v any) bool {
-	switch b := v.(type) {
-	case bool:
-		return b
-	case uint8:
-		return b != 0
-	}
-	return false
 }
 
 // AddressElement is an element of an indexed address tree.
@@ -242,19 +221,15 @@ func LowElements(ctx context.Context, s store.Store, refs []AddressRef) ([]*Addr
 	if err != nil {
 		return nil, fmt.Errorf("low elements: %w", err)
 	}
-	for _, r := range res.Rows {
-		i, _ := r[0].(uint32)
+	for j := range res.Rows {
+		r := res.Row(j)
+		i := r.U32(0)
+		e := &AddressElement{LeafIndex: r.U64(1), Value: r.Key(2), NextIndex: r.U64(3), NextValue: r.Key(4)}
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("low elements: %w", err)
+		}
 		if int(i) >= len(out) {
 			return nil, fmt.Errorf("low elements: row for request %d of %d", i, len(out))
-		}
-		e := &AddressElement{}
-		e.LeafIndex, _ = r[1].(uint64)
-		if err := copyKey(&e.Value, r[2]); err != nil {
-			return nil, fmt.Errorf("low elements: %w", err)
-		}
-		e.NextIndex, _ = r[3].(uint64)
-		if err := copyKey(&e.NextValue, r[4]); err != nil {
-			return nil, fmt.Errorf("low elements: %w", err)
 		}
 		out[i] = e
 	}

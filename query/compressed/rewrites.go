@@ -48,15 +48,11 @@ func ReadIndexState(ctx context.Context, s store.Store, after int64) (IndexState
 	if len(res.Rows) != 1 || len(res.Rows[0]) != 6 {
 		return IndexState{}, fmt.Errorf("indexed slot and rewrite log: %d rows", len(res.Rows))
 	}
-	r := res.Rows[0]
-	slot, ok1 := r[0].(uint64)
-	checkpoints, ok2 := r[1].(uint64)
-	last, ok3 := r[2].(int64)
-	from, ok4 := r[3].(uint64)
-	to, ok5 := r[4].(uint64)
-	n, ok6 := r[5].(uint64)
-	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 {
-		return IndexState{}, fmt.Errorf("indexed slot and rewrite log: unexpected types %T %T %T %T %T %T", r[0], r[1], r[2], r[3], r[4], r[5])
+	r := res.Row(0)
+	slot, checkpoints := r.U64(0), r.U64(1)
+	last, from, to, n := r.I64(2), r.U64(3), r.U64(4), r.U64(5)
+	if err := r.Err(); err != nil {
+		return IndexState{}, fmt.Errorf("indexed slot and rewrite log: %w", err)
 	}
 	st := IndexState{Slot: slot, Indexed: checkpoints > 0, Rewrites: Rewrites{Last: after}}
 	if n > 0 {

@@ -140,15 +140,15 @@ func SignaturesForAddress(ctx context.Context, s store.Store, address Key, p Sig
 
 func scanSignatures(res *store.Result) ([]SignatureInfo, error) {
 	out := make([]SignatureInfo, 0, len(res.Rows))
-	for _, r := range res.Rows {
+	for i := range res.Rows {
+		r := res.Row(i)
 		var si SignatureInfo
-		sig, ok := r[1].(string)
-		if !ok || len(sig) != len(si.Signature) {
-			return nil, fmt.Errorf("signature column holds %T of %d bytes, want 64", r[1], len(sig))
+		si.Slot = r.U64(0)
+		r.Fixed(1, si.Signature[:])
+		si.BlockTime = r.I64(2)
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("signature row: %w", err)
 		}
-		copy(si.Signature[:], sig)
-		si.Slot = r[0].(uint64)
-		si.BlockTime = r[2].(int64)
 		out = append(out, si)
 	}
 	return out, nil

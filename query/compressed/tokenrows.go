@@ -2,7 +2,6 @@ package compressed
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/dasch-labs/dasch/store"
@@ -79,18 +78,18 @@ func readTokenRows(ctx context.Context, s store.Store, what, sql string, params 
 
 func scanTokenRows(res *store.Result) ([]TokenRow, error) {
 	out := make([]TokenRow, len(res.Rows))
-	for i, r := range res.Rows {
-		if len(r) != 23 {
-			return nil, fmt.Errorf("token row has %d columns, want 23", len(r))
+	for i := range res.Rows {
+		r := res.Row(i)
+		if r.Len() != 23 {
+			return nil, fmt.Errorf("token row has %d columns, want 23", r.Len())
 		}
-		a, stored, err := scanStored(r)
+		a, stored, err := scanStored(&r)
 		if err != nil {
 			return nil, err
 		}
-		spent, ok1 := r[21].(bool)
-		spentSlot, ok2 := r[22].(uint64)
-		if !ok1 || !ok2 {
-			return nil, errors.New("token row: unexpected spent columns")
+		spent, spentSlot := r.Bool(21), r.U64(22)
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("token row: %w", err)
 		}
 		out[i] = TokenRow{Account: a, DataStored: stored, Spent: spent, SpentSlot: spentSlot}
 	}

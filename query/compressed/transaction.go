@@ -48,13 +48,11 @@ func TransactionBySignature(ctx context.Context, s store.Store, sig Signature) (
 		return nil, ErrTxNotFound
 	}
 	tx := &Transaction{}
-	var ok bool
-	if tx.Slot, ok = res.Rows[0][0].(uint64); !ok {
-		return nil, fmt.Errorf("transaction: slot column holds %T", res.Rows[0][0])
-	}
-	raw, ok := res.Rows[0][1].(string)
-	if !ok {
-		return nil, fmt.Errorf("transaction: raw column holds %T", res.Rows[0][1])
+	r := res.Row(0)
+	tx.Slot = r.U64(0)
+	raw := r.Str(1)
+	if err := r.Err(); err != nil {
+		return nil, fmt.Errorf("transaction: %w", err)
 	}
 	tx.Raw = []byte(raw)
 	p["slot"] = u64Param(tx.Slot)
@@ -80,18 +78,15 @@ func TransactionBySignature(ctx context.Context, s store.Store, sig Signature) (
 	}
 	spent := make(map[Key]ClosedAccount, len(res.Rows))
 	hashes := make([]Key, 0, len(res.Rows))
-	for _, r := range res.Rows {
+	for i := range res.Rows {
+		r := res.Row(i)
 		var c ClosedAccount
-		if err := copyKey(&c.Hash, r[0]); err != nil {
+		c.Hash = r.Key(0)
+		// A V1 spend has neither: they stay zero.
+		c.Nullifier, _ = r.OptKey(1)
+		c.TxHash, _ = r.OptKey(2)
+		if err := r.Err(); err != nil {
 			return nil, fmt.Errorf("transaction spent accounts: %w", err)
-		}
-		for i, dst := range []*Key{&c.Nullifier, &c.TxHash} {
-			if r[1+i] == nil {
-				continue
-			}
-			if err := copyKey(dst, r[1+i]); err != nil {
-				return nil, fmt.Errorf("transaction spent accounts: %w", err)
-			}
 		}
 		spent[c.Hash] = c
 		hashes = append(hashes, c.Hash)

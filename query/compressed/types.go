@@ -53,7 +53,7 @@ const accountColumns = `hash, tree, queue, tree_type, leaf_index, seq, in_output
 	owner, lamports, address, discriminator, data, data_hash,
 	is_token, mint, token_owner, amount, delegate, token_state, tlv`
 
-func scanAccount(r []any) (Account, error) {
+func scanAccount(r *store.Row) (Account, error) {
 	a, stored, err := scanStored(r)
 	if err != nil {
 		return Account{}, err
@@ -76,62 +76,52 @@ func (a *Account) RebuildTokenData() {
 
 // scanStored reads an account row as stored: a token account's data stays
 // nil unless stored (stored reports whether the data column was set).
-func scanStored(r []any) (a Account, stored bool, err error) {
-	if len(r) < 21 {
-		return Account{}, false, fmt.Errorf("account row has %d columns, want 21", len(r))
+func scanStored(r *store.Row) (a Account, stored bool, err error) {
+	if r.Len() < 21 {
+		return Account{}, false, fmt.Errorf("account row has %d columns, want 21", r.Len())
 	}
-	set := func(dst *Key, v any) {
-		if err == nil {
-			err = copyKey(dst, v)
-		}
-	}
-	set(&a.Hash, r[0])
-	set(&a.Tree, r[1])
-	set(&a.Queue, r[2])
-	set(&a.Owner, r[8])
-	set(&a.Mint, r[15])
-	set(&a.TokenOwner, r[16])
-	if err != nil {
-		return Account{}, false, err
-	}
-	a.TreeType, _ = r[3].(uint8)
-	a.LeafIndex, _ = r[4].(uint64)
-	if v, ok := r[5].(uint64); ok {
+	a.Hash = r.Key(0)
+	a.Tree = r.Key(1)
+	a.Queue = r.Key(2)
+	a.TreeType = r.U8(3)
+	a.LeafIndex = r.U64(4)
+	if v, ok := r.OptU64(5); ok {
 		a.Seq = &v
 	}
-	a.InOutputQueue, _ = r[6].(bool)
-	a.SlotCreated, _ = r[7].(uint64)
-	a.Lamports, _ = r[9].(uint64)
-	if a.Address, err = optKey(r[10]); err != nil {
-		return Account{}, false, err
-	}
-	if d, ok := r[11].(uint64); ok {
+	a.InOutputQueue = r.Bool(6)
+	a.SlotCreated = r.U64(7)
+	a.Owner = r.Key(8)
+	a.Lamports = r.U64(9)
+	a.Address = optKey(r, 10)
+	if d, ok := r.OptU64(11); ok {
 		a.Data = &AccountData{Discriminator: d}
-		if s, ok := r[12].(string); ok {
+		if s, ok := r.OptStr(12); ok {
 			a.Data.Data = []byte(s)
 		}
-		if r[13] != nil {
-			if err := copyKey(&a.Data.DataHash, r[13]); err != nil {
-				return Account{}, false, err
-			}
+		if h, ok := r.OptKey(13); ok {
+			a.Data.DataHash = h
 		}
 	}
-	a.IsToken, _ = r[14].(bool)
-	a.Amount, _ = r[17].(uint64)
-	if a.Delegate, err = optKey(r[18]); err != nil {
-		return Account{}, false, err
-	}
-	a.TokenState, _ = r[19].(uint8)
-	if s, ok := r[20].(string); ok {
+	a.IsToken = r.Bool(14)
+	a.Mint = r.Key(15)
+	a.TokenOwner = r.Key(16)
+	a.Amount = r.U64(17)
+	a.Delegate = optKey(r, 18)
+	a.TokenState = r.U8(19)
+	if s, ok := r.OptStr(20); ok {
 		a.TLV = []byte(s)
 	}
-	return a, r[12] != nil, nil
+	if err := r.Err(); err != nil {
+		return Account{}, false, fmt.Errorf("account row: %w", err)
+	}
+	return a, !r.IsNull(12), nil
 }
 
 func scanAccounts(res *store.Result) ([]Account, error) {
 	out := make([]Account, 0, len(res.Rows))
-	for _, r := range res.Rows {
-		a, err := scanAccount(r)
+	for i := range res.Rows {
+		r := res.Row(i)
+		a, err := scanAccount(&r)
 		if err != nil {
 			return nil, err
 		}
@@ -140,37 +130,21 @@ func scanAccounts(res *store.Result) ([]Account, error) {
 	return out, nil
 }
 
-func copyKey(dst *Key, v any) error {
-	s, ok := v.(string)
-	if !ok || len(s) != len(dst) {
-		return fmt.Errorf("key column holds %T of %d bytes, want 32 bytes", v, len(s))
-	}
-	copy(dst[:], s)
-	return nil
-}
-
 // keyAmount reads a (key, UInt64) row: a balance's mint or a holder's
 // owner, and the amount.
-func keyAmount(r []any, k *Key) (uint64, error) {
-	if err := copyKey(k, r[0]); err != nil {
-		return 0, err
-	}
-	v, ok := r[1].(uint64)
-	if !ok {
-		return 0, fmt.Errorf("amount column holds %T, want UInt64", r[1])
-	}
-	return v, nil
+func keyAmount(r *store.Row, k *Key) (uint64, error) {
+	*k = r.Key(0)
+	v := r.U64(1)
+	return v, r.Err()
 }
 
-func optKey(v any) (*Key, error) {
-	if v == nil {
-		return nil, nil
+// optKey reads a Nullable(FixedString(32)) column.
+func optKey(r *store.Row, i int) *Key {
+	k, ok := r.OptKey(i)
+	if !ok {
+		return nil
 	}
-	var k Key
-	if err := copyKey(&k, v); err != nil {
-		return nil, err
-	}
-	return &k, nil
+	return (*Key)(&k)
 }
 
 // Params helpers: every user value travels as a typed param.
