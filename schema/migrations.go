@@ -163,6 +163,7 @@ func Migrations() []Migration {
 		{Version: 23, Name: "change_pairs", Statements: changePairs()},
 		{Version: 24, Name: "ledger_spends_only", Statements: ledgerSpendsOnly()},
 		{Version: 25, Name: "balance_merges", Statements: balanceMerges()},
+		{Version: 26, Name: "asset_state", Statements: assetState()},
 	}
 }
 

@@ -1,4 +1,4 @@
-package assetrows
+package assetrows_test
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
+	"github.com/dasch-labs/dasch/query/assetrows"
 )
 
 // TestAgentToken files an mpl-agent identity record under its Core asset
@@ -53,7 +54,7 @@ func TestAgentToken(t *testing.T) {
 	if _, err := ingest.Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
-	res, err := asset.Render([]solana.Pubkey{id}, Loader(context.Background(), s, nil), asset.Options{})
+	res, err := asset.Render([]solana.Pubkey{id}, assetrows.Loader(context.Background(), s, nil), asset.Options{})
 	if err != nil || res[0].Err != nil {
 		t.Fatalf("%v %v", err, res[0].Err)
 	}

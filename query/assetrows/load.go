@@ -46,11 +46,15 @@ SETTINGS max_threads = 1`
 const constKeys = 16
 
 // keyCond is the condition asset_id IN ids and its parameters.
-func keyCond(ids []solana.Pubkey) (string, store.Params) {
+func keyCond(ids []solana.Pubkey) (string, store.Params) { return KeyIn("asset_id", ids) }
+
+// KeyIn is the condition column IN ids, for a FixedString(32) column, and
+// its parameters.
+func KeyIn(column string, ids []solana.Pubkey) (string, store.Params) {
 	if len(ids) <= constKeys {
 		params := make(store.Params, len(ids))
 		var b strings.Builder
-		b.WriteString("asset_id IN (")
+		b.WriteString(column + " IN (")
 		for i, id := range ids {
 			if i > 0 {
 				b.WriteByte(',')
@@ -66,7 +70,7 @@ func keyCond(ids []solana.Pubkey) (string, store.Params) {
 	for _, id := range ids {
 		packed = append(packed, id[:]...)
 	}
-	return "asset_id IN " + packedKeySet, store.Params{"ids": string(packed)}
+	return column + " IN " + packedKeySet, store.Params{"ids": string(packed)}
 }
 
 // packedKeySet is the SQL set of the 32-byte keys packed in the String

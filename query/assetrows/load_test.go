@@ -1,4 +1,4 @@
-package assetrows
+package assetrows_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
+	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -78,7 +79,7 @@ func TestLoadNewestWins(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s := storetest.Open(t)
 			index(t, s, files...)
-			states, err := Load(context.Background(), s, []solana.Pubkey{id})
+			states, err := assetrows.Load(context.Background(), s, []solana.Pubkey{id})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,13 +108,13 @@ func TestLoadNewestWins(t *testing.T) {
 // TestLoadUnknownAndEmpty: nothing stored is an absent entry, not an error.
 func TestLoadUnknownAndEmpty(t *testing.T) {
 	s := storetest.Open(t)
-	got, err := Load(context.Background(), s, nil)
+	got, err := assetrows.Load(context.Background(), s, nil)
 	if err != nil || len(got) != 0 {
 		t.Fatalf("no ids: %v %v", got, err)
 	}
 	var k solana.Pubkey
 	k[0] = 9
-	got, err = Load(context.Background(), s, []solana.Pubkey{k})
+	got, err = assetrows.Load(context.Background(), s, []solana.Pubkey{k})
 	if err != nil || len(got) != 0 {
 		t.Fatalf("unknown id: %v %v", got, err)
 	}

@@ -1,0 +1,325 @@
+package assetstate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/goccy/go-json"
+
+	"github.com/dasch-labs/dasch/asset"
+	"github.com/dasch-labs/dasch/chain/metadata"
+	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/ingest"
+	"github.com/dasch-labs/dasch/ingest/arrowbatch"
+	"github.com/dasch-labs/dasch/query/assetrows"
+	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// FoldStep folds the state of every asset a committed slot range touched
+// into asset_state, one row per asset, so reads are one keyed lookup. An
+// asset is touched by a write to any row it is rendered from: its own, its
+// edition's (a mint's edition PDA) and its collection's (a Core asset
+// answers with its collection's authority). A fold reads the newest stored
+// state of each, so applying a range again, or ranges in any order, leaves
+// the same rows. Apply calls must not overlap (the pipeline runs steps one
+// at a time).
+type FoldStep struct {
+	// backfilled is set once the step has checked that a store indexed
+	// before asset_state existed has every asset folded.
+	backfilled bool
+	// last is the version of the newest fold, so versions only grow.
+	last uint64
+}
+
+var _ ingest.StateStep = (*FoldStep)(nil)
+
+// NewFoldStep returns the asset state step.
+func NewFoldStep() *FoldStep { return &FoldStep{} }
+
+// Name implements ingest.StateStep.
+func (*FoldStep) Name() string { return "asset state" }
+
+// foldChunk is how many assets one fold reads and writes at once.
+const foldChunk = 500
+
+// Apply implements ingest.StateStep.
+func (st *FoldStep) Apply(ctx context.Context, s store.Store, from, to uint64) error {
+	if from > to {
+		return fmt.Errorf("empty slot range %d..%d", from, to)
+	}
+	if !st.backfilled {
+		if err := st.backfill(ctx, s, from); err != nil {
+			return fmt.Errorf("fold assets indexed before asset_state: %w", err)
+		}
+		st.backfilled = true
+	}
+	ids, err := touched(ctx, s, from, to)
+	if err != nil {
+		return err
+	}
+	return st.fold(ctx, s, ids)
+}
+
+// touched lists the assets whose rows a write in [from, to] changed.
+func touched(ctx context.Context, s store.Store, from, to uint64) ([]solana.Pubkey, error) {
+	params := store.Params{"from": strconv.FormatUint(from, 10), "to": strconv.FormatUint(to, 10)}
+	res, err := s.Query(ctx, `SELECT DISTINCT asset_id, kind IN ('edition', 'core') FROM asset_accounts
+		WHERE slot BETWEEN {from:UInt64} AND {to:UInt64}
+		UNION DISTINCT
+		SELECT DISTINCT asset_id, false FROM bubblegum_events
+		WHERE slot BETWEEN {from:UInt64} AND {to:UInt64}`, params)
+	if err != nil {
+		return nil, fmt.Errorf("find touched assets: %w", err)
+	}
+	seen := map[solana.Pubkey]bool{}
+	var ids, sources []solana.Pubkey
+	for i := range res.Rows {
+		r := res.Row(i)
+		id, source := solana.Pubkey(r.Key(0)), r.Bool(1)
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("find touched assets: %w", err)
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+		if source {
+			sources = append(sources, id)
+		}
+	}
+	// An edition or a Core collection feeds the assets folded from it.
+	for start := 0; start < len(sources); start += foldChunk {
+		chunk := sources[start:min(start+foldChunk, len(sources))]
+		// Both conditions bind the same parameters, with the same values.
+		edCond, params := assetrows.KeyIn("edition", chunk)
+		colCond, _ := assetrows.KeyIn("collection", chunk)
+		dep, err := s.Query(ctx, `SELECT DISTINCT id FROM asset_state WHERE `+edCond+` OR `+colCond, params)
+		if err != nil {
+			return nil, fmt.Errorf("find assets folded from touched editions and collections: %w", err)
+		}
+		for i := range dep.Rows {
+			r := dep.Row(i)
+			id := solana.Pubkey(r.Key(0))
+			if err := r.Err(); err != nil {
+				return nil, fmt.Errorf("find dependent assets: %w", err)
+			}
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids, nil
+}
+
+// fold folds ids, a chunk at a time, into asset_state.
+func (st *FoldStep) fold(ctx context.Context, s store.Store, ids []solana.Pubkey) error {
+	for start := 0; start < len(ids); start += foldChunk {
+		chunk := ids[start:min(start+foldChunk, len(ids))]
+		rows, err := foldAssets(ctx, s, chunk)
+		if err != nil {
+			return err
+		}
+		if err := st.write(ctx, s, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// foldedRow is one asset_state row to write.
+type foldedRow struct {
+	id, edition solana.Pubkey
+	collection  *solana.Pubkey
+	slot        uint64
+	status, err string
+	doc         []byte
+}
+
+// foldAssets renders ids with every optional member shown, from the
+// newest stored rows of each and of the assets it is rendered from.
+func foldAssets(ctx context.Context, s store.Store, ids []solana.Pubkey) ([]foldedRow, error) {
+	states := map[solana.Pubkey]*asset.State{}
+	load := assetrows.Loader(ctx, s, nil)
+	results, err := asset.Render(ids, func(keys []solana.Pubkey, into map[solana.Pubkey]*asset.State) error {
+		if err := load(keys, into); err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if st := into[k]; st != nil {
+				states[k] = st
+			}
+		}
+		return nil
+	}, asset.Folded)
+	if err != nil {
+		return nil, fmt.Errorf("fold assets: %w", err)
+	}
+	rows := make([]foldedRow, len(ids))
+	for i, id := range ids {
+		row := foldedRow{id: id, edition: metadata.EditionPDA(id)}
+		res := results[i]
+		switch {
+		case res.Err == nil && res.Asset != nil:
+			if row.doc, err = json.Marshal(res.Asset); err != nil {
+				return nil, fmt.Errorf("fold asset %s: %w", id, err)
+			}
+			row.collection = collectionOf(res.Asset)
+		case errors.Is(res.Err, asset.ErrNotFound) || res.Asset == nil && res.Err == nil:
+			row.status = schema.AssetStatusNotFound
+		case errors.Is(res.Err, asset.ErrNoSupply):
+			row.status = schema.AssetStatusNoSupply
+		default:
+			row.status, row.err = schema.AssetStatusError, res.Err.Error()
+		}
+		row.slot = newestSlot(states[id], states[row.edition])
+		if row.collection != nil {
+			row.slot = max(row.slot, newestSlot(states[*row.collection]))
+		}
+		rows[i] = row
+	}
+	return rows, nil
+}
+
+// collectionOf is the collection an asset is grouped under, verified or
+// not, when it has one.
+func collectionOf(a *asset.Asset) *solana.Pubkey {
+	for _, g := range a.Grouping {
+		if g.GroupKey == "collection" && g.GroupValue != nil {
+			if k, err := solana.ParsePubkey(*g.GroupValue); err == nil {
+				return &k
+			}
+		}
+	}
+	return nil
+}
+
+// newestSlot is the newest slot of any row of the states.
+func newestSlot(states ...*asset.State) uint64 {
+	var slot uint64
+	for _, st := range states {
+		if st == nil {
+			continue
+		}
+		for _, a := range st.Accounts {
+			slot = max(slot, a.Slot)
+		}
+		for _, e := range st.Events {
+			slot = max(slot, e.Slot)
+		}
+	}
+	return slot
+}
+
+// version is the next fold's version: its time, never below a previous one.
+func (st *FoldStep) version() uint64 {
+	v := uint64(time.Now().UnixNano())
+	if v <= st.last {
+		v = st.last + 1
+	}
+	st.last = v
+	return v
+}
+
+// write inserts rows into asset_state in one record.
+func (st *FoldStep) write(ctx context.Context, s store.Store, rows []foldedRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	key := arrowbatch.PubkeyType()
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: key},
+		{Name: "version", Type: arrow.PrimitiveTypes.Uint64},
+		{Name: "slot", Type: arrow.PrimitiveTypes.Uint64},
+		{Name: "status", Type: arrow.BinaryTypes.String},
+		{Name: "error", Type: arrow.BinaryTypes.String},
+		{Name: "doc", Type: arrow.BinaryTypes.Binary},
+		{Name: "edition", Type: key},
+		{Name: "collection", Type: key, Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	defer b.Release()
+	id := b.Field(0).(*array.FixedSizeBinaryBuilder)
+	ver := b.Field(1).(*array.Uint64Builder)
+	slot := b.Field(2).(*array.Uint64Builder)
+	status := b.Field(3).(*array.StringBuilder)
+	msg := b.Field(4).(*array.StringBuilder)
+	doc := b.Field(5).(*array.BinaryBuilder)
+	edition := b.Field(6).(*array.FixedSizeBinaryBuilder)
+	coll := b.Field(7).(*array.FixedSizeBinaryBuilder)
+	v := st.version()
+	for _, r := range rows {
+		id.Append(r.id[:])
+		ver.Append(v)
+		slot.Append(r.slot)
+		status.Append(r.status)
+		msg.Append(r.err)
+		doc.Append(r.doc)
+		edition.Append(r.edition[:])
+		if r.collection != nil {
+			coll.Append(r.collection[:])
+		} else {
+			coll.AppendNull()
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	if err := s.Insert(ctx, schema.TableAssetState, rec); err != nil {
+		return fmt.Errorf("write %d folded assets: %w", len(rows), err)
+	}
+	return nil
+}
+
+// backfill folds every asset stored before slot from when asset_state is
+// empty: a store indexed before the step existed.
+func (st *FoldStep) backfill(ctx context.Context, s store.Store, from uint64) error {
+	res, err := s.Query(ctx, `SELECT (SELECT count() FROM asset_state) = 0
+		AND ((SELECT count() FROM asset_accounts WHERE slot < {from:UInt64}) > 0
+			OR (SELECT count() FROM bubblegum_events WHERE slot < {from:UInt64}) > 0)`,
+		store.Params{"from": strconv.FormatUint(from, 10)})
+	if err != nil {
+		return err
+	}
+	r := res.Row(0)
+	if need := r.Bool(0); r.Err() != nil || !need {
+		return r.Err()
+	}
+	// Keyset over every asset id, a chunk at a time.
+	var after solana.Pubkey
+	for first := true; ; first = false {
+		cond := "true"
+		params := store.Params{}
+		if !first {
+			cond, params = "asset_id > {after:FixedString(32)}", store.Params{"after": string(after[:])}
+		}
+		res, err := s.Query(ctx, `SELECT asset_id FROM (
+			SELECT DISTINCT asset_id FROM asset_accounts WHERE `+cond+`
+			UNION DISTINCT SELECT DISTINCT asset_id FROM bubblegum_events WHERE `+cond+`)
+			ORDER BY asset_id LIMIT `+strconv.Itoa(foldChunk), params)
+		if err != nil {
+			return err
+		}
+		if len(res.Rows) == 0 {
+			return nil
+		}
+		ids := make([]solana.Pubkey, len(res.Rows))
+		for i := range res.Rows {
+			r := res.Row(i)
+			ids[i] = solana.Pubkey(r.Key(0))
+			if err := r.Err(); err != nil {
+				return err
+			}
+		}
+		if err := st.fold(ctx, s, ids); err != nil {
+			return err
+		}
+		after = ids[len(ids)-1]
+	}
+}
