@@ -15,7 +15,7 @@ import (
 // moment ago works at once); unknown keys are remembered for a while so a
 // flood of bad keys cannot turn into a flood of queries.
 type Checker struct {
-	s          store.Store
+	s          store.Querier
 	negTTL     time.Duration
 	mu         sync.RWMutex
 	known      map[string]string    // key hash → project id
@@ -24,7 +24,7 @@ type Checker struct {
 }
 
 // NewChecker returns a checker that loads keys from s on demand.
-func NewChecker(s store.Store) *Checker {
+func NewChecker(s store.Querier) *Checker {
 	return &Checker{s: s, negTTL: 2 * time.Second, known: map[string]string{}, unknown: map[string]time.Time{}, maxUnknown: 100_000}
 }
 

@@ -18,7 +18,7 @@ import (
 	dasapi "github.com/dasch-labs/dasch/api/das"
 	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // DASCase is one case file of the DAS corpus (its README, section 4.4).
@@ -156,7 +156,7 @@ type DASOptions struct {
 	// Dir is the corpus: cases/, accounts/, transactions/, ...
 	Dir string
 	// Store is a migrated store the run may empty at will.
-	Store   store.Store
+	Store   arrowstore.Store
 	Indexer Indexer
 	// Deviations maps case names to the reason dasch differs
 	// (docs/das-compat.md).

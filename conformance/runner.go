@@ -19,16 +19,16 @@ import (
 	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // Indexer loads a case's fixtures into the store.
 type Indexer interface {
 	// SeedTrees loads the corpus's trees.json.
-	SeedTrees(ctx context.Context, s store.Store, trees io.Reader) error
+	SeedTrees(ctx context.Context, s arrowstore.Store, trees io.Reader) error
 	// Index ingests the fixture files in order; when forceSlot is set every
 	// transaction is indexed as if it were in that slot.
-	Index(ctx context.Context, s store.Store, files []string, forceSlot *uint64) error
+	Index(ctx context.Context, s arrowstore.Store, files []string, forceSlot *uint64) error
 }
 
 // Options configure a run.
@@ -36,7 +36,7 @@ type Options struct {
 	// Dir is the corpus: cases/, trees.json, transactions/, blocks/.
 	Dir string
 	// Store is a migrated store the run may empty at will.
-	Store   store.Store
+	Store   arrowstore.Store
 	Indexer Indexer
 	// Deviations maps case names to the reason dasch differs (docs/compat.md).
 	Deviations map[string]string

@@ -9,7 +9,7 @@ import (
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // harness is the server every case is sent to: an emptied store, a real API
@@ -23,7 +23,7 @@ type harness struct {
 // startHarness migrates and empties s, creates a key and serves the
 // registered methods.
 // Close with h.stop.
-func startHarness(ctx context.Context, s store.Store, log *slog.Logger, register func(*server.Registry)) (*harness, error) {
+func startHarness(ctx context.Context, s arrowstore.Store, log *slog.Logger, register func(*server.Registry)) (*harness, error) {
 	if _, err := schema.Migrate(ctx, s); err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}

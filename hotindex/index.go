@@ -42,7 +42,7 @@ type ownerBal struct {
 // Readers take the read lock for the length of one page; the single writer
 // (Load, Sync) prepares new lists outside the lock and swaps them in.
 type Index struct {
-	s store.Store
+	s store.Querier
 
 	mu        sync.RWMutex
 	ownerKeys []compressed.Key
@@ -64,7 +64,7 @@ type Index struct {
 }
 
 // New returns an empty index over s; call Load before serving from it.
-func New(s store.Store) *Index {
+func New(s store.Querier) *Index {
 	x := &Index{s: s}
 	x.reset()
 	return x

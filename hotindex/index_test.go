@@ -14,7 +14,7 @@ import (
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/schema"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 func TestMain(m *testing.M) {
@@ -46,7 +46,7 @@ type pair struct{ owner, mint int }
 // and a live row for the new one.
 type state struct {
 	t       *testing.T
-	s       store.Store
+	s       arrowstore.Store
 	bal     map[pair]uint64
 	version uint64
 }
@@ -145,7 +145,7 @@ func TestMatchesQueryLayer(t *testing.T) {
 	})
 }
 
-func compare(t *testing.T, ctx context.Context, s store.Store, x *hotindex.Index, bal map[pair]uint64, slot uint64) {
+func compare(t *testing.T, ctx context.Context, s arrowstore.Store, x *hotindex.Index, bal map[pair]uint64, slot uint64) {
 	t.Helper()
 	for m := 0; m < 5; m++ {
 		all, err := compressed.MintHolders(ctx, s, mint(m), compressed.HolderPage{Limit: 1000, WithZero: true})

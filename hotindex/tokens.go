@@ -23,7 +23,7 @@ import (
 // of it, bounded by the memory budget: owners past it are read from the
 // store, and delegates are served only when every owner is covered.
 type Tokens struct {
-	s      store.Store
+	s      store.Querier
 	budget int64
 
 	mu       sync.RWMutex
@@ -88,7 +88,7 @@ const (
 
 // NewTokens returns an empty index over s holding at most budget bytes
 // (estimated); call Load before serving from it.
-func NewTokens(s store.Store, budget int64) *Tokens {
+func NewTokens(s store.Querier, budget int64) *Tokens {
 	x := &Tokens{s: s, budget: budget}
 	x.reset()
 	return x

@@ -16,6 +16,7 @@ import (
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // tokenKey is key i of a kind, its first byte spread so owners fall in
@@ -79,7 +80,7 @@ func (a tokenAccount) insert() string {
 // over each range before moving the checkpoint, as the ingester does.
 type tokenWorld struct {
 	t    *testing.T
-	s    store.Store
+	s    arrowstore.Store
 	step *compressedstate.StateStep
 }
 
@@ -117,7 +118,7 @@ func (w *tokenWorld) commit(ctx context.Context, accounts []tokenAccount, spends
 // and 1000, with and without each mint filter) through the index and the
 // query layer at the index's slot, and fails on any difference. It
 // returns how many owners the index served.
-func comparePages(t *testing.T, ctx context.Context, s store.Store, x *hotindex.Tokens, owners, delegates, mints int) int {
+func comparePages(t *testing.T, ctx context.Context, s arrowstore.Store, x *hotindex.Tokens, owners, delegates, mints int) int {
 	t.Helper()
 	served := 0
 	filters := []*compressed.Key{nil}
@@ -126,7 +127,7 @@ func comparePages(t *testing.T, ctx context.Context, s store.Store, x *hotindex.
 		filters = append(filters, &k)
 	}
 	walk := func(what string, who compressed.Key, hot func(compressed.Key, compressed.TokenPage) ([]compressed.Account, uint64, bool, error),
-		cold func(context.Context, store.Store, compressed.Key, compressed.TokenPage) ([]compressed.Account, error)) bool {
+		cold func(context.Context, store.Querier, compressed.Key, compressed.TokenPage) ([]compressed.Account, error)) bool {
 		for _, limit := range []uint64{1, 2, 1000} {
 			for _, mint := range filters {
 				p := compressed.TokenPage{Limit: limit, Mint: mint}

@@ -7,12 +7,13 @@ import (
 
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // writeCheckpoint records that everything up to slot is committed. The
 // table keeps the highest slot per name, so a lower value never moves the
 // indexed slot back.
-func writeCheckpoint(ctx context.Context, s store.Store, slot uint64) error {
+func writeCheckpoint(ctx context.Context, s arrowstore.Writer, slot uint64) error {
 	err := s.Exec(ctx, `INSERT INTO indexer_checkpoints (name, slot) VALUES ({name:String}, {slot:UInt64})`,
 		store.Params{"name": schema.CheckpointMain, "slot": strconv.FormatUint(slot, 10)})
 	if err != nil {
@@ -23,7 +24,7 @@ func writeCheckpoint(ctx context.Context, s store.Store, slot uint64) error {
 
 // writeRewrite logs that the slots from..to, at or below the indexed
 // slot, were derived again (schema.TableRewrites).
-func writeRewrite(ctx context.Context, s store.Store, from, to uint64) error {
+func writeRewrite(ctx context.Context, s arrowstore.Writer, from, to uint64) error {
 	err := s.Exec(ctx, `INSERT INTO indexer_rewrites (from_slot, to_slot) VALUES ({from:UInt64}, {to:UInt64})`,
 		store.Params{"from": strconv.FormatUint(from, 10), "to": strconv.FormatUint(to, 10)})
 	if err != nil {

@@ -32,7 +32,7 @@ type AssetIndex interface {
 // Deps are what the methods read from. Index is optional: without it (or
 // until it is loaded) every state is read from the store.
 type Deps struct {
-	Store  store.Store
+	Store  store.Querier
 	Slots  SlotSource
 	Index  AssetIndex
 	Logger *slog.Logger

@@ -19,7 +19,7 @@ import (
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 func TestMain(m *testing.M) {
@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 // env is a real server on loopback over a fresh embedded store.
 type env struct {
 	t   *testing.T
-	s   store.Store
+	s   arrowstore.Store
 	url string
 }
 

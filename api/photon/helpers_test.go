@@ -17,6 +17,7 @@ import (
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 func TestMain(m *testing.M) {
@@ -28,7 +29,7 @@ func TestMain(m *testing.M) {
 // env is a store with slot 0 indexed and every method registered.
 type env struct {
 	t   *testing.T
-	s   store.Store
+	s   arrowstore.Store
 	reg *server.Registry
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // insertAccount writes one account row into table (a compressed table with
@@ -187,7 +188,7 @@ func TestAccountLookups(t *testing.T) {
 	}
 }
 
-type failingStore struct{ store.Store }
+type failingStore struct{ arrowstore.Store }
 
 func (failingStore) Query(context.Context, string, store.Params) (*store.Result, error) {
 	return nil, errors.New("disk on fire")

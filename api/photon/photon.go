@@ -24,7 +24,7 @@ type SlotSource interface {
 
 // Deps are what the methods read from.
 type Deps struct {
-	Store store.Store
+	Store store.Querier
 	Slots SlotSource
 	// Hot serves holders and token balances from memory when set; nil
 	// reads them from the store.

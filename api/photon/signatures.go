@@ -40,7 +40,7 @@ func sigPage(p *sigParams) (compressed.SigPage, error) {
 }
 
 // sigLister reads one page for one key.
-type sigLister func(ctx context.Context, s store.Store, k compressed.Key, p compressed.SigPage) ([]compressed.SignatureInfo, error)
+type sigLister func(ctx context.Context, s store.Querier, k compressed.Key, p compressed.SigPage) ([]compressed.SignatureInfo, error)
 
 // keyedSignatures serves a signature method keyed by the field named key
 // (owner or address): newest first, slot then signature descending.

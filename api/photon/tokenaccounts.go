@@ -31,7 +31,7 @@ type HotTokens interface {
 }
 
 // tokenLister reads one page for one authority.
-type tokenLister func(ctx context.Context, s store.Store, who compressed.Key, p compressed.TokenPage) ([]compressed.Account, error)
+type tokenLister func(ctx context.Context, s store.Querier, who compressed.Key, p compressed.TokenPage) ([]compressed.Account, error)
 
 // tokenAccounts serves the by-owner and by-delegate methods, V1 and V2:
 // one keyset page ordered by mint, then hash.

@@ -11,13 +11,13 @@ import (
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // startServer serves the DAS methods over loopback HTTP as `dasch serve`
 // does, behind a fresh API key; with idx, states come from the asset
 // index first.
-func startServer(ctx context.Context, s store.Store, idx dasapi.AssetIndex, say func(string, ...any)) (addr, key string, stop func(), err error) {
+func startServer(ctx context.Context, s arrowstore.Store, idx dasapi.AssetIndex, say func(string, ...any)) (addr, key string, stop func(), err error) {
 	key, _, err = auth.CreateKey(ctx, s, "bench")
 	if err != nil {
 		return "", "", nil, fmt.Errorf("api key: %w", err)

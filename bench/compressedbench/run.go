@@ -28,7 +28,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // DefaultChunkAccounts is Config.ChunkAccounts' default: a bulk load's
@@ -47,7 +47,7 @@ type Config struct {
 	// Default 2.
 	Parallel int
 	// PartChunks is the chunks each part of dasch's load holds: a table's
-	// records go to one INSERT (store.PartWriter) committed every
+	// records go to one INSERT (arrowstore.PartWriter) committed every
 	// PartChunks chunks. Default DefaultPartChunks; 1, a part per chunk.
 	PartChunks int
 	// Postgres loads and queries the reference; without it the PostgreSQL
@@ -185,7 +185,7 @@ type Report struct {
 
 // Run generates the state, loads it into s (migrated and empty) and, when
 // cfg.Postgres is set, into a fresh PostgreSQL, then measures both.
-func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
+func Run(ctx context.Context, s arrowstore.Store, cfg Config) (*Report, error) {
 	cfg.applyDefaults()
 	plan, err := NewPlan(cfg.Gen)
 	if err != nil {
@@ -250,7 +250,7 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 // runner carries one run's state from phase to phase.
 type runner struct {
 	cfg Config
-	s   store.Store
+	s   arrowstore.Store
 	// step is the state step of every ingest of the run, as one indexer
 	// process keeps it.
 	step  *compressedstate.StateStep
@@ -606,7 +606,7 @@ func (r *runner) concurrently(ctx context.Context, row *PageRow,
 // startServer serves the Photon methods over s on a loopback port with a
 // real api key, wired as `dasch serve` wires them, so a page is timed the
 // way a client sees it.
-func startServer(ctx context.Context, s store.Store, hot bool, say func(string, ...any)) (addr, key string, stop func(), err error) {
+func startServer(ctx context.Context, s arrowstore.Store, hot bool, say func(string, ...any)) (addr, key string, stop func(), err error) {
 	key, _, err = auth.CreateKey(ctx, s, "bench")
 	if err != nil {
 		return "", "", nil, err
@@ -692,7 +692,7 @@ func loadAvg() string {
 // with from its statistics (the line of the environment variable it
 // reads, which the embedded store sets); "?" where the engine does not
 // say.
-func allocatorOptions(ctx context.Context, s store.Store) string {
+func allocatorOptions(ctx context.Context, s arrowstore.Store) string {
 	res, err := s.Query(ctx, "SELECT * FROM system.jemalloc_stats", nil)
 	if err != nil || len(res.Rows) == 0 || len(res.Rows[0]) == 0 {
 		return "?"

@@ -18,7 +18,7 @@ import (
 	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 func runServe(ctx context.Context, e *env, args []string) error {
@@ -251,6 +251,6 @@ type indexLoad struct {
 	stats func() string
 }
 
-type readiness struct{ s store.Store }
+type readiness struct{ s arrowstore.Store }
 
 func (r readiness) Ready(ctx context.Context) error { return query.Ready(ctx, r.s) }

@@ -29,13 +29,13 @@ type StateSource interface {
 // Assets renders the assets of ids, in order (an id may repeat). It reads
 // the store once for the ids and the addresses derived from them (edition
 // PDAs), and once more only when a Core asset's collection is needed.
-func Assets(ctx context.Context, s store.Store, ids []solana.Pubkey, opts asset.Options) ([]Result, error) {
+func Assets(ctx context.Context, s store.Querier, ids []solana.Pubkey, opts asset.Options) ([]Result, error) {
 	return AssetsFrom(ctx, s, nil, ids, opts)
 }
 
 // AssetsFrom is Assets reading states from src first (when not nil) and
 // from the store only for the keys src does not know.
-func AssetsFrom(ctx context.Context, s store.Store, src StateSource, ids []solana.Pubkey, opts asset.Options) ([]Result, error) {
+func AssetsFrom(ctx context.Context, s store.Querier, src StateSource, ids []solana.Pubkey, opts asset.Options) ([]Result, error) {
 	editions := make(map[solana.Pubkey]solana.Pubkey, len(ids))
 	keys := make([]solana.Pubkey, 0, 2*len(ids))
 	seen := make(map[solana.Pubkey]bool, 2*len(ids))
@@ -82,7 +82,7 @@ func AssetsFrom(ctx context.Context, s store.Store, src StateSource, ids []solan
 
 // fetch adds the states of keys to states: from src what it knows, the
 // rest from the store.
-func fetch(ctx context.Context, s store.Store, src StateSource, keys []solana.Pubkey, states map[solana.Pubkey]*State) error {
+func fetch(ctx context.Context, s store.Querier, src StateSource, keys []solana.Pubkey, states map[solana.Pubkey]*State) error {
 	if len(keys) == 0 {
 		return nil
 	}
