@@ -16,7 +16,7 @@ import (
 
 	"github.com/dasch-labs/dasch/api"
 	dasapi "github.com/dasch-labs/dasch/api/das"
-	"github.com/dasch-labs/dasch/query"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
@@ -183,7 +183,7 @@ func RunDAS(ctx context.Context, o DASOptions) (Summary, error) {
 		return sum, err
 	}
 	h, err := startHarness(ctx, o.Store, o.Logger, func(reg *server.Registry) {
-		slots := query.NewSlotCache(o.Store, 0)
+		slots := checkpoint.NewSlotCache(o.Store, 0)
 		api.Register(reg, api.Deps{Slots: slots})
 		dasapi.Register(reg, dasapi.Deps{Store: o.Store, Slots: slots, Logger: o.Logger})
 	})

@@ -16,8 +16,7 @@ import (
 
 	"github.com/dasch-labs/dasch/api"
 	"github.com/dasch-labs/dasch/api/photon"
-	"github.com/dasch-labs/dasch/query"
-	"github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
@@ -86,8 +85,8 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		hot = &hotIndexes{}
 	}
 	h, err := startHarness(ctx, o.Store, o.Logger, func(reg *server.Registry) {
-		api.Register(reg, api.Deps{Slots: query.NewSlotCache(o.Store, 0)})
-		pd := photon.Deps{Store: o.Store, Slots: compressed.NewSlotCache(o.Store, 0), Logger: o.Logger}
+		api.Register(reg, api.Deps{Slots: checkpoint.NewSlotCache(o.Store, 0)})
+		pd := photon.Deps{Store: o.Store, Slots: checkpoint.NewSlotCache(o.Store, 0), Logger: o.Logger}
 		if hot != nil {
 			pd.Hot, pd.HotTokens = hot, hot
 		}

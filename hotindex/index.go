@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -201,8 +202,8 @@ func (x *Index) readRows(ctx context.Context, sql string, params store.Params) (
 }
 
 func (x *Index) contextSlot(ctx context.Context) (slot uint64, indexed bool, err error) {
-	slot, err = compressed.ContextSlot(ctx, x.s)
-	if errors.Is(err, compressed.ErrNotIndexed) {
+	slot, err = checkpoint.ContextSlot(ctx, x.s)
+	if errors.Is(err, checkpoint.ErrNotIndexed) {
 		return 0, false, nil
 	}
 	return slot, err == nil, err
@@ -393,12 +394,12 @@ func mergeOwner(cur []ownerBal, set []ownerBal, mintKeys []compressed.Key) []own
 
 // Holders returns a page of mint's holders in the order and with the
 // cursor semantics of compressed.MintHolders, and the slot the index reflects. It
-// returns compressed.ErrNotIndexed while no slot has been indexed.
+// returns checkpoint.ErrNotIndexed while no slot has been indexed.
 func (x *Index) Holders(mint compressed.Key, p compressed.HolderPage) ([]compressed.Holder, uint64, error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if !x.indexed {
-		return nil, 0, compressed.ErrNotIndexed
+		return nil, 0, checkpoint.ErrNotIndexed
 	}
 	m, ok := x.mintIDs[mint]
 	if !ok || p.Limit == 0 {
@@ -428,7 +429,7 @@ func (x *Index) Balances(owner compressed.Key, p compressed.BalancePage) ([]comp
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if !x.indexed {
-		return nil, 0, compressed.ErrNotIndexed
+		return nil, 0, checkpoint.ErrNotIndexed
 	}
 	o, ok := x.ownerIDs[owner]
 	if !ok || p.Limit == 0 {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/query/compressed"
@@ -88,7 +89,7 @@ func TestMatchesQueryLayer(t *testing.T) {
 	if err := x.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := x.Holders(mint(0), compressed.HolderPage{Limit: 1}); !errors.Is(err, compressed.ErrNotIndexed) {
+	if _, _, err := x.Holders(mint(0), compressed.HolderPage{Limit: 1}); !errors.Is(err, checkpoint.ErrNotIndexed) {
 		t.Fatalf("before any checkpoint: %v, want ErrNotIndexed", err)
 	}
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/chain/light"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/internal/storetest"
@@ -184,7 +185,7 @@ func TestTokensMatchQueryLayer(t *testing.T) {
 	if err := x.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, ok, err := x.ByOwner(tokenKey(kOwner, 0), compressed.TokenPage{Limit: 1}); !ok || !errors.Is(err, compressed.ErrNotIndexed) {
+	if _, _, ok, err := x.ByOwner(tokenKey(kOwner, 0), compressed.TokenPage{Limit: 1}); !ok || !errors.Is(err, checkpoint.ErrNotIndexed) {
 		t.Fatalf("before any checkpoint: ok %v err %v, want ErrNotIndexed", ok, err)
 	}
 

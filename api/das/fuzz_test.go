@@ -8,9 +8,9 @@ import (
 
 	"github.com/goccy/go-json"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/internal/rpctest"
 	"github.com/dasch-labs/dasch/internal/storetest"
-	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -58,7 +58,7 @@ func fuzzRegistry(t *testing.T) *server.Registry {
 		"accounts/mpl_core_get_asset/x3hJtpU4AUsGejNvxzX9TKjcyNB1eYtDdDPWdeF6opr.json",
 	)
 	reg := server.NewRegistry()
-	Register(reg, Deps{Store: s, Slots: query.NewSlotCache(s, 0)})
+	Register(reg, Deps{Store: s, Slots: checkpoint.NewSlotCache(s, 0)})
 	// The fixtures reached the store: the seeds exercise rendering.
 	h, _ := reg.Lookup("getAsset")
 	res, err := h(context.Background(), &server.Call{Method: "getAsset",

@@ -12,12 +12,12 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/assetstate"
 	ingestdecode "github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
-	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
@@ -47,7 +47,7 @@ func newEnvWith(t *testing.T, cfg server.Config) *env {
 		t.Fatal(err)
 	}
 	reg := server.NewRegistry()
-	Register(reg, Deps{Store: s, Slots: query.NewSlotCache(s, 0)})
+	Register(reg, Deps{Store: s, Slots: checkpoint.NewSlotCache(s, 0)})
 	cfg.Listen = "127.0.0.1:0"
 	srv, err := server.New(cfg, reg, auth.NewChecker(s), nil)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/goccy/go-json"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
@@ -13,7 +14,7 @@ import (
 
 // HotIndex serves holder and balance pages from memory with the semantics
 // of the query layer, with the slot its data reflects; it returns
-// compressed.ErrNotIndexed while no slot has been indexed. Until it is Ready (it
+// checkpoint.ErrNotIndexed while no slot has been indexed. Until it is Ready (it
 // may load after the server starts) the store answers.
 type HotIndex interface {
 	Ready() bool
@@ -23,7 +24,7 @@ type HotIndex interface {
 
 // hotSlot maps the index's "not indexed" to the error contextSlot gives.
 func hotSlot(err error) error {
-	if errors.Is(err, compressed.ErrNotIndexed) {
+	if errors.Is(err, checkpoint.ErrNotIndexed) {
 		return recordNotFound("No data has been indexed")
 	}
 	return err

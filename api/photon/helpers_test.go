@@ -12,6 +12,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
@@ -42,7 +43,7 @@ func newEnv(t *testing.T, indexed bool) *env {
 		}
 	}
 	reg := server.NewRegistry()
-	Register(reg, Deps{Store: s, Slots: compressed.NewSlotCache(s, time.Duration(0))})
+	Register(reg, Deps{Store: s, Slots: checkpoint.NewSlotCache(s, time.Duration(0))})
 	return &env{t: t, s: s, reg: reg}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
@@ -230,7 +231,7 @@ func TestHealth(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			reg := server.NewRegistry()
-			Register(reg, Deps{Store: e.s, Slots: compressed.NewSlotCache(e.s, 0), Logger: slog.New(slog.DiscardHandler), Tip: c.tip})
+			Register(reg, Deps{Store: e.s, Slots: checkpoint.NewSlotCache(e.s, 0), Logger: slog.New(slog.DiscardHandler), Tip: c.tip})
 			h, _ := reg.Lookup("getIndexerHealth")
 			res, err := h(context.Background(), &server.Call{Method: "getIndexerHealth"})
 			var got string

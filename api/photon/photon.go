@@ -10,14 +10,14 @@ import (
 	"errors"
 	"log/slog"
 
-	"github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
 )
 
 // SlotSource gives the slot answers are stamped with; it returns
-// compressed.ErrNotIndexed while nothing has been indexed.
+// checkpoint.ErrNotIndexed while nothing has been indexed.
 type SlotSource interface {
 	ContextSlot(ctx context.Context) (uint64, error)
 }
@@ -114,7 +114,7 @@ func (d Deps) guard(method string, h server.Handler) server.Handler {
 // contextSlot reads the slot once per request.
 func (d Deps) contextSlot(ctx context.Context) (uint64, error) {
 	slot, err := d.Slots.ContextSlot(ctx)
-	if errors.Is(err, compressed.ErrNotIndexed) {
+	if errors.Is(err, checkpoint.ErrNotIndexed) {
 		return 0, recordNotFound("No data has been indexed")
 	}
 	return slot, err

@@ -24,7 +24,7 @@ type tokenAccountsParams struct {
 // HotTokens serves token account pages from memory (hotindex.Tokens) with
 // the semantics of the query layer and the slot its data reflects; ok is
 // false when it does not hold the key, and the store answers. It returns
-// compressed.ErrNotIndexed while no slot has been indexed.
+// checkpoint.ErrNotIndexed while no slot has been indexed.
 type HotTokens interface {
 	ByOwner(owner compressed.Key, p compressed.TokenPage) (items []compressed.Account, slot uint64, ok bool, err error)
 	ByDelegate(delegate compressed.Key, p compressed.TokenPage) (items []compressed.Account, slot uint64, ok bool, err error)

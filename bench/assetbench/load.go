@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"strconv"
 	"sync"
 	"time"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/internal/parallel"
 	"github.com/dasch-labs/dasch/schema"
-	"github.com/dasch-labs/dasch/store"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
@@ -214,18 +212,6 @@ func rawInsert(ctx context.Context, s arrowstore.Store, chunks [][]solana.Accoun
 		}
 	}
 	return rows, time.Since(start), nil
-}
-
-// checkpoint stamps the store with the last generated slot: the API
-// answers with the indexed slot.
-func checkpoint(ctx context.Context, s arrowstore.Store, p *Plan) error {
-	last := slot(max(0, p.Assets()-1))
-	err := s.Exec(ctx, "INSERT INTO "+schema.TableCheckpoints+" (name, slot) VALUES ({n:String}, {s:UInt64})",
-		store.Params{"n": schema.CheckpointMain, "s": strconv.FormatUint(last, 10)})
-	if err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
-	}
-	return nil
 }
 
 func workers() int { return max(1, runtime.GOMAXPROCS(0)) }

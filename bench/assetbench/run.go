@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
@@ -211,7 +212,8 @@ func load(ctx context.Context, s arrowstore.Store, p *Plan, rep *Report, say fun
 		return err
 	}
 	rep.EventsInsert = time.Since(start)
-	if err := checkpoint(ctx, s, p); err != nil {
+	// The API answers with the indexed slot: the last generated one.
+	if err := checkpoint.Write(ctx, s, slot(max(0, p.Assets()-1))); err != nil {
 		return err
 	}
 	say("events: %d rows in %.1fs; waiting for merges", rep.Events, rep.EventsInsert.Seconds())

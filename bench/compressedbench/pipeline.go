@@ -15,11 +15,11 @@ import (
 
 	"github.com/dasch-labs/dasch/chain/light"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/ingest/decode"
-	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
@@ -204,19 +204,10 @@ func loadDasch(ctx context.Context, s arrowstore.Store, step *compressedstate.St
 		return fig, err
 	}
 	// The API stamps answers with the indexed slot.
-	if err := checkpoint(ctx, s, st.MaxSlot); err != nil {
+	if err := checkpoint.Write(ctx, s, st.MaxSlot); err != nil {
 		return fig, err
 	}
 	return fig, nil
-}
-
-// checkpoint records slot as indexed, as the pipeline does.
-func checkpoint(ctx context.Context, s arrowstore.Store, slot uint64) error {
-	if err := s.Exec(ctx, "INSERT INTO "+schema.TableCheckpoints+" (name, slot) VALUES ({n:String}, {s:UInt64})",
-		store.Params{"n": schema.CheckpointMain, "s": strconv.FormatUint(slot, 10)}); err != nil {
-		return fmt.Errorf("dasch checkpoint: %w", err)
-	}
-	return nil
 }
 
 // emitFunc hands the pipeline a chunk's events and the chunk's last slot;

@@ -24,9 +24,9 @@ import (
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/bench/internal/measure"
 	"github.com/dasch-labs/dasch/bench/pgref"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
-	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
@@ -617,7 +617,7 @@ func startServer(ctx context.Context, s arrowstore.Store, hot bool, say func(str
 	}
 	log := slog.New(slog.NewTextHandler(sayWriter(say), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	sctx, cancel := context.WithCancel(ctx)
-	pd := photon.Deps{Store: s, Slots: compressed.NewSlotCache(s, 200*time.Millisecond), Logger: log}
+	pd := photon.Deps{Store: s, Slots: checkpoint.NewSlotCache(s, 200*time.Millisecond), Logger: log}
 	if hot {
 		x, took, err := hotindex.Open(sctx, s, hotindex.DefaultSyncInterval, func(err error) { log.Warn("hot index sync failed", "err", err) })
 		if err != nil {

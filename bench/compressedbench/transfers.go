@@ -11,6 +11,7 @@ import (
 
 	"github.com/dasch-labs/dasch/bench/internal/measure"
 	"github.com/dasch-labs/dasch/chain/light"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/store"
 	"github.com/dasch-labs/dasch/store/arrowstore"
@@ -123,7 +124,7 @@ func runTransfers(ctx context.Context, s arrowstore.Store, step *compressedstate
 		}
 		lastSlot += uint64(fig.LiveTransfers / transfersPerSlot)
 	}
-	if err := checkpoint(ctx, s, lastSlot); err != nil {
+	if err := checkpoint.Write(ctx, s, lastSlot); err != nil {
 		return fig, err
 	}
 	if fig.SupplyAfter, err = supply(ctx, s); err != nil {

@@ -9,12 +9,12 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/assetstate"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	isource "github.com/dasch-labs/dasch/ingest/source"
-	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
@@ -243,9 +243,9 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 // (nothing indexed) the node's newest. A resumed run goes on after the
 // indexed slot when that is later.
 func rpcStart(ctx context.Context, s arrowstore.Store, rpc *isource.RPC, given *uint64, latest, resume bool) (uint64, error) {
-	indexed, err := query.ContextSlot(ctx, s)
+	indexed, err := checkpoint.ContextSlot(ctx, s)
 	has := err == nil
-	if err != nil && !errors.Is(err, query.ErrNotIndexed) {
+	if err != nil && !errors.Is(err, checkpoint.ErrNotIndexed) {
 		return 0, err
 	}
 	switch {

@@ -12,13 +12,12 @@ import (
 	dasapi "github.com/dasch-labs/dasch/api/das"
 	"github.com/dasch-labs/dasch/api/photon"
 	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest"
 	isource "github.com/dasch-labs/dasch/ingest/source"
-	"github.com/dasch-labs/dasch/query"
-	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/store/arrowstore"
+	"github.com/dasch-labs/dasch/store"
 )
 
 func runServe(ctx context.Context, e *env, args []string) error {
@@ -77,7 +76,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	onErr := func(what string) func(error) {
 		return func(err error) { e.log.Warn(what+" sync failed", "err", err) }
 	}
-	pd := photon.Deps{Store: s, Slots: compressed.NewSlotCache(s, 200*time.Millisecond), Logger: e.log}
+	// One cache of the indexed slot for every method: each reads the
+	// checkpoint at most once per TTL, whichever method asks.
+	slots := checkpoint.NewSlotCache(s, 200*time.Millisecond)
+	pd := photon.Deps{Store: s, Slots: slots, Logger: e.log}
 	if plan != nil && plan.rpc != nil {
 		// getIndexerHealth compares the indexed slot with the node's, as
 		// Photon does, through a client of its own (the ingest's is
@@ -102,7 +104,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			return fmt.Sprintf("%d accounts (%d owners, ~%d MiB, complete %v)", st.Accounts, st.Owners, st.Bytes>>20, st.Complete)
 		}})
 	}
-	dd := dasapi.Deps{Store: s, Slots: query.NewSlotCache(s, 200*time.Millisecond), Logger: e.log}
+	dd := dasapi.Deps{Store: s, Slots: slots, Logger: e.log}
 	if *assetIndex {
 		x := hotindex.NewAssets(s, *assetMB<<20)
 		dd.Index = x
@@ -112,7 +114,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		}})
 	}
 	reg := server.NewRegistry()
-	api.Register(reg, api.Deps{Slots: query.NewSlotCache(s, 200*time.Millisecond)})
+	api.Register(reg, api.Deps{Slots: slots})
 	photon.Register(reg, pd)
 	dasapi.Register(reg, dd)
 	srv, err := server.New(server.Config{
@@ -251,6 +253,12 @@ type indexLoad struct {
 	stats func() string
 }
 
-type readiness struct{ s arrowstore.Store }
+// readiness reports whether the store answers; the health endpoint uses it.
+type readiness struct{ s store.Querier }
 
-func (r readiness) Ready(ctx context.Context) error { return query.Ready(ctx, r.s) }
+func (r readiness) Ready(ctx context.Context) error {
+	if _, err := r.s.Query(ctx, "SELECT 1", nil); err != nil {
+		return fmt.Errorf("store not ready: %w", err)
+	}
+	return nil
+}

@@ -1,5 +1,7 @@
-// Package query reads indexed state from the store for the API.
-package query
+// Package checkpoint reads and writes the indexed slot: the main
+// pipeline's checkpoint, up to which everything is committed. Ingest
+// writes it; the API stamps its answers with it.
+package checkpoint
 
 import (
 	"context"
@@ -80,12 +82,4 @@ func (c *SlotCache) IndexedSlot(ctx context.Context) (uint64, error) {
 		return 0, nil
 	}
 	return slot, err
-}
-
-// Ready reports whether the store answers; the health endpoint uses it.
-func Ready(ctx context.Context, s store.Querier) error {
-	if _, err := s.Query(ctx, "SELECT 1", nil); err != nil {
-		return fmt.Errorf("store not ready: %w", err)
-	}
-	return nil
 }
