@@ -17,7 +17,7 @@ import (
 	"github.com/dasch-labs/dasch/api"
 	dasapi "github.com/dasch-labs/dasch/api/das"
 	"github.com/dasch-labs/dasch/checkpoint"
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
@@ -182,7 +182,7 @@ func RunDAS(ctx context.Context, o DASOptions) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	h, err := startHarness(ctx, o.Store, o.Logger, func(reg *server.Registry) {
+	h, err := startHarness(ctx, o.Store, o.Logger, func(reg *jsonrpc.Registry) {
 		slots := checkpoint.NewSlotCache(o.Store, 0)
 		api.Register(reg, api.Deps{Slots: slots})
 		dasapi.Register(reg, dasapi.Deps{Store: o.Store, Slots: slots, Logger: o.Logger})
@@ -207,7 +207,7 @@ func RunDAS(ctx context.Context, o DASOptions) (Summary, error) {
 
 type dasRunner struct {
 	o   DASOptions
-	reg *server.Registry
+	reg *jsonrpc.Registry
 	cl  *client
 }
 

@@ -17,7 +17,7 @@ import (
 	"github.com/dasch-labs/dasch/api"
 	"github.com/dasch-labs/dasch/api/photon"
 	"github.com/dasch-labs/dasch/checkpoint"
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
@@ -84,7 +84,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if o.Hot {
 		hot = &hotIndexes{}
 	}
-	h, err := startHarness(ctx, o.Store, o.Logger, func(reg *server.Registry) {
+	h, err := startHarness(ctx, o.Store, o.Logger, func(reg *jsonrpc.Registry) {
 		api.Register(reg, api.Deps{Slots: checkpoint.NewSlotCache(o.Store, 0)})
 		pd := photon.Deps{Store: o.Store, Slots: checkpoint.NewSlotCache(o.Store, 0), Logger: o.Logger}
 		if hot != nil {
@@ -122,7 +122,7 @@ type outcome struct {
 type runner struct {
 	o     Options
 	trees []byte
-	reg   *server.Registry
+	reg   *jsonrpc.Registry
 	cl    *client
 	hot   *hotIndexes // nil: pages come from the store
 }

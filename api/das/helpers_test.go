@@ -19,6 +19,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
@@ -46,7 +47,7 @@ func newEnvWith(t *testing.T, cfg server.Config) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := server.NewRegistry()
+	reg := jsonrpc.NewRegistry()
 	Register(reg, Deps{Store: s, Slots: checkpoint.NewSlotCache(s, 0)})
 	cfg.Listen = "127.0.0.1:0"
 	srv, err := server.New(cfg, reg, auth.NewChecker(s), nil)

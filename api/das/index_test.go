@@ -10,6 +10,7 @@ import (
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // serveIndexed starts a second server over e's store that reads states
@@ -22,7 +23,7 @@ func serveIndexed(t *testing.T, e *env, x *hotindex.Assets) string {
 		t.Fatal(err)
 	}
 	keys := auth.NewChecker(e.s)
-	reg := server.NewRegistry()
+	reg := jsonrpc.NewRegistry()
 	Register(reg, Deps{Store: e.s, Slots: checkpoint.NewSlotCache(e.s, 0), Index: x})
 	srv, err := server.New(server.Config{Listen: "127.0.0.1:0"}, reg, keys, nil)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -41,9 +40,9 @@ type tokenBalancesParams struct {
 
 // tokenBalances serves both balance methods; listKey is the name of the
 // list member, which V1 spells in snake case.
-func tokenBalances(d Deps, listKey string) server.Handler {
+func tokenBalances(d Deps, listKey string) jsonrpc.Handler {
 	fields := []string{"owner", "mint", "cursor", "limit", "showZeroBalance"}
-	return func(ctx context.Context, c *server.Call) (any, error) {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		var p tokenBalancesParams
 		if err := jsonrpc.DecodeParams(c.Params, &p, fields); err != nil {
 			return nil, err

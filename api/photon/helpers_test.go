@@ -15,7 +15,6 @@ import (
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
 	"github.com/dasch-labs/dasch/store/arrowstore"
@@ -31,7 +30,7 @@ func TestMain(m *testing.M) {
 type env struct {
 	t   *testing.T
 	s   arrowstore.Store
-	reg *server.Registry
+	reg *jsonrpc.Registry
 }
 
 func newEnv(t *testing.T, indexed bool) *env {
@@ -42,7 +41,7 @@ func newEnv(t *testing.T, indexed bool) *env {
 			t.Fatal(err)
 		}
 	}
-	reg := server.NewRegistry()
+	reg := jsonrpc.NewRegistry()
 	Register(reg, Deps{Store: s, Slots: checkpoint.NewSlotCache(s, time.Duration(0))})
 	return &env{t: t, s: s, reg: reg}
 }
@@ -59,7 +58,7 @@ func (e *env) call(method, params string) (any, *jsonrpc.Error) {
 	if params != "" {
 		raw = json.RawMessage(params)
 	}
-	res, err := h(context.Background(), &server.Call{Method: method, Params: raw})
+	res, err := h(context.Background(), &jsonrpc.Call{Method: method, Params: raw})
 	if err != nil {
 		var je *jsonrpc.Error
 		if !errors.As(err, &je) {

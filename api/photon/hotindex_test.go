@@ -9,7 +9,7 @@ import (
 
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // fakeHot records the pages asked of it and answers at its own slot;
@@ -66,7 +66,7 @@ func TestHotIndexServes(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, true)
-			e.reg = server.NewRegistry()
+			e.reg = jsonrpc.NewRegistry()
 			Register(e.reg, Deps{Store: e.s, Slots: checkpoint.NewSlotCache(e.s, time.Duration(0)), Hot: tc.hot})
 			res, err := e.call(tc.method, tc.params)
 			if tc.wantErr != "" {

@@ -6,7 +6,6 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -35,9 +34,9 @@ type tokenLister func(ctx context.Context, s store.Querier, who compressed.Key, 
 
 // tokenAccounts serves the by-owner and by-delegate methods, V1 and V2:
 // one keyset page ordered by mint, then hash.
-func tokenAccounts(d Deps, authority string, list tokenLister, v2 bool) server.Handler {
+func tokenAccounts(d Deps, authority string, list tokenLister, v2 bool) jsonrpc.Handler {
 	fields := []string{authority, "mint", "cursor", "limit"}
-	return func(ctx context.Context, c *server.Call) (any, error) {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		var p tokenAccountsParams
 		if err := jsonrpc.DecodeParams(c.Params, &p, fields); err != nil {
 			return nil, err

@@ -28,6 +28,7 @@ import (
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
@@ -638,7 +639,7 @@ func startServer(ctx context.Context, s arrowstore.Store, hot bool, say func(str
 			ts.Accounts, ts.Owners, ts.Bytes>>20, float64(ts.Bytes)/float64(max(1, ts.Accounts)), ts.Complete, took.Seconds())
 		pd.HotTokens = tx
 	}
-	reg := server.NewRegistry()
+	reg := jsonrpc.NewRegistry()
 	photon.Register(reg, pd)
 	srv, err := server.New(server.Config{
 		Listen:         "127.0.0.1:0",

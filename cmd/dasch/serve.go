@@ -17,6 +17,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest"
 	isource "github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -113,7 +114,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			return fmt.Sprintf("%d entries (~%d MiB, complete %v)", st.Entries, st.Bytes>>20, st.Complete)
 		}})
 	}
-	reg := server.NewRegistry()
+	reg := jsonrpc.NewRegistry()
 	api.Register(reg, api.Deps{Slots: slots})
 	photon.Register(reg, pd)
 	dasapi.Register(reg, dd)
