@@ -14,8 +14,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/api"
-	dasapi "github.com/dasch-labs/dasch/api/das"
+	"github.com/dasch-labs/dasch/api/methods"
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store/arrowstore"
@@ -182,11 +181,8 @@ func RunDAS(ctx context.Context, o DASOptions) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	h, err := startHarness(ctx, o.Store, o.Logger, func(reg *jsonrpc.Registry) {
-		slots := checkpoint.NewSlotCache(o.Store, 0)
-		api.Register(reg, api.Deps{Slots: slots})
-		dasapi.Register(reg, dasapi.Deps{Store: o.Store, Slots: slots, Logger: o.Logger})
-	})
+	h, err := startHarness(ctx, o.Store, o.Logger, methods.Options{Methods: methods.Indexer | methods.DAS,
+		Store: o.Store, Slots: checkpoint.NewSlotCache(o.Store, 0), Logger: o.Logger})
 	if err != nil {
 		return sum, err
 	}

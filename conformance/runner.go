@@ -14,8 +14,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/api"
-	"github.com/dasch-labs/dasch/api/photon"
+	"github.com/dasch-labs/dasch/api/methods"
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store/arrowstore"
@@ -84,14 +83,11 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if o.Hot {
 		hot = &hotIndexes{}
 	}
-	h, err := startHarness(ctx, o.Store, o.Logger, func(reg *jsonrpc.Registry) {
-		api.Register(reg, api.Deps{Slots: checkpoint.NewSlotCache(o.Store, 0)})
-		pd := photon.Deps{Store: o.Store, Slots: checkpoint.NewSlotCache(o.Store, 0), Logger: o.Logger}
-		if hot != nil {
-			pd.Hot, pd.HotTokens = hot, hot
-		}
-		photon.Register(reg, pd)
-	})
+	mo := methods.Options{Methods: methods.Indexer | methods.Photon, Store: o.Store, Slots: checkpoint.NewSlotCache(o.Store, 0), Logger: o.Logger}
+	if hot != nil {
+		mo.Hot, mo.HotTokens = hot, hot
+	}
+	h, err := startHarness(ctx, o.Store, o.Logger, mo)
 	if err != nil {
 		return sum, err
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/dasch-labs/dasch/api/methods"
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/server"
@@ -14,7 +15,7 @@ import (
 )
 
 // harness is the server every case is sent to: an emptied store, a real API
-// key and the methods register adds, served on loopback.
+// key and the methods mo picks, served on loopback.
 type harness struct {
 	reg  *jsonrpc.Registry
 	cl   *client
@@ -22,9 +23,9 @@ type harness struct {
 }
 
 // startHarness migrates and empties s, creates a key and serves the
-// registered methods.
+// methods of mo.
 // Close with h.stop.
-func startHarness(ctx context.Context, s arrowstore.Store, log *slog.Logger, register func(*jsonrpc.Registry)) (*harness, error) {
+func startHarness(ctx context.Context, s arrowstore.Store, log *slog.Logger, mo methods.Options) (*harness, error) {
 	if _, err := schema.Migrate(ctx, s); err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
@@ -35,8 +36,7 @@ func startHarness(ctx context.Context, s arrowstore.Store, log *slog.Logger, reg
 	if err != nil {
 		return nil, fmt.Errorf("create api key: %w", err)
 	}
-	reg := jsonrpc.NewRegistry()
-	register(reg)
+	reg := methods.New(mo)
 	srv, err := server.New(server.Config{Listen: "127.0.0.1:0", Logger: log}, reg, auth.NewChecker(s), nil)
 	if err != nil {
 		return nil, fmt.Errorf("conformance server: %w", err)

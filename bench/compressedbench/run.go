@@ -20,7 +20,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/dasch-labs/dasch/api/photon"
+	"github.com/dasch-labs/dasch/api/methods"
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/bench/internal/measure"
 	"github.com/dasch-labs/dasch/bench/pgref"
@@ -28,7 +28,6 @@ import (
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
@@ -618,7 +617,7 @@ func startServer(ctx context.Context, s arrowstore.Store, hot bool, say func(str
 	}
 	log := slog.New(slog.NewTextHandler(sayWriter(say), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	sctx, cancel := context.WithCancel(ctx)
-	pd := photon.Deps{Store: s, Slots: checkpoint.NewSlotCache(s, 200*time.Millisecond), Logger: log}
+	mo := methods.Options{Methods: methods.Photon, Store: s, Slots: checkpoint.NewSlotCache(s, 200*time.Millisecond), Logger: log}
 	if hot {
 		x, took, err := hotindex.Open(sctx, s, hotindex.DefaultSyncInterval, func(err error) { log.Warn("hot index sync failed", "err", err) })
 		if err != nil {
@@ -628,7 +627,7 @@ func startServer(ctx context.Context, s arrowstore.Store, hot bool, say func(str
 		st := x.Stats()
 		say("dasch: hot index: %d balances (%d owners, %d mints, ~%d MiB, %.1f B/balance) loaded in %.1fs",
 			st.Entries, st.Owners, st.Mints, st.Bytes>>20, float64(st.Bytes)/float64(max(1, st.Entries)), took.Seconds())
-		pd.Hot = x
+		mo.Hot = x
 		tx, took, err := hotindex.OpenTokens(sctx, s, hotindex.DefaultTokenBudget, hotindex.DefaultSyncInterval, func(err error) { log.Warn("token index sync failed", "err", err) })
 		if err != nil {
 			cancel()
@@ -637,15 +636,13 @@ func startServer(ctx context.Context, s arrowstore.Store, hot bool, say func(str
 		ts := tx.Stats()
 		say("dasch: token index: %d accounts (%d owners, ~%d MiB, %.1f B/account, complete %v) loaded in %.1fs",
 			ts.Accounts, ts.Owners, ts.Bytes>>20, float64(ts.Bytes)/float64(max(1, ts.Accounts)), ts.Complete, took.Seconds())
-		pd.HotTokens = tx
+		mo.HotTokens = tx
 	}
-	reg := jsonrpc.NewRegistry()
-	photon.Register(reg, pd)
 	srv, err := server.New(server.Config{
 		Listen:         "127.0.0.1:0",
 		RequestTimeout: time.Minute,
 		Logger:         log,
-	}, reg, keys, nil)
+	}, methods.New(mo), keys, nil)
 	if err != nil {
 		cancel()
 		return "", "", nil, err
