@@ -6,9 +6,8 @@ import (
 	"io"
 
 	"github.com/dasch-labs/dasch/ingest"
-	"github.com/dasch-labs/dasch/ingest/assetstate"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
-	"github.com/dasch-labs/dasch/ingest/decode"
+	"github.com/dasch-labs/dasch/ingest/decoders"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
@@ -25,10 +24,9 @@ func (IngestIndexer) SeedTrees(ctx context.Context, s arrowstore.Store, trees io
 // Index implements Indexer: one pipeline run over files, in order.
 func (IngestIndexer) Index(ctx context.Context, s arrowstore.Store, files []string, forceSlot *uint64) error {
 	cfg := ingest.Config{Store: s, Source: source.NewFileList(files), ForceSlot: forceSlot}
-	if err := compressedstate.Configure(ctx, s, &cfg); err != nil {
+	if err := decoders.Configure(ctx, s, &cfg, decoders.Options{}); err != nil {
 		return fmt.Errorf("configure compressed indexing: %w", err)
 	}
-	cfg.Decoders = append(cfg.Decoders, assetstate.Decoder{})
 	if _, err := ingest.Run(ctx, cfg); err != nil {
 		return fmt.Errorf("ingest: %w", err)
 	}
@@ -45,8 +43,10 @@ func (AssetIndexer) SeedTrees(context.Context, arrowstore.Store, io.Reader) erro
 
 // Index implements Indexer: one pipeline run over files, in order.
 func (AssetIndexer) Index(ctx context.Context, s arrowstore.Store, files []string, forceSlot *uint64) error {
-	cfg := ingest.Config{Store: s, Source: source.NewFileList(files), ForceSlot: forceSlot,
-		Decoders: []decode.Decoder{assetstate.Decoder{}}}
+	cfg := ingest.Config{Store: s, Source: source.NewFileList(files), ForceSlot: forceSlot}
+	if err := decoders.Configure(ctx, s, &cfg, decoders.Options{AssetsOnly: true}); err != nil {
+		return err
+	}
 	if _, err := ingest.Run(ctx, cfg); err != nil {
 		return fmt.Errorf("ingest: %w", err)
 	}

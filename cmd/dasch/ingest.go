@@ -12,8 +12,8 @@ import (
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
-	"github.com/dasch-labs/dasch/ingest/assetstate"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
+	"github.com/dasch-labs/dasch/ingest/decoders"
 	isource "github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store/arrowstore"
@@ -227,10 +227,10 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 		IsTTY:         tty,
 		ProgressEvery: p.every,
 	}
-	if err := compressedstate.Configure(ctx, s, &cfg, func(st *compressedstate.StateStep) { st.BalanceCache(*p.f.balanceCache) }); err != nil {
+	dec := decoders.Options{Step: func(st *compressedstate.StateStep) { st.BalanceCache(*p.f.balanceCache) }}
+	if err := decoders.Configure(ctx, s, &cfg, dec); err != nil {
 		return err
 	}
-	cfg.Decoders = append(cfg.Decoders, assetstate.Decoder{})
 	_, err := ingest.Run(ctx, cfg)
 	if p.rpc != nil && p.last == nil && errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil
