@@ -1,11 +1,11 @@
 // Package api holds the JSON-RPC methods, one file per method, and wires
-// them into a server.Registry.
+// them into a jsonrpc.Registry.
 package api
 
 import (
 	"context"
 
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // SlotSource reports the last slot the indexer has fully stored.
@@ -20,7 +20,7 @@ type Deps struct {
 
 // Register adds every method to r. A missing dependency is a wiring bug and
 // panics at startup.
-func Register(r *server.Registry, deps Deps) {
+func Register(r *jsonrpc.Registry, deps Deps) {
 	if deps.Slots == nil {
 		panic("api: Deps.Slots is nil")
 	}

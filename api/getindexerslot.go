@@ -3,14 +3,13 @@ package api
 import (
 	"context"
 
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // getIndexerSlot answers with the last indexed slot as a bare JSON number,
 // as Photon does. It takes no params: absent, null, {} and [] are accepted.
-func getIndexerSlot(src SlotSource) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func getIndexerSlot(src SlotSource) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		if err := jsonrpc.DecodeParams(c.Params, nil, nil); err != nil {
 			return nil, err
 		}

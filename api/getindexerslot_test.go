@@ -7,7 +7,6 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -16,7 +15,7 @@ type slotFunc func(context.Context) (uint64, error)
 func (f slotFunc) IndexedSlot(ctx context.Context) (uint64, error) { return f(ctx) }
 
 func TestGetIndexerSlot(t *testing.T) {
-	reg := server.NewRegistry()
+	reg := jsonrpc.NewRegistry()
 	Register(reg, Deps{Slots: slotFunc(func(context.Context) (uint64, error) { return 18446744073709551615, nil })})
 	h, ok := reg.Lookup("getIndexerSlot")
 	if !ok {
@@ -41,7 +40,7 @@ func TestGetIndexerSlot(t *testing.T) {
 			if tt.params != "" {
 				params = json.RawMessage(tt.params)
 			}
-			res, err := h(context.Background(), &server.Call{Method: "getIndexerSlot", Params: params})
+			res, err := h(context.Background(), &jsonrpc.Call{Method: "getIndexerSlot", Params: params})
 			if tt.err != "" {
 				var je *jsonrpc.Error
 				if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || je.Message != tt.err {
@@ -63,7 +62,7 @@ func TestGetIndexerSlot(t *testing.T) {
 func TestGetIndexerSlotSourceError(t *testing.T) {
 	boom := errors.New("clickhouse down")
 	h := getIndexerSlot(slotFunc(func(context.Context) (uint64, error) { return 0, boom }))
-	if _, err := h(context.Background(), &server.Call{}); !errors.Is(err, boom) {
+	if _, err := h(context.Background(), &jsonrpc.Call{}); !errors.Is(err, boom) {
 		t.Errorf("err = %v, want the source's error (the server hides it)", err)
 	}
 }
@@ -74,5 +73,5 @@ func TestRegisterNeedsSlots(t *testing.T) {
 			t.Error("Register with no SlotSource did not panic")
 		}
 	}()
-	Register(server.NewRegistry(), Deps{})
+	Register(jsonrpc.NewRegistry(), Deps{})
 }

@@ -78,13 +78,13 @@ func TestKeysLifecycle(t *testing.T) {
 
 // countingStore counts the queries that reach the store.
 type countingStore struct {
-	store.Store
+	store.Querier
 	n atomic.Int64
 }
 
 func (c *countingStore) Query(ctx context.Context, sql string, p store.Params) (*store.Result, error) {
 	c.n.Add(1)
-	return c.Store.Query(ctx, sql, p)
+	return c.Querier.Query(ctx, sql, p)
 }
 
 // A flood of distinct unknown keys costs a bounded number of store
@@ -97,7 +97,7 @@ func TestUnknownKeyFloodIsRationed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &countingStore{Store: base}
+	s := &countingStore{Querier: base}
 	c := auth.NewChecker(s)
 	if err := c.Refresh(ctx); err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 // themselves are rationed (MissLookups a second): past the ration a key
 // not in memory is unknown until the next Refresh loads it.
 type Checker struct {
-	s          store.Store
+	s          store.Querier
 	negTTL     time.Duration
 	mu         sync.RWMutex
 	known      map[string]string    // key hash → project id
@@ -32,7 +32,7 @@ type Checker struct {
 const MissLookups = 20
 
 // NewChecker returns a checker that loads keys from s on demand.
-func NewChecker(s store.Store) *Checker {
+func NewChecker(s store.Querier) *Checker {
 	return &Checker{s: s, negTTL: 2 * time.Second, known: map[string]string{}, unknown: map[string]time.Time{},
 		maxUnknown: 100_000, misses: bucket{rate: MissLookups, tokens: MissLookups}}
 }

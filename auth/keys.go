@@ -33,7 +33,7 @@ func NewKey() (string, error) {
 
 // CreateKey creates a key for the project named name, creating the project
 // if it does not exist, and returns the plaintext key and the project id.
-func CreateKey(ctx context.Context, s store.Store, name string) (key, projectID string, err error) {
+func CreateKey(ctx context.Context, s store.ExecQuerier, name string) (key, projectID string, err error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return "", "", errors.New("project name is empty")
@@ -69,7 +69,7 @@ func CreateKey(ctx context.Context, s store.Store, name string) (key, projectID 
 }
 
 // RevokeKey marks key revoked; checkers stop accepting it on their next refresh.
-func RevokeKey(ctx context.Context, s store.Store, key string) error {
+func RevokeKey(ctx context.Context, s store.ExecQuerier, key string) error {
 	err := s.Exec(ctx, `INSERT INTO api_keys (key_hash, key_prefix, project_id, revoked)
 		SELECT key_hash, key_prefix, project_id, true FROM api_keys FINAL WHERE key_hash = unhex({h:String})`,
 		store.Params{"h": hex.EncodeToString([]byte(hashKey(key)))})

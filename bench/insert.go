@@ -13,7 +13,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/internal/parallel"
 	"github.com/dasch-labs/dasch/schema"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // InsertReport compares the store's raw insert limit with the pipeline's
@@ -39,7 +39,7 @@ func (r InsertReport) String() string {
 
 // RunInsert measures both rates on n synthetic accounts in s, which must be
 // migrated; it empties the accounts tables before each phase.
-func RunInsert(ctx context.Context, s store.Store, n, batchRows int) (InsertReport, error) {
+func RunInsert(ctx context.Context, s arrowstore.Store, n, batchRows int) (InsertReport, error) {
 	rep := InsertReport{Rows: n}
 	if batchRows <= 0 {
 		batchRows = 50_000
@@ -100,13 +100,13 @@ func RunInsert(ctx context.Context, s store.Store, n, batchRows int) (InsertRepo
 }
 
 // insertAll inserts recs with par concurrent streams, as the pipeline may.
-func insertAll(ctx context.Context, s store.Store, recs []arrow.RecordBatch, par int) error {
+func insertAll(ctx context.Context, s arrowstore.Store, recs []arrow.RecordBatch, par int) error {
 	return parallel.Run(recs, par, func(_ int, r arrow.RecordBatch) error {
 		return s.Insert(ctx, schema.TableAccounts, r)
 	})
 }
 
-func emptyAccounts(ctx context.Context, s store.Store) error {
+func emptyAccounts(ctx context.Context, s arrowstore.Store) error {
 	for _, t := range []string{schema.TableAccounts, schema.TableAccByOwner, schema.TableCheckpoints} {
 		if err := s.Exec(ctx, "TRUNCATE TABLE "+t, nil); err != nil {
 			return fmt.Errorf("empty %s: %w", t, err)
@@ -115,7 +115,7 @@ func emptyAccounts(ctx context.Context, s store.Store) error {
 	return nil
 }
 
-func expectAccounts(ctx context.Context, s store.Store, n int) error {
+func expectAccounts(ctx context.Context, s arrowstore.Store, n int) error {
 	res, err := s.Query(ctx, "SELECT count() FROM accounts", nil)
 	if err != nil {
 		return err

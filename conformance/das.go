@@ -16,11 +16,10 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/api"
-	dasapi "github.com/dasch-labs/dasch/api/das"
-	"github.com/dasch-labs/dasch/query"
-	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/api/methods"
+	"github.com/dasch-labs/dasch/checkpoint"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // DASCase is one case file of the DAS corpus (its README, section 4.4).
@@ -179,7 +178,7 @@ type DASOptions struct {
 	// Dir is the corpus: cases/, accounts/, transactions/, ...
 	Dir string
 	// Store is a migrated store the run may empty at will.
-	Store   store.Store
+	Store   arrowstore.Store
 	Indexer Indexer
 	// Deviations maps case names to the reason dasch differs
 	// (docs/das-compat.md).
@@ -205,11 +204,8 @@ func RunDAS(ctx context.Context, o DASOptions) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	h, err := startHarness(ctx, o.Store, o.Logger, func(reg *server.Registry) {
-		slots := query.NewSlotCache(o.Store, 0)
-		api.Register(reg, api.Deps{Slots: slots})
-		dasapi.Register(reg, dasapi.Deps{Store: o.Store, Slots: slots, Logger: o.Logger})
-	})
+	h, err := startHarness(ctx, o.Store, o.Logger, methods.Options{Methods: methods.Indexer | methods.DAS,
+		Store: o.Store, Slots: checkpoint.NewSlotCache(o.Store, 0), Logger: o.Logger})
 	if err != nil {
 		return sum, err
 	}
@@ -230,7 +226,7 @@ func RunDAS(ctx context.Context, o DASOptions) (Summary, error) {
 
 type dasRunner struct {
 	o   DASOptions
-	reg *server.Registry
+	reg *jsonrpc.Registry
 	cl  *client
 }
 

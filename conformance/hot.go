@@ -6,7 +6,7 @@ import (
 
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // hotIndexes serves the methods `dasch serve` answers from memory by
@@ -19,7 +19,7 @@ type hotIndexes struct {
 }
 
 // load replaces the indexes with ones loaded from s.
-func (h *hotIndexes) load(ctx context.Context, s store.Store) error {
+func (h *hotIndexes) load(ctx context.Context, s arrowstore.Store) error {
 	bal := hotindex.New(s)
 	if err := bal.Load(ctx); err != nil {
 		return fmt.Errorf("hot index: %w", err)

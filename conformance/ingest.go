@@ -6,11 +6,10 @@ import (
 	"io"
 
 	"github.com/dasch-labs/dasch/ingest"
-	"github.com/dasch-labs/dasch/ingest/assetstate"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
-	"github.com/dasch-labs/dasch/ingest/decode"
+	"github.com/dasch-labs/dasch/ingest/decoders"
 	"github.com/dasch-labs/dasch/ingest/source"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // IngestIndexer indexes fixtures with the real pipeline: the raw and
@@ -18,17 +17,16 @@ import (
 type IngestIndexer struct{}
 
 // SeedTrees implements Indexer.
-func (IngestIndexer) SeedTrees(ctx context.Context, s store.Store, trees io.Reader) error {
+func (IngestIndexer) SeedTrees(ctx context.Context, s arrowstore.Store, trees io.Reader) error {
 	return compressedstate.SeedTrees(ctx, s, trees)
 }
 
 // Index implements Indexer: one pipeline run over files, in order.
-func (IngestIndexer) Index(ctx context.Context, s store.Store, files []string, forceSlot *uint64) error {
+func (IngestIndexer) Index(ctx context.Context, s arrowstore.Store, files []string, forceSlot *uint64) error {
 	cfg := ingest.Config{Store: s, Source: source.NewFileList(files), ForceSlot: forceSlot}
-	if err := compressedstate.Configure(ctx, s, &cfg); err != nil {
+	if err := decoders.Configure(ctx, s, &cfg, decoders.Options{}); err != nil {
 		return fmt.Errorf("configure compressed indexing: %w", err)
 	}
-	cfg.Decoders = append(cfg.Decoders, assetstate.Decoder{})
 	if _, err := ingest.Run(ctx, cfg); err != nil {
 		return fmt.Errorf("ingest: %w", err)
 	}
@@ -41,12 +39,14 @@ func (IngestIndexer) Index(ctx context.Context, s store.Store, files []string, f
 type AssetIndexer struct{}
 
 // SeedTrees implements Indexer; DAS corpora have no trees.
-func (AssetIndexer) SeedTrees(context.Context, store.Store, io.Reader) error { return nil }
+func (AssetIndexer) SeedTrees(context.Context, arrowstore.Store, io.Reader) error { return nil }
 
 // Index implements Indexer: one pipeline run over files, in order.
-func (AssetIndexer) Index(ctx context.Context, s store.Store, files []string, forceSlot *uint64) error {
-	cfg := ingest.Config{Store: s, Source: source.NewFileList(files), ForceSlot: forceSlot,
-		Decoders: []decode.Decoder{assetstate.Decoder{}}}
+func (AssetIndexer) Index(ctx context.Context, s arrowstore.Store, files []string, forceSlot *uint64) error {
+	cfg := ingest.Config{Store: s, Source: source.NewFileList(files), ForceSlot: forceSlot}
+	if err := decoders.Configure(ctx, s, &cfg, decoders.Options{AssetsOnly: true}); err != nil {
+		return err
+	}
 	if _, err := ingest.Run(ctx, cfg); err != nil {
 		return fmt.Errorf("ingest: %w", err)
 	}

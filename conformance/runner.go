@@ -14,21 +14,19 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/api"
-	"github.com/dasch-labs/dasch/api/photon"
-	"github.com/dasch-labs/dasch/query"
-	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/api/methods"
+	"github.com/dasch-labs/dasch/checkpoint"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // Indexer loads a case's fixtures into the store.
 type Indexer interface {
 	// SeedTrees loads the corpus's trees.json.
-	SeedTrees(ctx context.Context, s store.Store, trees io.Reader) error
+	SeedTrees(ctx context.Context, s arrowstore.Store, trees io.Reader) error
 	// Index ingests the fixture files in order; when forceSlot is set every
 	// transaction is indexed as if it were in that slot.
-	Index(ctx context.Context, s store.Store, files []string, forceSlot *uint64) error
+	Index(ctx context.Context, s arrowstore.Store, files []string, forceSlot *uint64) error
 }
 
 // Options configure a run.
@@ -36,7 +34,7 @@ type Options struct {
 	// Dir is the corpus: cases/, trees.json, transactions/, blocks/.
 	Dir string
 	// Store is a migrated store the run may empty at will.
-	Store   store.Store
+	Store   arrowstore.Store
 	Indexer Indexer
 	// Deviations maps case names to the reason dasch differs (docs/compat.md).
 	Deviations map[string]string
@@ -85,14 +83,11 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if o.Hot {
 		hot = &hotIndexes{}
 	}
-	h, err := startHarness(ctx, o.Store, o.Logger, func(reg *server.Registry) {
-		api.Register(reg, api.Deps{Slots: query.NewSlotCache(o.Store, 0)})
-		pd := photon.Deps{Store: o.Store, Slots: compressed.NewSlotCache(o.Store, 0), Logger: o.Logger}
-		if hot != nil {
-			pd.Hot, pd.HotTokens = hot, hot
-		}
-		photon.Register(reg, pd)
-	})
+	mo := methods.Options{Methods: methods.Indexer | methods.Photon, Store: o.Store, Slots: checkpoint.NewSlotCache(o.Store, 0), Logger: o.Logger}
+	if hot != nil {
+		mo.Hot, mo.HotTokens = hot, hot
+	}
+	h, err := startHarness(ctx, o.Store, o.Logger, mo)
 	if err != nil {
 		return sum, err
 	}
@@ -123,7 +118,7 @@ type outcome struct {
 type runner struct {
 	o     Options
 	trees []byte
-	reg   *server.Registry
+	reg   *jsonrpc.Registry
 	cl    *client
 	hot   *hotIndexes // nil: pages come from the store
 }

@@ -6,24 +6,26 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/dasch-labs/dasch/api/methods"
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // harness is the server every case is sent to: an emptied store, a real API
-// key and the methods register adds, served on loopback.
+// key and the methods mo picks, served on loopback.
 type harness struct {
-	reg  *server.Registry
+	reg  *jsonrpc.Registry
 	cl   *client
 	stop func()
 }
 
 // startHarness migrates and empties s, creates a key and serves the
-// registered methods.
+// methods of mo.
 // Close with h.stop.
-func startHarness(ctx context.Context, s store.Store, log *slog.Logger, register func(*server.Registry)) (*harness, error) {
+func startHarness(ctx context.Context, s arrowstore.Store, log *slog.Logger, mo methods.Options) (*harness, error) {
 	if _, err := schema.Migrate(ctx, s); err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
@@ -34,8 +36,7 @@ func startHarness(ctx context.Context, s store.Store, log *slog.Logger, register
 	if err != nil {
 		return nil, fmt.Errorf("create api key: %w", err)
 	}
-	reg := server.NewRegistry()
-	register(reg)
+	reg := methods.New(mo)
 	srv, err := server.New(server.Config{Listen: "127.0.0.1:0", Logger: log}, reg, auth.NewChecker(s), nil)
 	if err != nil {
 		return nil, fmt.Errorf("conformance server: %w", err)

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/internal/storetest"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // countingIndexer counts the pipeline runs of an IngestIndexer.
@@ -18,7 +18,7 @@ type countingIndexer struct {
 	runs int
 }
 
-func (c *countingIndexer) Index(ctx context.Context, s store.Store, files []string, force *uint64) error {
+func (c *countingIndexer) Index(ctx context.Context, s arrowstore.Store, files []string, force *uint64) error {
 	c.runs++
 	return c.IngestIndexer.Index(ctx, s, files, force)
 }

@@ -22,7 +22,7 @@ import (
 // Readers take the read lock for one lookup; the single writer (Load,
 // Sync) reads the store outside the lock and swaps whole states in.
 type Assets struct {
-	s      store.Store
+	s      store.Querier
 	budget int64
 
 	mu      sync.RWMutex
@@ -50,7 +50,7 @@ type appliedRow struct {
 
 // NewAssets returns an empty index over s holding at most budget bytes
 // (estimated); call Load before serving from it.
-func NewAssets(s store.Store, budget int64) *Assets {
+func NewAssets(s store.Querier, budget int64) *Assets {
 	x := &Assets{s: s, budget: budget, applied: map[string]appliedRow{}}
 	x.reset()
 	return x

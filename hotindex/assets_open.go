@@ -15,7 +15,7 @@ const DefaultAssetBudget int64 = 4 << 30
 // in sync every interval until ctx ends; sync errors go to onErr (nil
 // ignores them) and are retried. `dasch serve` calls NewAssets, then Start
 // once it listens: the same load and sync.
-func OpenAssets(ctx context.Context, s store.Store, budget int64, interval time.Duration, onErr func(error)) (*Assets, time.Duration, error) {
+func OpenAssets(ctx context.Context, s store.Querier, budget int64, interval time.Duration, onErr func(error)) (*Assets, time.Duration, error) {
 	x := NewAssets(s, budget)
 	took, err := x.Start(ctx, interval, onErr)
 	if err != nil {

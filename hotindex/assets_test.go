@@ -25,6 +25,7 @@ import (
 	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 const dasCorpus = "../testdata/das"
@@ -50,7 +51,7 @@ func corpusFiles(t *testing.T) []string {
 
 // indexCorpus indexes every corpus file, one pipeline run each: the
 // fixtures are not in slot order.
-func indexCorpus(t *testing.T, s store.Store) {
+func indexCorpus(t *testing.T, s arrowstore.Store) {
 	t.Helper()
 	for _, f := range corpusFiles(t) {
 		if err := (conformance.AssetIndexer{}).Index(context.Background(), s, []string{f}, nil); err != nil {
@@ -60,7 +61,7 @@ func indexCorpus(t *testing.T, s store.Store) {
 }
 
 // storedIDs is every asset id with something stored.
-func storedIDs(t *testing.T, s store.Store) []solana.Pubkey {
+func storedIDs(t *testing.T, s arrowstore.Store) []solana.Pubkey {
 	t.Helper()
 	res, err := s.Query(context.Background(), `SELECT DISTINCT asset_id FROM
 		(SELECT asset_id FROM asset_accounts UNION ALL SELECT asset_id FROM bubblegum_events) ORDER BY asset_id`, nil)
@@ -92,7 +93,7 @@ func rendered(t *testing.T, r asset.Result) string {
 
 // sameAnswers renders ids from the store alone and through x and fails on
 // any difference; it returns how many rendered an asset.
-func sameAnswers(t *testing.T, s store.Store, x *hotindex.Assets, ids []solana.Pubkey) int {
+func sameAnswers(t *testing.T, s arrowstore.Store, x *hotindex.Assets, ids []solana.Pubkey) int {
 	t.Helper()
 	ctx := context.Background()
 	ok := 0
@@ -118,7 +119,7 @@ func sameAnswers(t *testing.T, s store.Store, x *hotindex.Assets, ids []solana.P
 	return ok
 }
 
-func load(t *testing.T, s store.Store, budget int64) *hotindex.Assets {
+func load(t *testing.T, s arrowstore.Store, budget int64) *hotindex.Assets {
 	t.Helper()
 	x := hotindex.NewAssets(s, budget)
 	if err := x.Load(context.Background()); err != nil {
@@ -163,7 +164,7 @@ func TestAssetsMatchStore(t *testing.T) {
 
 // evicted bounds the index to half the corpus: the keys past the budget
 // are read from the store and every answer is still the same.
-func evicted(t *testing.T, s store.Store, ids []solana.Pubkey, full hotindex.AssetStats) {
+func evicted(t *testing.T, s arrowstore.Store, ids []solana.Pubkey, full hotindex.AssetStats) {
 	x := load(t, s, full.Bytes/2)
 	st := x.Stats()
 	if st.Complete || st.Entries == 0 || st.Entries >= full.Entries || st.Bytes > full.Bytes/2 {
@@ -200,7 +201,7 @@ func must(t *testing.T, err error) {
 	}
 }
 
-func indexFiles(t *testing.T, s store.Store, files ...string) {
+func indexFiles(t *testing.T, s arrowstore.Store, files ...string) {
 	t.Helper()
 	for _, f := range files {
 		must(t, (conformance.AssetIndexer{}).Index(context.Background(), s, []string{fixture(f)}, nil))
@@ -245,7 +246,7 @@ func TestAssetsSyncNewestWins(t *testing.T) {
 
 // answer renders id through the index, checks the store renders the same
 // and returns it.
-func answer(t *testing.T, s store.Store, x *hotindex.Assets, id solana.Pubkey) string {
+func answer(t *testing.T, s arrowstore.Store, x *hotindex.Assets, id solana.Pubkey) string {
 	t.Helper()
 	sameAnswers(t, s, x, []solana.Pubkey{id})
 	got, err := asset.Render([]solana.Pubkey{id}, assetrows.Loader(context.Background(), s, x), asset.Options{})
@@ -255,7 +256,7 @@ func answer(t *testing.T, s store.Store, x *hotindex.Assets, id solana.Pubkey) s
 
 // put writes one asset_accounts row as the asset ingest does, and moves
 // the checkpoint to its slot.
-func put(t *testing.T, s store.Store, id solana.Pubkey, kind string, pubkey, program solana.Pubkey, data []byte, slot, amount uint64) {
+func put(t *testing.T, s arrowstore.Store, id solana.Pubkey, kind string, pubkey, program solana.Pubkey, data []byte, slot, amount uint64) {
 	t.Helper()
 	ctx := context.Background()
 	must(t, s.Exec(ctx, `INSERT INTO asset_accounts (asset_id, kind, pubkey, program, data, slot, write_version, amount)

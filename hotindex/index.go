@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -42,7 +43,7 @@ type ownerBal struct {
 // Readers take the read lock for the length of one page; the single writer
 // (Load, Sync) prepares new lists outside the lock and swaps them in.
 type Index struct {
-	s store.Store
+	s store.Querier
 
 	mu        sync.RWMutex
 	ownerKeys []compressed.Key
@@ -64,7 +65,7 @@ type Index struct {
 }
 
 // New returns an empty index over s; call Load before serving from it.
-func New(s store.Store) *Index {
+func New(s store.Querier) *Index {
 	x := &Index{s: s}
 	x.reset()
 	return x
@@ -200,8 +201,8 @@ func (x *Index) readRows(ctx context.Context, sql string, params store.Params) (
 }
 
 func (x *Index) contextSlot(ctx context.Context) (slot uint64, indexed bool, err error) {
-	slot, err = compressed.ContextSlot(ctx, x.s)
-	if errors.Is(err, compressed.ErrNotIndexed) {
+	slot, err = checkpoint.ContextSlot(ctx, x.s)
+	if errors.Is(err, checkpoint.ErrNotIndexed) {
 		return 0, false, nil
 	}
 	return slot, err == nil, err
@@ -392,12 +393,12 @@ func mergeOwner(cur []ownerBal, set []ownerBal, mintKeys []compressed.Key) []own
 
 // Holders returns a page of mint's holders in the order and with the
 // cursor semantics of compressed.MintHolders, and the slot the index reflects. It
-// returns compressed.ErrNotIndexed while no slot has been indexed.
+// returns checkpoint.ErrNotIndexed while no slot has been indexed.
 func (x *Index) Holders(mint compressed.Key, p compressed.HolderPage) ([]compressed.Holder, uint64, error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if !x.indexed {
-		return nil, 0, compressed.ErrNotIndexed
+		return nil, 0, checkpoint.ErrNotIndexed
 	}
 	m, ok := x.mintIDs[mint]
 	if !ok || p.Limit == 0 {
@@ -427,7 +428,7 @@ func (x *Index) Balances(owner compressed.Key, p compressed.BalancePage) ([]comp
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if !x.indexed {
-		return nil, 0, compressed.ErrNotIndexed
+		return nil, 0, checkpoint.ErrNotIndexed
 	}
 	o, ok := x.ownerIDs[owner]
 	if !ok || p.Limit == 0 {

@@ -10,11 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/schema"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 func TestMain(m *testing.M) {
@@ -46,7 +47,7 @@ type pair struct{ owner, mint int }
 // and a live row for the new one.
 type state struct {
 	t       *testing.T
-	s       store.Store
+	s       arrowstore.Store
 	bal     map[pair]uint64
 	version uint64
 }
@@ -88,7 +89,7 @@ func TestMatchesQueryLayer(t *testing.T) {
 	if err := x.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := x.Holders(mint(0), compressed.HolderPage{Limit: 1}); !errors.Is(err, compressed.ErrNotIndexed) {
+	if _, _, err := x.Holders(mint(0), compressed.HolderPage{Limit: 1}); !errors.Is(err, checkpoint.ErrNotIndexed) {
 		t.Fatalf("before any checkpoint: %v, want ErrNotIndexed", err)
 	}
 
@@ -145,7 +146,7 @@ func TestMatchesQueryLayer(t *testing.T) {
 	})
 }
 
-func compare(t *testing.T, ctx context.Context, s store.Store, x *hotindex.Index, bal map[pair]uint64, slot uint64) {
+func compare(t *testing.T, ctx context.Context, s arrowstore.Store, x *hotindex.Index, bal map[pair]uint64, slot uint64) {
 	t.Helper()
 	for m := 0; m < 5; m++ {
 		all, err := compressed.MintHolders(ctx, s, mint(m), compressed.HolderPage{Limit: 1000, WithZero: true})

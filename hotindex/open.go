@@ -15,7 +15,7 @@ const DefaultSyncInterval = 200 * time.Millisecond
 // ends; sync errors go to onErr (nil ignores them) and are retried. The
 // benchmark opens it so; `dasch serve` calls New, then Start once it
 // listens: both load and sync alike.
-func Open(ctx context.Context, s store.Store, interval time.Duration, onErr func(error)) (*Index, time.Duration, error) {
+func Open(ctx context.Context, s store.Querier, interval time.Duration, onErr func(error)) (*Index, time.Duration, error) {
 	x := New(s)
 	took, err := x.Start(ctx, interval, onErr)
 	if err != nil {

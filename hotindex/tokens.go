@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -23,7 +24,7 @@ import (
 // of it, bounded by the memory budget: owners past it are read from the
 // store, and delegates are served only when every owner is covered.
 type Tokens struct {
-	s      store.Store
+	s      store.Querier
 	budget int64
 
 	mu       sync.RWMutex
@@ -88,7 +89,7 @@ const (
 
 // NewTokens returns an empty index over s holding at most budget bytes
 // (estimated); call Load before serving from it.
-func NewTokens(s store.Store, budget int64) *Tokens {
+func NewTokens(s store.Querier, budget int64) *Tokens {
 	x := &Tokens{s: s, budget: budget}
 	x.reset()
 	return x
@@ -116,7 +117,7 @@ func (x *Tokens) Stats() TokenStats {
 // and cursor semantics of compressed.TokenAccountsByOwner, and the slot the index
 // reflects (p.AsOf is not needed: the index holds exactly that slot's
 // state). ok is false when owner is past the covered prefix: read the
-// store instead. It returns compressed.ErrNotIndexed while no slot is indexed.
+// store instead. It returns checkpoint.ErrNotIndexed while no slot is indexed.
 func (x *Tokens) ByOwner(owner compressed.Key, p compressed.TokenPage) (items []compressed.Account, slot uint64, ok bool, err error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -124,7 +125,7 @@ func (x *Tokens) ByOwner(owner compressed.Key, p compressed.TokenPage) (items []
 		return nil, 0, false, nil
 	}
 	if !x.indexed {
-		return nil, 0, true, compressed.ErrNotIndexed
+		return nil, 0, true, checkpoint.ErrNotIndexed
 	}
 	l := x.byOwner[owner]
 	return x.page(len(l), func(k int) (uint32, *compressed.Key) { return l[k].mint, &l[k].hash },
@@ -140,7 +141,7 @@ func (x *Tokens) ByDelegate(delegate compressed.Key, p compressed.TokenPage) (it
 		return nil, 0, false, nil
 	}
 	if !x.indexed {
-		return nil, 0, true, compressed.ErrNotIndexed
+		return nil, 0, true, checkpoint.ErrNotIndexed
 	}
 	l := x.byDeleg[delegate]
 	return x.page(len(l), func(k int) (uint32, *compressed.Key) { return l[k].mint, &l[k].hash },

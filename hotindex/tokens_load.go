@@ -23,7 +23,7 @@ const DefaultTokenBudget int64 = 6 << 30
 // OpenTokens loads a token account index over s within budget bytes and
 // keeps it in sync every interval until ctx ends; sync errors go to onErr
 // (nil ignores them) and are retried.
-func OpenTokens(ctx context.Context, s store.Store, budget int64, interval time.Duration, onErr func(error)) (*Tokens, time.Duration, error) {
+func OpenTokens(ctx context.Context, s store.Querier, budget int64, interval time.Duration, onErr func(error)) (*Tokens, time.Duration, error) {
 	x := NewTokens(s, budget)
 	took, err := x.Start(ctx, interval, onErr)
 	if err != nil {

@@ -10,12 +10,14 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/chain/light"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // tokenKey is key i of a kind, its first byte spread so owners fall in
@@ -79,7 +81,7 @@ func (a tokenAccount) insert() string {
 // over each range before moving the checkpoint, as the ingester does.
 type tokenWorld struct {
 	t    *testing.T
-	s    store.Store
+	s    arrowstore.Store
 	step *compressedstate.StateStep
 }
 
@@ -117,7 +119,7 @@ func (w *tokenWorld) commit(ctx context.Context, accounts []tokenAccount, spends
 // and 1000, with and without each mint filter) through the index and the
 // query layer at the index's slot, and fails on any difference. It
 // returns how many owners the index served.
-func comparePages(t *testing.T, ctx context.Context, s store.Store, x *hotindex.Tokens, owners, delegates, mints int) int {
+func comparePages(t *testing.T, ctx context.Context, s arrowstore.Store, x *hotindex.Tokens, owners, delegates, mints int) int {
 	t.Helper()
 	served := 0
 	filters := []*compressed.Key{nil}
@@ -126,7 +128,7 @@ func comparePages(t *testing.T, ctx context.Context, s store.Store, x *hotindex.
 		filters = append(filters, &k)
 	}
 	walk := func(what string, who compressed.Key, hot func(compressed.Key, compressed.TokenPage) ([]compressed.Account, uint64, bool, error),
-		cold func(context.Context, store.Store, compressed.Key, compressed.TokenPage) ([]compressed.Account, error)) bool {
+		cold func(context.Context, store.Querier, compressed.Key, compressed.TokenPage) ([]compressed.Account, error)) bool {
 		for _, limit := range []uint64{1, 2, 1000} {
 			for _, mint := range filters {
 				p := compressed.TokenPage{Limit: limit, Mint: mint}
@@ -183,7 +185,7 @@ func TestTokensMatchQueryLayer(t *testing.T) {
 	if err := x.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, ok, err := x.ByOwner(tokenKey(kOwner, 0), compressed.TokenPage{Limit: 1}); !ok || !errors.Is(err, compressed.ErrNotIndexed) {
+	if _, _, ok, err := x.ByOwner(tokenKey(kOwner, 0), compressed.TokenPage{Limit: 1}); !ok || !errors.Is(err, checkpoint.ErrNotIndexed) {
 		t.Fatalf("before any checkpoint: ok %v err %v, want ErrNotIndexed", ok, err)
 	}
 

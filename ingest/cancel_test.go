@@ -13,7 +13,7 @@ import (
 
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // liveSource emits its items, then waits for more like a chain follower
@@ -119,11 +119,11 @@ func TestCancelKeepsCheckpointConsistent(t *testing.T) {
 
 // failingStore fails the commits of parts of one table.
 type failingStore struct {
-	store.Store
+	arrowstore.Store
 	table string
 }
 
-func (f failingStore) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (store.PartWriter, error) {
+func (f failingStore) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (arrowstore.PartWriter, error) {
 	w, err := f.Store.OpenPart(ctx, table, sc)
 	if err != nil || table != f.table {
 		return w, err
@@ -131,7 +131,7 @@ func (f failingStore) OpenPart(ctx context.Context, table string, sc *arrow.Sche
 	return failingPart{w}, nil
 }
 
-type failingPart struct{ store.PartWriter }
+type failingPart struct{ arrowstore.PartWriter }
 
 func (p failingPart) Commit() error {
 	_ = p.PartWriter.Abort()

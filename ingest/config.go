@@ -13,12 +13,12 @@ import (
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/ingest/source"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // Config is one ingestion run.
 type Config struct {
-	Store  store.Store
+	Store  arrowstore.Writer
 	Source source.Source
 	// Decoders run after the raw decoder, which always runs.
 	Decoders []decode.Decoder

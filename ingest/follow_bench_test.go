@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/rpcnode"
 	"github.com/dasch-labs/dasch/internal/storetest"
-	"github.com/dasch-labs/dasch/query"
 )
 
 // BenchmarkFollowLag follows a loopback node that makes a slot every
@@ -90,7 +90,7 @@ func followLag(b *testing.B, blocks map[uint64][]byte, first uint64, slots int, 
 			b.Fatalf("ingest stopped: %v", err)
 		case <-time.After(5 * time.Millisecond):
 		}
-		indexed, err := query.IndexedSlot(ctx, s)
+		indexed, err := checkpoint.IndexedSlot(ctx, s)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 func TestMain(m *testing.M) {
@@ -75,7 +76,7 @@ func testdata(t *testing.T, rel string) []byte {
 }
 
 // query runs sql and returns its rows.
-func query(t *testing.T, s store.Store, sql string, params store.Params) [][]any {
+func query(t *testing.T, s arrowstore.Writer, sql string, params store.Params) [][]any {
 	t.Helper()
 	res, err := s.Query(context.Background(), sql, params)
 	if err != nil {
@@ -85,7 +86,7 @@ func query(t *testing.T, s store.Store, sql string, params store.Params) [][]any
 }
 
 // one runs sql expecting exactly one row.
-func one(t *testing.T, s store.Store, sql string, params store.Params) []any {
+func one(t *testing.T, s arrowstore.Writer, sql string, params store.Params) []any {
 	t.Helper()
 	rows := query(t, s, sql, params)
 	if len(rows) != 1 {
@@ -94,13 +95,13 @@ func one(t *testing.T, s store.Store, sql string, params store.Params) []any {
 	return rows[0]
 }
 
-func indexedSlot(t *testing.T, s store.Store) uint64 {
+func indexedSlot(t *testing.T, s arrowstore.Writer) uint64 {
 	t.Helper()
 	return one(t, s, `SELECT max(slot) FROM indexer_checkpoints WHERE name = 'main'`, nil)[0].(uint64)
 }
 
 // ingest runs the pipeline over dir with cfg's store and source filled in.
-func ingest(t *testing.T, s store.Store, dir string, cfg Config) Stats {
+func ingest(t *testing.T, s arrowstore.Writer, dir string, cfg Config) Stats {
 	t.Helper()
 	src, err := ParseSource("files:" + dir)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/internal/storetest"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // answers fingerprints what readers see: every column but indexed_at of
@@ -24,7 +24,7 @@ func answers() map[string]string {
 	}
 }
 
-func snapshot(t *testing.T, s store.Store) map[string]string {
+func snapshot(t *testing.T, s arrowstore.Writer) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for name, sql := range answers() {

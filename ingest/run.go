@@ -8,9 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/source"
-	dq "github.com/dasch-labs/dasch/query"
 )
 
 // Run ingests everything the source yields and returns what it did. It
@@ -94,9 +94,9 @@ func (r *run) run(parent context.Context) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	var err error
-	r.indexed, err = dq.ContextSlot(ctx, r.cfg.Store)
+	r.indexed, err = checkpoint.ContextSlot(ctx, r.cfg.Store)
 	r.hadIndexed = err == nil
-	if err != nil && !errors.Is(err, dq.ErrNotIndexed) {
+	if err != nil && !errors.Is(err, checkpoint.ErrNotIndexed) {
 		return fmt.Errorf("ingest: %w", err)
 	}
 	r.stepper = StartStepper(ctx, r.cfg.Store, r.cfg.Steps, r.writeCheckpoint, cancel)
@@ -277,7 +277,7 @@ func (r *run) checkpoint(ctx context.Context) error {
 // by slot re-read that part of it.
 func (r *run) writeCheckpoint(ctx context.Context, from, slot uint64, stepped bool) error {
 	if stepped && r.hadIndexed && from <= r.indexed {
-		if err := writeRewrite(ctx, r.cfg.Store, from, min(slot, r.indexed)); err != nil {
+		if err := checkpoint.WriteRewrite(ctx, r.cfg.Store, from, min(slot, r.indexed)); err != nil {
 			return err
 		}
 	}
@@ -286,7 +286,7 @@ func (r *run) writeCheckpoint(ctx context.Context, from, slot uint64, stepped bo
 	if slot <= r.written.Load() && (r.wrote || r.cfg.ForceSlot == nil) {
 		return nil
 	}
-	if err := writeCheckpoint(ctx, r.cfg.Store, slot); err != nil {
+	if err := checkpoint.Write(ctx, r.cfg.Store, slot); err != nil {
 		return err
 	}
 	r.written.Store(slot)

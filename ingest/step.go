@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // StateStep derives state that a stateless decoder cannot write, such as
@@ -17,11 +17,11 @@ type StateStep interface {
 	// Apply derives the state of the committed slots [fromSlot, toSlot].
 	// It must be idempotent: a range may be applied again, by a later run
 	// re-ingesting it or after a failure.
-	Apply(ctx context.Context, s store.Store, fromSlot, toSlot uint64) error
+	Apply(ctx context.Context, s arrowstore.Writer, fromSlot, toSlot uint64) error
 }
 
 // applySteps runs every step over [from, to], one after the other.
-func applySteps(ctx context.Context, s store.Store, steps []StateStep, from, to uint64) error {
+func applySteps(ctx context.Context, s arrowstore.Writer, steps []StateStep, from, to uint64) error {
 	for _, st := range steps {
 		if err := st.Apply(ctx, s, from, to); err != nil {
 			return fmt.Errorf("state step %s over slots %d..%d: %w", st.Name(), from, to, err)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // recordingStep records each range it is applied to, with the checkpoint
@@ -23,7 +23,7 @@ type recordingStep struct {
 
 func (*recordingStep) Name() string { return "record" }
 
-func (r *recordingStep) Apply(ctx context.Context, s store.Store, from, to uint64) error {
+func (r *recordingStep) Apply(ctx context.Context, s arrowstore.Writer, from, to uint64) error {
 	res, err := s.Query(ctx, `SELECT count(), max(slot) FROM indexer_checkpoints WHERE name = 'main'`, nil)
 	if err != nil {
 		return err
@@ -158,7 +158,7 @@ type waitingStep struct {
 	started chan struct{}
 }
 
-func (w *waitingStep) Apply(ctx context.Context, s store.Store, from, to uint64) error {
+func (w *waitingStep) Apply(ctx context.Context, s arrowstore.Writer, from, to uint64) error {
 	if len(w.calls) == 0 {
 		close(w.started)
 		deadline := time.Now().Add(20 * time.Second)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // Stepper applies the state steps to committed slot ranges in a goroutine
@@ -20,7 +20,7 @@ import (
 // done after it, and fail is called so the pipeline stops. A step cut
 // short because ctx ended leaves its range to CatchUp.
 type Stepper struct {
-	store store.Store
+	store arrowstore.Writer
 	steps []StateStep
 	done  func(ctx context.Context, from, to uint64, stepped bool) error
 	fail  func()
@@ -42,7 +42,7 @@ type Stepper struct {
 // stepped false when nothing new was (CatchUp calls it again for the same
 // end). fail is called once, from the Stepper's goroutine, when a step or
 // done fails on its own.
-func StartStepper(ctx context.Context, s store.Store, steps []StateStep, done func(ctx context.Context, from, to uint64, stepped bool) error, fail func()) *Stepper {
+func StartStepper(ctx context.Context, s arrowstore.Writer, steps []StateStep, done func(ctx context.Context, from, to uint64, stepped bool) error, fail func()) *Stepper {
 	st := &Stepper{
 		store: s, steps: steps, done: done, fail: fail,
 		wake: make(chan struct{}, 1), quit: make(chan struct{}), ended: make(chan struct{}),

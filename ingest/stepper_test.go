@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // gatedStep records its ranges and holds each Apply until released, so a
@@ -27,7 +27,7 @@ func newGatedStep() *gatedStep {
 
 func (*gatedStep) Name() string { return "gated" }
 
-func (g *gatedStep) Apply(ctx context.Context, _ store.Store, from, to uint64) error {
+func (g *gatedStep) Apply(ctx context.Context, _ arrowstore.Writer, from, to uint64) error {
 	r := fmt.Sprintf("%d..%d", from, to)
 	g.entered <- r
 	select {

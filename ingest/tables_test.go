@@ -87,7 +87,7 @@ type column struct {
 	typ, defaultKind string
 }
 
-func tableColumns(ctx context.Context, s store.Store, table string) (map[string]column, error) {
+func tableColumns(ctx context.Context, s store.Querier, table string) (map[string]column, error) {
 	res, err := s.Query(ctx, `SELECT name, type, default_kind FROM system.columns
 		WHERE database = currentDatabase() AND table = {t:String}`, store.Params{"t": table})
 	if err != nil {

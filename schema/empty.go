@@ -23,7 +23,7 @@ func Seeds() []string { return []string{seedStepVersion} }
 // conformance runs empty one store between cases: a slice of the DAS
 // corpus that empties it 26 times took 28.0 s re-running the migrations
 // each time, 5.9 s this way.
-func Empty(ctx context.Context, s store.Store, keep ...string) error {
+func Empty(ctx context.Context, s store.ExecQuerier, keep ...string) error {
 	if err := Truncate(ctx, s, append([]string{TableMigrations}, keep...)...); err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func Empty(ctx context.Context, s store.Store, keep ...string) error {
 // migrations included unless kept. Empty tables are left alone, and tables
 // are truncated one by one: TRUNCATE ALL TABLES leaves later merges (and
 // OPTIMIZE ... FINAL) failing on the embedded engine.
-func Truncate(ctx context.Context, s store.Store, keep ...string) error {
+func Truncate(ctx context.Context, s store.ExecQuerier, keep ...string) error {
 	res, err := s.Query(ctx, `SELECT name FROM system.tables
 		WHERE database = currentDatabase() AND engine NOT IN ('MaterializedView', 'View')
 		AND (total_rows IS NULL OR total_rows > 0)`, nil)

@@ -18,7 +18,7 @@ const createMigrations = `CREATE TABLE IF NOT EXISTS schema_migrations (
 ORDER BY version`
 
 // Applied returns the schema versions recorded in the store.
-func Applied(ctx context.Context, s store.Store) (map[uint32]bool, error) {
+func Applied(ctx context.Context, s store.ExecQuerier) (map[uint32]bool, error) {
 	if err := s.Exec(ctx, createMigrations, nil); err != nil {
 		return nil, fmt.Errorf("create %s: %w", TableMigrations, err)
 	}
@@ -35,7 +35,7 @@ func Applied(ctx context.Context, s store.Store) (map[uint32]bool, error) {
 
 // Migrate applies every migration the store lacks, in order, and returns how
 // many it applied. Running it again applies nothing.
-func Migrate(ctx context.Context, s store.Store) (int, error) {
+func Migrate(ctx context.Context, s store.ExecQuerier) (int, error) {
 	done, err := Applied(ctx, s)
 	if err != nil {
 		return 0, err

@@ -10,6 +10,7 @@ import (
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 func TestMain(m *testing.M) {
@@ -229,7 +230,7 @@ func TestSigPrefixConstant(t *testing.T) {
 }
 
 // tableCounts counts the rows of every table of the store.
-func tableCounts(t *testing.T, s store.Store) map[string]uint64 {
+func tableCounts(t *testing.T, s arrowstore.Store) map[string]uint64 {
 	t.Helper()
 	ctx := context.Background()
 	res, err := s.Query(ctx, `SELECT name FROM system.tables

@@ -126,7 +126,7 @@ func (s *Server) call(ctx context.Context, project string, r *jsonrpc.Request) o
 	if !ok {
 		return outcome{err: jsonrpc.MethodNotFound()}
 	}
-	c := &Call{Method: r.Method, Params: r.Params, ProjectID: project, ID: r.ID}
+	c := &jsonrpc.Call{Method: r.Method, Params: r.Params, ProjectID: project, ID: r.ID}
 	res, err := s.invoke(ctx, h, c)
 	if s.cfg.Usage != nil {
 		s.cfg.Usage.Record(project, r.Method, err == nil)
@@ -143,7 +143,7 @@ var errPanicked = errors.New("handler panicked")
 // invoke runs h in its own goroutine so the deadline holds even for a
 // handler that ignores ctx; such a handler keeps running in the background
 // until it returns, and its late result is dropped.
-func (s *Server) invoke(ctx context.Context, h Handler, c *Call) (any, error) {
+func (s *Server) invoke(ctx context.Context, h jsonrpc.Handler, c *jsonrpc.Call) (any, error) {
 	type ret struct {
 		v   any
 		err error
@@ -174,7 +174,7 @@ func (s *Server) invoke(ctx context.Context, h Handler, c *Call) (any, error) {
 	}
 }
 
-func (s *Server) toRPCError(c *Call, err error) *jsonrpc.Error {
+func (s *Server) toRPCError(c *jsonrpc.Call, err error) *jsonrpc.Error {
 	var je *jsonrpc.Error
 	switch {
 	case errors.As(err, &je):

@@ -125,7 +125,7 @@ func (c *Config) applyDefaults() {
 type Server struct {
 	cfg     Config
 	log     *slog.Logger
-	reg     *Registry
+	reg     *jsonrpc.Registry
 	keys    KeyChecker
 	health  Health
 	limiter *limiter
@@ -146,7 +146,7 @@ type Server struct {
 }
 
 // New builds a server. keys is required; health may be nil (always ready).
-func New(cfg Config, reg *Registry, keys KeyChecker, health Health) (*Server, error) {
+func New(cfg Config, reg *jsonrpc.Registry, keys KeyChecker, health Health) (*Server, error) {
 	if reg == nil || keys == nil {
 		return nil, errors.New("server: New needs a registry and a key checker")
 	}

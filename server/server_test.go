@@ -45,30 +45,30 @@ func (h healthFunc) Ready(ctx context.Context) error { return h(ctx) }
 const slot = 123456789
 
 // testRegistry has the real api methods plus methods that misbehave on purpose.
-func testRegistry() *server.Registry {
-	reg := server.NewRegistry()
+func testRegistry() *jsonrpc.Registry {
+	reg := jsonrpc.NewRegistry()
 	api.Register(reg, api.Deps{Slots: fixedSlot(slot)})
-	reg.Register("echo", func(_ context.Context, c *server.Call) (any, error) {
+	reg.Register("echo", func(_ context.Context, c *jsonrpc.Call) (any, error) {
 		return map[string]any{"params": c.Params, "project": c.ProjectID}, nil
 	})
-	reg.Register("panic", func(context.Context, *server.Call) (any, error) {
+	reg.Register("panic", func(context.Context, *jsonrpc.Call) (any, error) {
 		panic("boom")
 	})
-	reg.Register("fail", func(context.Context, *server.Call) (any, error) {
+	reg.Register("fail", func(context.Context, *jsonrpc.Call) (any, error) {
 		return nil, errors.New("secret database detail")
 	})
-	reg.Register("notfound", func(context.Context, *server.Call) (any, error) {
+	reg.Register("notfound", func(context.Context, *jsonrpc.Call) (any, error) {
 		return nil, jsonrpc.NotFound("Asset not found").WithStatus(http.StatusNotFound)
 	})
-	reg.Register("slow", func(ctx context.Context, _ *server.Call) (any, error) {
+	reg.Register("slow", func(ctx context.Context, _ *jsonrpc.Call) (any, error) {
 		<-ctx.Done()
 		return nil, fmt.Errorf("query: %w", ctx.Err())
 	})
-	reg.Register("stubborn", func(context.Context, *server.Call) (any, error) {
+	reg.Register("stubborn", func(context.Context, *jsonrpc.Call) (any, error) {
 		time.Sleep(2 * time.Second)
 		return "late", nil
 	})
-	reg.Register("unencodable", func(context.Context, *server.Call) (any, error) {
+	reg.Register("unencodable", func(context.Context, *jsonrpc.Call) (any, error) {
 		return func() {}, nil
 	})
 	return reg
@@ -81,7 +81,7 @@ type testServer struct {
 }
 
 // start runs a real server on a loopback port until the test ends.
-func start(t *testing.T, cfg server.Config, reg *server.Registry, health server.Health) *testServer {
+func start(t *testing.T, cfg server.Config, reg *jsonrpc.Registry, health server.Health) *testServer {
 	t.Helper()
 	logs := &syncbuf.Buffer{}
 	cfg.Listen = "127.0.0.1:0"
@@ -598,8 +598,8 @@ func TestUsageRecorder(t *testing.T) {
 func TestGracefulShutdown(t *testing.T) {
 	entered := make(chan struct{})
 	release := make(chan struct{})
-	reg := server.NewRegistry()
-	reg.Register("block", func(ctx context.Context, _ *server.Call) (any, error) {
+	reg := jsonrpc.NewRegistry()
+	reg.Register("block", func(ctx context.Context, _ *jsonrpc.Call) (any, error) {
 		close(entered)
 		<-release
 		return "finished", ctx.Err()
@@ -655,8 +655,8 @@ func TestGracefulShutdown(t *testing.T) {
 }
 
 func TestRegistry(t *testing.T) {
-	reg := server.NewRegistry()
-	h := func(context.Context, *server.Call) (any, error) { return nil, nil }
+	reg := jsonrpc.NewRegistry()
+	h := func(context.Context, *jsonrpc.Call) (any, error) { return nil, nil }
 	reg.Register("b", h)
 	reg.Register("a", h)
 	if got := reg.Methods(); fmt.Sprint(got) != "[a b]" {
@@ -670,7 +670,7 @@ func TestRegistry(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name string
-		h    server.Handler
+		h    jsonrpc.Handler
 	}{{"a", h}, {"", h}, {"z", nil}} {
 		func() {
 			defer func() {
@@ -684,7 +684,7 @@ func TestRegistry(t *testing.T) {
 }
 
 func TestNewValidates(t *testing.T) {
-	reg := server.NewRegistry()
+	reg := jsonrpc.NewRegistry()
 	if _, err := server.New(server.Config{}, nil, testKeys{}, nil); err == nil {
 		t.Error("nil registry accepted")
 	}
@@ -702,7 +702,7 @@ func TestServeFailsOnBusyAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	s, err := server.New(server.Config{Listen: ln.Addr().String()}, server.NewRegistry(), testKeys{}, nil)
+	s, err := server.New(server.Config{Listen: ln.Addr().String()}, jsonrpc.NewRegistry(), testKeys{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -721,7 +721,7 @@ func TestServeFailsOnBusyAddress(t *testing.T) {
 func TestCompression(t *testing.T) {
 	big := strings.Repeat("x", 4000)
 	reg := testRegistry()
-	reg.Register("big", func(context.Context, *server.Call) (any, error) { return big, nil })
+	reg.Register("big", func(context.Context, *jsonrpc.Call) (any, error) { return big, nil })
 	on := start(t, server.Config{CompressMinBytes: 1024}, reg, nil)
 	off := start(t, server.Config{}, reg, nil)
 	raw := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableCompression: true}}

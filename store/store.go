@@ -1,6 +1,9 @@
-// Package store defines the one interface both ClickHouse engines implement:
-// the embedded chDB engine (store/chdb) and a ClickHouse server or cluster
-// (store/chserver). Everything above it speaks one SQL dialect and one schema.
+// Package store is the SQL side of both ClickHouse engines, the embedded
+// chDB engine (store/chdb) and a ClickHouse server or cluster
+// (store/chserver): statements, their parameters and decoded results.
+// Everything above it speaks one SQL dialect and one schema. It has no
+// Arrow in it, so the packages that only read link none; the engines'
+// Arrow inserts are store/arrowstore's.
 package store
 
 import (
@@ -8,8 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // Params are values for server-side {name:Type} placeholders, as the plain
@@ -76,68 +77,33 @@ func (r *Result) Col(name string) int {
 	return -1
 }
 
-// Store is one ClickHouse engine. Implementations are safe for concurrent use.
-type Store interface {
-	// Exec runs one statement that returns no rows (DDL, INSERT ... SELECT, ...).
-	Exec(ctx context.Context, sql string, params Params) error
+// Querier runs statements that return rows: all the read paths need.
+// Implementations are safe for concurrent use.
+type Querier interface {
 	// Query runs one statement and returns its rows decoded.
 	Query(ctx context.Context, sql string, params Params) (*Result, error)
-	// Insert appends an Arrow record batch to table. Field names of the
-	// record's schema name the table columns; omitted columns take defaults.
-	Insert(ctx context.Context, table string, rec arrow.RecordBatch) error
-	// OpenPart opens one INSERT into table for records of schema sc, fed
-	// record by record (see PartWriter). It has a connection of its own
-	// until Commit or Abort.
-	OpenPart(ctx context.Context, table string, sc *arrow.Schema) (PartWriter, error)
-	// Engine names the engine: "embedded" or "clickhouse".
-	Engine() string
-	// Close releases connections. The store is unusable afterwards.
-	Close() error
 }
 
-// RawQuerier is a Store that also returns a statement's output as the
+// Execer runs statements that return no rows.
+type Execer interface {
+	// Exec runs one statement that returns no rows (DDL, INSERT ... SELECT, ...).
+	Exec(ctx context.Context, sql string, params Params) error
+}
+
+// ExecQuerier runs statements of both kinds, without Arrow inserts: the
+// migrations and the API key admin write through it.
+type ExecQuerier interface {
+	Execer
+	Querier
+}
+
+// RawQuerier is a store that also returns a statement's output as the
 // engine formats it (RowBinary, JSONEachRow, ...), undecoded and whole:
 // the embedded engine is one. Readers of large binary results use it
 // where a store has it, and a decoded Query elsewhere.
 type RawQuerier interface {
 	QueryRaw(ctx context.Context, sql string, params Params, format string) ([]byte, error)
 }
-
-// PartWriter is one INSERT fed record after record. Its rows become
-// visible together at Commit, written as one part (per partition) however
-// many records were appended: a bulk load that commits every few batches
-// makes a few large parts where an Insert per batch makes many small ones,
-// and each row is rewritten by fewer merges on its way to a large part.
-// The engine holds the appended rows until Commit, so the caller bounds a
-// part's size. Abort discards everything appended. A PartWriter is used
-// from one goroutine at a time and must end in Commit or Abort; after
-// either, every call fails.
-type PartWriter interface {
-	// Append adds rec, which must have the schema the part was opened
-	// with.
-	Append(rec arrow.RecordBatch) error
-	// Commit stores every appended row.
-	Commit() error
-	// Abort stores nothing. It returns nil after Commit.
-	Abort() error
-}
-
-// PartSettings are the insert settings a PartWriter runs with: they lift
-// the engine's squashing limits, so every appended record joins one block,
-// which it writes as one part at Commit. With the defaults
-// (min_insert_block_size_rows about 1M) an embedded insert of six
-// 500k-row records sent at once made two parts.
-func PartSettings() map[string]string {
-	const unbounded = "1000000000000"
-	return map[string]string{
-		"min_insert_block_size_rows":  unbounded,
-		"min_insert_block_size_bytes": unbounded,
-		"max_insert_block_size":       unbounded,
-	}
-}
-
-// ErrPartDone is returned by a PartWriter used after Commit or Abort.
-var ErrPartDone = errors.New("part already committed or aborted")
 
 // ErrClosed is returned by a store used after Close.
 var ErrClosed = errors.New("store is closed")

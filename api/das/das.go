@@ -8,11 +8,9 @@ package das
 import (
 	"context"
 	"log/slog"
-
-	"github.com/valyala/fasthttp"
+	"net/http"
 
 	"github.com/dasch-labs/dasch/query/assetrows"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -32,7 +30,7 @@ type AssetIndex interface {
 // Deps are what the methods read from. Index is optional: without it (or
 // until it is loaded) every state is read from the store.
 type Deps struct {
-	Store  store.Store
+	Store  store.Querier
 	Slots  SlotSource
 	Index  AssetIndex
 	Logger *slog.Logger
@@ -55,7 +53,7 @@ func (d Deps) source(ctx context.Context) (uint64, assetrows.StateSource, error)
 
 // Register adds the DAS methods to r. A missing dependency is a wiring bug
 // and panics at startup.
-func Register(r *server.Registry, d Deps) {
+func Register(r *jsonrpc.Registry, d Deps) {
 	if d.Store == nil || d.Slots == nil {
 		panic("das: Deps.Store and Deps.Slots are required")
 	}
@@ -75,16 +73,16 @@ const (
 )
 
 func invalidParams(msg string) *jsonrpc.Error {
-	return jsonrpc.InvalidParams(msg).WithStatus(fasthttp.StatusBadRequest)
+	return jsonrpc.InvalidParams(msg).WithStatus(http.StatusBadRequest)
 }
 
 func notFound(msg string) *jsonrpc.Error {
-	return jsonrpc.NewError(codeNotFound, msg).WithStatus(fasthttp.StatusNotFound)
+	return jsonrpc.NewError(codeNotFound, msg).WithStatus(http.StatusNotFound)
 }
 
 // failed reports an unexpected error to the client without its details,
 // which go to the log.
 func failed(d Deps, method string, err error) *jsonrpc.Error {
 	d.Logger.Error("das method failed", "method", method, "err", err)
-	return jsonrpc.NewError(codeServer, "Internal error").WithStatus(fasthttp.StatusInternalServerError)
+	return jsonrpc.NewError(codeServer, "Internal error").WithStatus(http.StatusInternalServerError)
 }

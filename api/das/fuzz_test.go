@@ -8,10 +8,9 @@ import (
 
 	"github.com/goccy/go-json"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/internal/rpctest"
 	"github.com/dasch-labs/dasch/internal/storetest"
-	"github.com/dasch-labs/dasch/query"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -33,7 +32,7 @@ func FuzzParams(f *testing.F) {
 			f.Add(uint8(m+i), s)
 		}
 	}
-	var reg *server.Registry
+	var reg *jsonrpc.Registry
 	methods := []string{"getAsset", "getAssetBatch", "getAssets"}
 	f.Fuzz(func(t *testing.T, pick uint8, params string) {
 		if reg == nil { // one store for the whole run
@@ -49,7 +48,7 @@ func FuzzParams(f *testing.F) {
 
 // fuzzRegistry indexes the fixtures into the shared test store and
 // registers the DAS methods over it.
-func fuzzRegistry(t *testing.T) *server.Registry {
+func fuzzRegistry(t *testing.T) *jsonrpc.Registry {
 	t.Helper()
 	s := storetest.Open(t)
 	(&env{t: t, s: s}).index(
@@ -57,11 +56,11 @@ func fuzzRegistry(t *testing.T) *server.Registry {
 		"accounts/account_updates/6cQEeDKhobxxsvPKcAsdHZbDrPgQtEpo8PFzayDu5Gi5.json",
 		"accounts/mpl_core_get_asset/x3hJtpU4AUsGejNvxzX9TKjcyNB1eYtDdDPWdeF6opr.json",
 	)
-	reg := server.NewRegistry()
-	Register(reg, Deps{Store: s, Slots: query.NewSlotCache(s, 0)})
+	reg := jsonrpc.NewRegistry()
+	Register(reg, Deps{Store: s, Slots: checkpoint.NewSlotCache(s, 0)})
 	// The fixtures reached the store: the seeds exercise rendering.
 	h, _ := reg.Lookup("getAsset")
-	res, err := h(context.Background(), &server.Call{Method: "getAsset",
+	res, err := h(context.Background(), &jsonrpc.Call{Method: "getAsset",
 		Params: json.RawMessage(`{"id":"843gdpsTE4DoJz3ZoBsEjAqT8UgAcyF5YojygGgGZE1f"}`)})
 	if err != nil {
 		t.Fatalf("stored asset: %v", err)
@@ -74,7 +73,7 @@ func fuzzRegistry(t *testing.T) *server.Registry {
 
 // fuzzCall runs one call: nil when it answered a result that encodes or
 // a client error.
-func fuzzCall(h server.Handler, method, params string) error {
+func fuzzCall(h jsonrpc.Handler, method, params string) error {
 	je, err := rpctest.Call(h, method, params)
 	if err == nil && je != nil && (je.Code == codeServer || je.Code == jsonrpc.CodeInternalError) {
 		return fmt.Errorf("internal error: %s", je.Message)

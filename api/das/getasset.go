@@ -7,7 +7,7 @@ import (
 	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/assetrows"
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 type getAssetParams struct {
@@ -36,8 +36,8 @@ func options(o, display *Options) asset.Options {
 }
 
 // getAsset returns one asset by id.
-func getAsset(d Deps) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func getAsset(d Deps) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		var p getAssetParams
 		if err := decode(c.Params, &p, getAssetFields); err != nil {
 			return nil, err

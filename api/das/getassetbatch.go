@@ -8,7 +8,7 @@ import (
 	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/assetrows"
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // maxBatch is the most ids one getAssetBatch may ask for.
@@ -24,8 +24,8 @@ var getAssetBatchFields = []string{"ids", "options", "displayOptions"}
 
 // getAssetBatch returns the assets of ids in request order, null for ids
 // with no asset. Duplicate ids are answered at each position they occur.
-func getAssetBatch(d Deps) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func getAssetBatch(d Deps) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		var p getAssetBatchParams
 		if err := decode(c.Params, &p, getAssetBatchFields); err != nil {
 			return nil, err

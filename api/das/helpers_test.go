@@ -12,14 +12,15 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/assetstate"
 	ingestdecode "github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
-	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 func TestMain(m *testing.M) {
@@ -31,7 +32,7 @@ func TestMain(m *testing.M) {
 // env is a real server on loopback over a fresh embedded store.
 type env struct {
 	t   *testing.T
-	s   store.Store
+	s   arrowstore.Store
 	url string
 }
 
@@ -46,8 +47,8 @@ func newEnvWith(t *testing.T, cfg server.Config) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := server.NewRegistry()
-	Register(reg, Deps{Store: s, Slots: query.NewSlotCache(s, 0)})
+	reg := jsonrpc.NewRegistry()
+	Register(reg, Deps{Store: s, Slots: checkpoint.NewSlotCache(s, 0)})
 	cfg.Listen = "127.0.0.1:0"
 	srv, err := server.New(cfg, reg, auth.NewChecker(s), nil)
 	if err != nil {

@@ -7,9 +7,10 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
-	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // serveIndexed starts a second server over e's store that reads states
@@ -22,8 +23,8 @@ func serveIndexed(t *testing.T, e *env, x *hotindex.Assets) string {
 		t.Fatal(err)
 	}
 	keys := auth.NewChecker(e.s)
-	reg := server.NewRegistry()
-	Register(reg, Deps{Store: e.s, Slots: query.NewSlotCache(e.s, 0), Index: x})
+	reg := jsonrpc.NewRegistry()
+	Register(reg, Deps{Store: e.s, Slots: checkpoint.NewSlotCache(e.s, 0), Index: x})
 	srv, err := server.New(server.Config{Listen: "127.0.0.1:0"}, reg, keys, nil)
 	if err != nil {
 		t.Fatal(err)

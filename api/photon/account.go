@@ -6,7 +6,6 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -25,7 +24,7 @@ type accountCall struct {
 
 // lookupAccount decodes an accountRequest and reads the unspent account it
 // names.
-func lookupAccount(ctx context.Context, d Deps, c *server.Call) (accountCall, error) {
+func lookupAccount(ctx context.Context, d Deps, c *jsonrpc.Call) (accountCall, error) {
 	var p accountRequest
 	if err := jsonrpc.DecodeParams(c.Params, &p, []string{"address", "hash"}); err != nil {
 		return accountCall{}, err
@@ -54,8 +53,8 @@ func lookupAccount(ctx context.Context, d Deps, c *server.Call) (accountCall, er
 }
 
 // singleAccount serves getCompressedAccount in either account shape.
-func singleAccount(d Deps, v2 bool) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func singleAccount(d Deps, v2 bool) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		r, err := lookupAccount(ctx, d, c)
 		if err != nil {
 			return nil, err

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -18,9 +17,9 @@ type accountsByOwnerParams struct {
 
 // accountsByOwner serves getCompressedAccountsByOwner in either shape: the
 // owner's unspent accounts by hash, the cursor being the last hash.
-func accountsByOwner(d Deps, v2 bool) server.Handler {
+func accountsByOwner(d Deps, v2 bool) jsonrpc.Handler {
 	fields := []string{"owner", "filters", "dataSlice", "cursor", "limit"}
-	return func(ctx context.Context, c *server.Call) (any, error) {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		var p accountsByOwnerParams
 		if err := jsonrpc.DecodeParams(c.Params, &p, fields); err != nil {
 			return nil, err

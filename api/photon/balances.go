@@ -6,14 +6,14 @@ import (
 
 	"github.com/goccy/go-json"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // HotIndex serves holder and balance pages from memory with the semantics
 // of the query layer, with the slot its data reflects; it returns
-// compressed.ErrNotIndexed while no slot has been indexed. Until it is Ready (it
+// checkpoint.ErrNotIndexed while no slot has been indexed. Until it is Ready (it
 // may load after the server starts) the store answers.
 type HotIndex interface {
 	Ready() bool
@@ -23,7 +23,7 @@ type HotIndex interface {
 
 // hotSlot maps the index's "not indexed" to the error contextSlot gives.
 func hotSlot(err error) error {
-	if errors.Is(err, compressed.ErrNotIndexed) {
+	if errors.Is(err, checkpoint.ErrNotIndexed) {
 		return recordNotFound("No data has been indexed")
 	}
 	return err
@@ -40,9 +40,9 @@ type tokenBalancesParams struct {
 
 // tokenBalances serves both balance methods; listKey is the name of the
 // list member, which V1 spells in snake case.
-func tokenBalances(d Deps, listKey string) server.Handler {
+func tokenBalances(d Deps, listKey string) jsonrpc.Handler {
 	fields := []string{"owner", "mint", "cursor", "limit", "showZeroBalance"}
-	return func(ctx context.Context, c *server.Call) (any, error) {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		var p tokenBalancesParams
 		if err := jsonrpc.DecodeParams(c.Params, &p, fields); err != nil {
 			return nil, err

@@ -1,7 +1,7 @@
 package photon
 
-import "github.com/dasch-labs/dasch/server"
+import "github.com/dasch-labs/dasch/server/jsonrpc"
 
 // getCompressedAccount returns the unspent account with the given address
 // or hash, or null.
-func getCompressedAccount(d Deps) server.Handler { return singleAccount(d, false) }
+func getCompressedAccount(d Deps) jsonrpc.Handler { return singleAccount(d, false) }

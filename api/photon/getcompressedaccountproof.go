@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -13,7 +12,7 @@ type hashRequest struct {
 	Hash *Hash `json:"hash"`
 }
 
-func decodeHashRequest(c *server.Call) (compressed.Key, error) {
+func decodeHashRequest(c *jsonrpc.Call) (compressed.Key, error) {
 	var p hashRequest
 	if err := jsonrpc.DecodeParams(c.Params, &p, []string{"hash"}); err != nil {
 		return compressed.Key{}, err
@@ -26,8 +25,8 @@ func decodeHashRequest(c *server.Call) (compressed.Key, error) {
 
 // getCompressedAccountProof returns the Merkle proof of the account with
 // the given hash against its tree's current root.
-func getCompressedAccountProof(d Deps) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func getCompressedAccountProof(d Deps) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		h, err := decodeHashRequest(c)
 		if err != nil {
 			return nil, err

@@ -4,13 +4,13 @@ import (
 	"context"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // getCompressedAccountProofV2 returns the proof of the account with the
 // given hash; an account still in a V2 output queue is proven by index.
-func getCompressedAccountProofV2(d Deps) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func getCompressedAccountProofV2(d Deps) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		h, err := decodeHashRequest(c)
 		if err != nil {
 			return nil, err

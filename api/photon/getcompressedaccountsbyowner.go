@@ -1,7 +1,7 @@
 package photon
 
-import "github.com/dasch-labs/dasch/server"
+import "github.com/dasch-labs/dasch/server/jsonrpc"
 
 // getCompressedAccountsByOwner lists an owner's unspent accounts by hash,
 // optionally filtered by memcmp and cut by dataSlice.
-func getCompressedAccountsByOwner(d Deps) server.Handler { return accountsByOwner(d, false) }
+func getCompressedAccountsByOwner(d Deps) jsonrpc.Handler { return accountsByOwner(d, false) }

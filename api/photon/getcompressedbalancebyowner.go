@@ -4,14 +4,13 @@ import (
 	"context"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // getCompressedBalanceByOwner returns the lamports of all unspent accounts
 // of an owner.
-func getCompressedBalanceByOwner(d Deps) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func getCompressedBalanceByOwner(d Deps) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		var p struct {
 			Owner *Pubkey `json:"owner"`
 		}

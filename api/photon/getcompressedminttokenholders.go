@@ -6,7 +6,6 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -20,9 +19,9 @@ type mintHoldersParams struct {
 
 // getCompressedMintTokenHolders lists the owners of a mint by balance, then
 // owner, both descending; the cursor is u64-LE balance ‖ owner.
-func getCompressedMintTokenHolders(d Deps) server.Handler {
+func getCompressedMintTokenHolders(d Deps) jsonrpc.Handler {
 	fields := []string{"mint", "cursor", "limit", "showZeroBalance"}
-	return func(ctx context.Context, c *server.Call) (any, error) {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		var p mintHoldersParams
 		if err := jsonrpc.DecodeParams(c.Params, &p, fields); err != nil {
 			return nil, err

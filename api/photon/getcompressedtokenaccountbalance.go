@@ -3,13 +3,13 @@ package photon
 import (
 	"context"
 
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // getCompressedTokenAccountBalance returns {"amount": n} for the unspent
 // token account with the given address or hash; 0 when there is none.
-func getCompressedTokenAccountBalance(d Deps) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func getCompressedTokenAccountBalance(d Deps) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		r, err := lookupAccount(ctx, d, c)
 		if err != nil {
 			return nil, err

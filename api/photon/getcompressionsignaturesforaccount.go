@@ -4,14 +4,13 @@ import (
 	"context"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // getCompressionSignaturesForAccount lists the (at most two) transactions
 // that created and spent the account with a hash; not paginated.
-func getCompressionSignaturesForAccount(d Deps) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func getCompressionSignaturesForAccount(d Deps) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		var p struct {
 			Hash *Hash `json:"hash"`
 		}

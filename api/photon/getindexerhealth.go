@@ -7,7 +7,6 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -24,8 +23,8 @@ const healthTipTimeout = 2 * time.Second
 // behind the node's newest, as Photon does; further behind, -32000 "Node
 // is behind N slots". A node that does not answer is an internal error,
 // as in Photon. Params are ignored, as Photon does.
-func getIndexerHealth(d Deps) server.Handler {
-	return func(ctx context.Context, _ *server.Call) (any, error) {
+func getIndexerHealth(d Deps) jsonrpc.Handler {
+	return func(ctx context.Context, _ *jsonrpc.Call) (any, error) {
 		slot, err := d.contextSlot(ctx)
 		if err != nil {
 			return nil, err

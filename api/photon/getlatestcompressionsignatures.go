@@ -4,15 +4,14 @@ import (
 	"context"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // getLatestCompressionSignatures lists every transaction that touched
 // compressed state, newest first.
-func getLatestCompressionSignatures(d Deps) server.Handler {
+func getLatestCompressionSignatures(d Deps) jsonrpc.Handler {
 	fields := []string{"limit", "cursor"}
-	return func(ctx context.Context, c *server.Call) (any, error) {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		var p sigParams
 		if err := jsonrpc.DecodeParams(c.Params, &p, fields); err != nil {
 			return nil, err

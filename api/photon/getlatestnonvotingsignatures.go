@@ -6,7 +6,6 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -14,9 +13,9 @@ import (
 // a vote, newest first. It takes a limit and cursor like the paginated
 // signature methods, but its value is {"items":[…]} without a cursor
 // member, and each item carries the transaction's error.
-func getLatestNonVotingSignatures(d Deps) server.Handler {
+func getLatestNonVotingSignatures(d Deps) jsonrpc.Handler {
 	fields := []string{"limit", "cursor"}
-	return func(ctx context.Context, c *server.Call) (any, error) {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		var p sigParams
 		if err := jsonrpc.DecodeParams(c.Params, &p, fields); err != nil {
 			return nil, err

@@ -3,14 +3,14 @@ package photon
 import (
 	"context"
 
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // getMultipleCompressedAccountProofs returns the proofs of up to 1000
 // account hashes (a bare array), in request order; every hash must be a
 // leaf of its tree.
-func getMultipleCompressedAccountProofs(d Deps) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func getMultipleCompressedAccountProofs(d Deps) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		hashes, err := decodeKeyList(c.Params, "Invalid hash input")
 		if err != nil {
 			return nil, err

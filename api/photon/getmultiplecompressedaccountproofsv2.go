@@ -3,14 +3,14 @@ package photon
 import (
 	"context"
 
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // getMultipleCompressedAccountProofsV2 returns the V2 proofs of up to 1000
 // account hashes, in request order; accounts still in a V2 output queue
 // are proven by index.
-func getMultipleCompressedAccountProofsV2(d Deps) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func getMultipleCompressedAccountProofsV2(d Deps) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		hashes, err := decodeKeyList(c.Params, "Invalid hash input")
 		if err != nil {
 			return nil, err

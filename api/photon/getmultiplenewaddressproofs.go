@@ -4,13 +4,13 @@ import (
 	"context"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // getMultipleNewAddressProofs proves up to 50 addresses (a bare array)
 // absent from the V1 address tree amt1…, in request order.
-func getMultipleNewAddressProofs(d Deps) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func getMultipleNewAddressProofs(d Deps) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		addrs, err := decodeKeyList(c.Params, "Invalid Base58 string")
 		if err != nil {
 			return nil, err

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -22,7 +21,7 @@ type validityInputs struct {
 	refs   []compressed.AddressRef
 }
 
-func decodeValidity(c *server.Call, v2 bool) (validityInputs, error) {
+func decodeValidity(c *jsonrpc.Call, v2 bool) (validityInputs, error) {
 	var p validityParams
 	fields := []string{"hashes", "newAddresses", "newAddressesWithTrees"}
 	if v2 {
@@ -94,8 +93,8 @@ func light2Addr(addresses []addressProof) bool {
 // getValidityProof returns the inputs of a validity proof for accounts
 // (inclusion) and new addresses (non-inclusion). dasch runs no prover, so
 // compressedProof is null; see docs/compat.md.
-func getValidityProof(d Deps) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func getValidityProof(d Deps) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		in, err := decodeValidity(c, false)
 		if err != nil {
 			return nil, err

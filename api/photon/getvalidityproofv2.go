@@ -3,14 +3,14 @@ package photon
 import (
 	"context"
 
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // getValidityProofV2 returns the proof inputs per account and per address,
 // each with its merkle context; accounts still in a V2 output queue are
 // proven by index (no root). compressedProof is null: dasch runs no prover.
-func getValidityProofV2(d Deps) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func getValidityProofV2(d Deps) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		in, err := decodeValidity(c, true)
 		if err != nil {
 			return nil, err

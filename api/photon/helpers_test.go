@@ -12,11 +12,12 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 func TestMain(m *testing.M) {
@@ -28,8 +29,8 @@ func TestMain(m *testing.M) {
 // env is a store with slot 0 indexed and every method registered.
 type env struct {
 	t   *testing.T
-	s   store.Store
-	reg *server.Registry
+	s   arrowstore.Store
+	reg *jsonrpc.Registry
 }
 
 func newEnv(t *testing.T, indexed bool) *env {
@@ -40,8 +41,8 @@ func newEnv(t *testing.T, indexed bool) *env {
 			t.Fatal(err)
 		}
 	}
-	reg := server.NewRegistry()
-	Register(reg, Deps{Store: s, Slots: compressed.NewSlotCache(s, time.Duration(0))})
+	reg := jsonrpc.NewRegistry()
+	Register(reg, Deps{Store: s, Slots: checkpoint.NewSlotCache(s, time.Duration(0))})
 	return &env{t: t, s: s, reg: reg}
 }
 
@@ -57,7 +58,7 @@ func (e *env) call(method, params string) (any, *jsonrpc.Error) {
 	if params != "" {
 		raw = json.RawMessage(params)
 	}
-	res, err := h(context.Background(), &server.Call{Method: method, Params: raw})
+	res, err := h(context.Background(), &jsonrpc.Call{Method: method, Params: raw})
 	if err != nil {
 		var je *jsonrpc.Error
 		if !errors.As(err, &je) {

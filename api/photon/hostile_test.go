@@ -12,7 +12,6 @@ import (
 	"github.com/mr-tron/base58"
 
 	"github.com/dasch-labs/dasch/internal/rpctest"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -111,9 +110,9 @@ func TestHostileParams(t *testing.T) {
 
 // methodFields learns a method's param names from its answer to an
 // unknown one ("unknown field `x`, expected one of `a`, `b`").
-func methodFields(t *testing.T, h server.Handler, method string) []string {
+func methodFields(t *testing.T, h jsonrpc.Handler, method string) []string {
 	t.Helper()
-	_, err := h(context.Background(), &server.Call{Method: method, Params: json.RawMessage(`{"zzz":1}`)})
+	_, err := h(context.Background(), &jsonrpc.Call{Method: method, Params: json.RawMessage(`{"zzz":1}`)})
 	var je *jsonrpc.Error
 	if !errors.As(err, &je) {
 		return nil // takes anything (getIndexerHealth)
@@ -133,7 +132,7 @@ func methodFields(t *testing.T, h server.Handler, method string) []string {
 
 // hostileCall runs one call, returning whether it answered with a result
 // and what is wrong with its outcome.
-func hostileCall(h server.Handler, method, params string) (ok bool, err error) {
+func hostileCall(h jsonrpc.Handler, method, params string) (ok bool, err error) {
 	je, err := rpctest.Call(h, method, params)
 	if err != nil || je == nil {
 		return err == nil, err

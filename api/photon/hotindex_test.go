@@ -7,8 +7,9 @@ import (
 
 	"github.com/mr-tron/base58"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
 // fakeHot records the pages asked of it and answers at its own slot;
@@ -54,7 +55,7 @@ func TestHotIndexServes(t *testing.T) {
 			`{"owner":"` + b58(key(8)) + `","mint":"` + b58(m) + `","cursor":"` + b58(key(1)) + `"}`,
 			&fakeHot{slot: 4}, "4", "", nil, []compressed.BalancePage{{Mint: &m, AfterMint: ptrKey(key(1)), Limit: pageLimit}}},
 		{"not indexed", "getCompressedTokenBalancesByOwner", `{"owner":"` + b58(key(8)) + `"}`,
-			&fakeHot{err: compressed.ErrNotIndexed}, "", "Record Not Found: No data has been indexed", nil, []compressed.BalancePage{{Limit: pageLimit}}},
+			&fakeHot{err: checkpoint.ErrNotIndexed}, "", "Record Not Found: No data has been indexed", nil, []compressed.BalancePage{{Limit: pageLimit}}},
 		// Still loading: the store answers at its indexed slot (7) and
 		// the index is asked nothing.
 		{"loading, holders", "getCompressedMintTokenHolders", `{"mint":"` + b58(key(8)) + `"}`,
@@ -65,8 +66,8 @@ func TestHotIndexServes(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, true)
-			e.reg = server.NewRegistry()
-			Register(e.reg, Deps{Store: e.s, Slots: compressed.NewSlotCache(e.s, time.Duration(0)), Hot: tc.hot})
+			e.reg = jsonrpc.NewRegistry()
+			Register(e.reg, Deps{Store: e.s, Slots: checkpoint.NewSlotCache(e.s, time.Duration(0)), Hot: tc.hot})
 			res, err := e.call(tc.method, tc.params)
 			if tc.wantErr != "" {
 				if err == nil || err.Message != tc.wantErr {

@@ -11,10 +11,11 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // insertAccount writes one account row into table (a compressed table with
@@ -187,7 +188,7 @@ func TestAccountLookups(t *testing.T) {
 	}
 }
 
-type failingStore struct{ store.Store }
+type failingStore struct{ arrowstore.Store }
 
 func (failingStore) Query(context.Context, string, store.Params) (*store.Result, error) {
 	return nil, errors.New("disk on fire")
@@ -198,10 +199,10 @@ type fixedSlot uint64
 func (s fixedSlot) ContextSlot(context.Context) (uint64, error) { return uint64(s), nil }
 
 func TestInternalErrorsArePhotons(t *testing.T) {
-	reg := server.NewRegistry()
+	reg := jsonrpc.NewRegistry()
 	Register(reg, Deps{Store: failingStore{}, Slots: fixedSlot(1), Logger: slog.New(slog.DiscardHandler)})
 	h, _ := reg.Lookup("getCompressedMintTokenHolders")
-	_, err := h(context.Background(), &server.Call{Params: json.RawMessage(`{"mint":"` + b58(key(1)) + `"}`)})
+	_, err := h(context.Background(), &jsonrpc.Call{Params: json.RawMessage(`{"mint":"` + b58(key(1)) + `"}`)})
 	var je *jsonrpc.Error
 	if !errors.As(err, &je) || je.Code != -32000 || je.Message != "Internal server error" || je.HTTPStatus != 0 {
 		t.Errorf("err = %v, want -32000 Internal server error", err)
@@ -228,10 +229,10 @@ func TestHealth(t *testing.T) {
 		{"node hangs", slow, "Internal server error"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			reg := server.NewRegistry()
-			Register(reg, Deps{Store: e.s, Slots: compressed.NewSlotCache(e.s, 0), Logger: slog.New(slog.DiscardHandler), Tip: c.tip})
+			reg := jsonrpc.NewRegistry()
+			Register(reg, Deps{Store: e.s, Slots: checkpoint.NewSlotCache(e.s, 0), Logger: slog.New(slog.DiscardHandler), Tip: c.tip})
 			h, _ := reg.Lookup("getIndexerHealth")
-			res, err := h(context.Background(), &server.Call{Method: "getIndexerHealth"})
+			res, err := h(context.Background(), &jsonrpc.Call{Method: "getIndexerHealth"})
 			var got string
 			var je *jsonrpc.Error
 			if errors.As(err, &je) {

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -16,8 +15,8 @@ type multipleAccountsParams struct {
 // multipleAccounts serves getMultipleCompressedAccounts in either shape:
 // one item per requested key, in request order, null where no unspent
 // account matches.
-func multipleAccounts(d Deps, v2 bool) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func multipleAccounts(d Deps, v2 bool) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		var p multipleAccountsParams
 		if err := jsonrpc.DecodeParams(c.Params, &p, []string{"hashes", "addresses"}); err != nil {
 			return nil, err

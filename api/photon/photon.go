@@ -10,21 +10,20 @@ import (
 	"errors"
 	"log/slog"
 
-	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
 )
 
 // SlotSource gives the slot answers are stamped with; it returns
-// compressed.ErrNotIndexed while nothing has been indexed.
+// checkpoint.ErrNotIndexed while nothing has been indexed.
 type SlotSource interface {
 	ContextSlot(ctx context.Context) (uint64, error)
 }
 
 // Deps are what the methods read from.
 type Deps struct {
-	Store store.Store
+	Store store.Querier
 	Slots SlotSource
 	// Hot serves holders and token balances from memory when set; nil
 	// reads them from the store.
@@ -43,14 +42,14 @@ type Deps struct {
 
 // Register adds every Photon method to r. A missing dependency is a wiring
 // bug and panics at startup.
-func Register(r *server.Registry, d Deps) {
+func Register(r *jsonrpc.Registry, d Deps) {
 	if d.Store == nil || d.Slots == nil {
 		panic("photon: Deps.Store and Deps.Slots are required")
 	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
-	for name, h := range map[string]server.Handler{
+	for name, h := range map[string]jsonrpc.Handler{
 		"getCompressedAccount":                   getCompressedAccount(d),
 		"getCompressedAccountV2":                 getCompressedAccountV2(d),
 		"getMultipleCompressedAccounts":          getMultipleCompressedAccounts(d),
@@ -96,8 +95,8 @@ const internalErrorText = "Internal server error"
 
 // guard turns failures that are not the client's into Photon's internal
 // error. Deadlines stay as they are so the server answers them as timeouts.
-func (d Deps) guard(method string, h server.Handler) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func (d Deps) guard(method string, h jsonrpc.Handler) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		res, err := h(ctx, c)
 		if err == nil {
 			return res, nil
@@ -114,7 +113,7 @@ func (d Deps) guard(method string, h server.Handler) server.Handler {
 // contextSlot reads the slot once per request.
 func (d Deps) contextSlot(ctx context.Context) (uint64, error) {
 	slot, err := d.Slots.ContextSlot(ctx)
-	if errors.Is(err, compressed.ErrNotIndexed) {
+	if errors.Is(err, checkpoint.ErrNotIndexed) {
 		return 0, recordNotFound("No data has been indexed")
 	}
 	return slot, err

@@ -6,7 +6,6 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -40,13 +39,13 @@ func sigPage(p *sigParams) (compressed.SigPage, error) {
 }
 
 // sigLister reads one page for one key.
-type sigLister func(ctx context.Context, s store.Store, k compressed.Key, p compressed.SigPage) ([]compressed.SignatureInfo, error)
+type sigLister func(ctx context.Context, s store.Querier, k compressed.Key, p compressed.SigPage) ([]compressed.SignatureInfo, error)
 
 // keyedSignatures serves a signature method keyed by the field named key
 // (owner or address): newest first, slot then signature descending.
-func keyedSignatures(d Deps, key string, list sigLister) server.Handler {
+func keyedSignatures(d Deps, key string, list sigLister) jsonrpc.Handler {
 	fields := []string{key, "limit", "cursor"}
-	return func(ctx context.Context, c *server.Call) (any, error) {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		var p sigParams
 		if err := jsonrpc.DecodeParams(c.Params, &p, fields); err != nil {
 			return nil, err

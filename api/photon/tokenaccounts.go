@@ -6,7 +6,6 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -24,20 +23,20 @@ type tokenAccountsParams struct {
 // HotTokens serves token account pages from memory (hotindex.Tokens) with
 // the semantics of the query layer and the slot its data reflects; ok is
 // false when it does not hold the key, and the store answers. It returns
-// compressed.ErrNotIndexed while no slot has been indexed.
+// checkpoint.ErrNotIndexed while no slot has been indexed.
 type HotTokens interface {
 	ByOwner(owner compressed.Key, p compressed.TokenPage) (items []compressed.Account, slot uint64, ok bool, err error)
 	ByDelegate(delegate compressed.Key, p compressed.TokenPage) (items []compressed.Account, slot uint64, ok bool, err error)
 }
 
 // tokenLister reads one page for one authority.
-type tokenLister func(ctx context.Context, s store.Store, who compressed.Key, p compressed.TokenPage) ([]compressed.Account, error)
+type tokenLister func(ctx context.Context, s store.Querier, who compressed.Key, p compressed.TokenPage) ([]compressed.Account, error)
 
 // tokenAccounts serves the by-owner and by-delegate methods, V1 and V2:
 // one keyset page ordered by mint, then hash.
-func tokenAccounts(d Deps, authority string, list tokenLister, v2 bool) server.Handler {
+func tokenAccounts(d Deps, authority string, list tokenLister, v2 bool) jsonrpc.Handler {
 	fields := []string{authority, "mint", "cursor", "limit"}
-	return func(ctx context.Context, c *server.Call) (any, error) {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		var p tokenAccountsParams
 		if err := jsonrpc.DecodeParams(c.Params, &p, fields); err != nil {
 			return nil, err

@@ -8,7 +8,6 @@ import (
 	"github.com/mr-tron/base58"
 
 	"github.com/dasch-labs/dasch/query/compressed"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -47,8 +46,8 @@ func (s *Signature) UnmarshalJSON(b []byte) error {
 // indexed (Photon fetches it from its Solana RPC node); the accounts are
 // those the transaction created and spent. Opened accounts carry the
 // transaction's own slot, as Photon re-parses the transaction for them.
-func transactionWithCompressionInfo(d Deps, v2 bool) server.Handler {
-	return func(ctx context.Context, c *server.Call) (any, error) {
+func transactionWithCompressionInfo(d Deps, v2 bool) jsonrpc.Handler {
+	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		var p struct {
 			Signature *Signature `json:"signature"`
 		}

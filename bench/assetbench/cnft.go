@@ -13,7 +13,7 @@ import (
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest/assetstate"
 	"github.com/dasch-labs/dasch/schema"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // Available reports whether this build generates kind k: every kind.
@@ -84,7 +84,7 @@ const eventBatchRows = 50_000
 // insertEvents writes the compressed NFTs' events to bubblegum_events as
 // the asset ingest writes them (the whole event as the payload), in
 // batches. It returns the rows written.
-func insertEvents(ctx context.Context, s store.Store, p *Plan) (int, error) {
+func insertEvents(ctx context.Context, s arrowstore.Store, p *Plan) (int, error) {
 	b := assetstate.EventsTable().New(memory.NewGoAllocator())
 	defer b.Release()
 	rows := 0

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"strconv"
 	"sync"
 	"time"
 
@@ -17,7 +16,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/internal/parallel"
 	"github.com/dasch-labs/dasch/schema"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // chunkAssets is the number of assets generated (and decoded) together.
@@ -78,7 +77,7 @@ type ingestFigures struct {
 // workers running assets.Decoder, outputs taken back in order into the
 // arrowbatch batcher, which inserts in the background. The whole of it is
 // timed.
-func ingestChunks(ctx context.Context, s store.Store, chunks [][]solana.Account, par int) (ingestFigures, error) {
+func ingestChunks(ctx context.Context, s arrowstore.Store, chunks [][]solana.Account, par int) (ingestFigures, error) {
 	var fig ingestFigures
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -159,7 +158,7 @@ const rawTable = "bench_asset_accounts_raw"
 // batcher's size before the clock starts, then inserted one at a time, as
 // the batcher inserts a table, into a copy of asset_accounts. It returns
 // the rows inserted and the time taken.
-func rawInsert(ctx context.Context, s store.Store, chunks [][]solana.Account, maxRows int) (int, time.Duration, error) {
+func rawInsert(ctx context.Context, s arrowstore.Store, chunks [][]solana.Account, maxRows int) (int, time.Duration, error) {
 	tbl := assetstate.Decoder{}.Tables()[0]
 	b := tbl.New(memory.NewGoAllocator())
 	defer b.Release()
@@ -213,18 +212,6 @@ func rawInsert(ctx context.Context, s store.Store, chunks [][]solana.Account, ma
 		}
 	}
 	return rows, time.Since(start), nil
-}
-
-// checkpoint stamps the store with the last generated slot: the API
-// answers with the indexed slot.
-func checkpoint(ctx context.Context, s store.Store, p *Plan) error {
-	last := slot(max(0, p.Assets()-1))
-	err := s.Exec(ctx, "INSERT INTO "+schema.TableCheckpoints+" (name, slot) VALUES ({n:String}, {s:UInt64})",
-		store.Params{"n": schema.CheckpointMain, "s": strconv.FormatUint(last, 10)})
-	if err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
-	}
-	return nil
 }
 
 func workers() int { return max(1, runtime.GOMAXPROCS(0)) }

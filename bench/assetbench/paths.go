@@ -8,7 +8,7 @@ import (
 	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/assetrows"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // domDraw seeds the random draws of ids to request.
@@ -34,7 +34,7 @@ func (d draw) ids(i int) []solana.Pubkey {
 
 // paths are the ways to answer a draw's requests.
 type paths struct {
-	s store.Store
+	s arrowstore.Store
 	// rpc is the server reading the store, indexed the one reading the
 	// asset index first.
 	rpc, indexed *rpcClient

@@ -8,7 +8,7 @@ import (
 	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/assetrows"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // probeIDs is how many ids of each kind the probe renders.
@@ -19,7 +19,7 @@ const probeIDs = 32
 // (its renderer is not in): it is reported and left out of the measured
 // mix. Any other failure, or a kind rendered for some ids only, is an
 // error: every generated asset is a real asset.
-func probe(ctx context.Context, s store.Store, p *Plan) (unserved []Kind, err error) {
+func probe(ctx context.Context, s arrowstore.Store, p *Plan) (unserved []Kind, err error) {
 	for k := range NumKinds {
 		pool := p.ByKind[k]
 		if len(pool) == 0 {

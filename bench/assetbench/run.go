@@ -11,8 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // Config tunes a run. Zero values take the defaults noted.
@@ -127,7 +128,7 @@ func (r *Report) IngestAccountsPerSec() float64 {
 
 // Run generates the assets, loads them into s (migrated and empty) through
 // the asset ingest path and measures the read paths.
-func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
+func Run(ctx context.Context, s arrowstore.Store, cfg Config) (*Report, error) {
 	cfg.applyDefaults()
 	began := time.Now()
 	say := func(format string, a ...any) {
@@ -187,7 +188,7 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 
 // load generates the state, measures the raw insert reference and ingests
 // the state, then waits for merges.
-func load(ctx context.Context, s store.Store, p *Plan, rep *Report, say func(string, ...any)) error {
+func load(ctx context.Context, s arrowstore.Store, p *Plan, rep *Report, say func(string, ...any)) error {
 	cfg := rep.Cfg
 	say("generating %d assets (%d workers)", p.Assets(), cfg.Parallel)
 	start := time.Now()
@@ -211,7 +212,8 @@ func load(ctx context.Context, s store.Store, p *Plan, rep *Report, say func(str
 		return err
 	}
 	rep.EventsInsert = time.Since(start)
-	if err := checkpoint(ctx, s, p); err != nil {
+	// The API answers with the indexed slot: the last generated one.
+	if err := checkpoint.Write(ctx, s, slot(max(0, p.Assets()-1))); err != nil {
 		return err
 	}
 	say("events: %d rows in %.1fs; waiting for merges", rep.Events, rep.EventsInsert.Seconds())

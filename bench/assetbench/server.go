@@ -8,16 +8,17 @@ import (
 	"time"
 
 	dasapi "github.com/dasch-labs/dasch/api/das"
+	"github.com/dasch-labs/dasch/api/methods"
 	"github.com/dasch-labs/dasch/auth"
-	"github.com/dasch-labs/dasch/query"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // startServer serves the DAS methods over loopback HTTP as `dasch serve`
 // does, behind a fresh API key; with idx, states come from the asset
 // index first.
-func startServer(ctx context.Context, s store.Store, idx dasapi.AssetIndex, say func(string, ...any)) (addr, key string, stop func(), err error) {
+func startServer(ctx context.Context, s arrowstore.Store, idx dasapi.AssetIndex, say func(string, ...any)) (addr, key string, stop func(), err error) {
 	key, _, err = auth.CreateKey(ctx, s, "bench")
 	if err != nil {
 		return "", "", nil, fmt.Errorf("api key: %w", err)
@@ -27,8 +28,7 @@ func startServer(ctx context.Context, s store.Store, idx dasapi.AssetIndex, say 
 		return "", "", nil, fmt.Errorf("api keys: %w", err)
 	}
 	log := slog.New(slog.NewTextHandler(sayWriter(say), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	reg := server.NewRegistry()
-	dasapi.Register(reg, dasapi.Deps{Store: s, Slots: query.NewSlotCache(s, 200*time.Millisecond), Index: idx, Logger: log})
+	reg := methods.New(methods.Options{Methods: methods.DAS, Store: s, Slots: checkpoint.NewSlotCache(s, 200*time.Millisecond), Assets: idx, Logger: log})
 	srv, err := server.New(server.Config{Listen: "127.0.0.1:0", RequestTimeout: time.Minute, Logger: log}, reg, keys, nil)
 	if err != nil {
 		return "", "", nil, fmt.Errorf("server: %w", err)

@@ -7,13 +7,14 @@ import (
 
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // settle waits, up to limit, until no merge runs, so queries are measured
 // on the state ingest leaves once it is idle rather than while merges
 // compete for the CPU. It returns the wait and asset_accounts' active
 // parts.
-func settle(ctx context.Context, s store.Store, limit time.Duration) (time.Duration, int, error) {
+func settle(ctx context.Context, s arrowstore.Store, limit time.Duration) (time.Duration, int, error) {
 	start := time.Now()
 	for quiet := 0; time.Since(start) < limit && quiet < 3; {
 		res, err := s.Query(ctx, "SELECT count() FROM system.merges WHERE database = currentDatabase()", nil)
@@ -42,7 +43,7 @@ func settle(ctx context.Context, s store.Store, limit time.Duration) (time.Durat
 }
 
 // diskBytes is asset_accounts' compressed size.
-func diskBytes(ctx context.Context, s store.Store) (int64, error) {
+func diskBytes(ctx context.Context, s arrowstore.Store) (int64, error) {
 	res, err := s.Query(ctx, `SELECT toUInt64(sum(bytes_on_disk)) FROM system.parts
 		WHERE active AND database = currentDatabase() AND table = {t:String}`, store.Params{"t": schema.TableAssetAccounts})
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // daschTables are the tables the generated state is written to: every
@@ -128,7 +129,7 @@ func (f IngestFigures) TxAccountsPerSec() float64 {
 func (f IngestFigures) CopyAccountsPerSec() float64 { return float64(f.Accounts) / f.Load.Seconds() }
 
 // insertJobs runs the inserts with par workers; the first error wins.
-func insertJobs(ctx context.Context, s store.Store, jobs []insertJob, par int) error {
+func insertJobs(ctx context.Context, s arrowstore.Store, jobs []insertJob, par int) error {
 	return parallel.Run(jobs, par, func(_ int, j insertJob) error {
 		if err := s.Insert(ctx, j.table, j.rec); err != nil {
 			return fmt.Errorf("insert into %s: %w", j.table, err)
@@ -144,7 +145,7 @@ const narrowTable = "bench_narrow_rows"
 // (FixedString(32) key, UInt64), pre-built batches inserted par at a
 // time: the ceiling of the engine for the narrowest keyed rows dasch
 // stores, taken in the same run.
-func narrowLimit(ctx context.Context, s store.Store, rows, batch, par int) (float64, error) {
+func narrowLimit(ctx context.Context, s arrowstore.Store, rows, batch, par int) (float64, error) {
 	if err := s.Exec(ctx, "DROP TABLE IF EXISTS "+narrowTable+" SYNC", nil); err != nil {
 		return 0, err
 	}
@@ -189,7 +190,7 @@ func narrowLimit(ctx context.Context, s store.Store, rows, batch, par int) (floa
 // queries are measured on the state ingest leaves once it is idle rather
 // than while merges compete for the CPU. It returns the wait and the active
 // parts per table.
-func settle(ctx context.Context, s store.Store, limit time.Duration) (time.Duration, map[string]int, error) {
+func settle(ctx context.Context, s arrowstore.Store, limit time.Duration) (time.Duration, map[string]int, error) {
 	start := time.Now()
 	quiet := 0
 	for time.Since(start) < limit && quiet < 3 {
@@ -223,7 +224,7 @@ func settle(ctx context.Context, s store.Store, limit time.Duration) (time.Durat
 }
 
 // daschDiskBytes is the compressed size of the loaded tables.
-func daschDiskBytes(ctx context.Context, s store.Store) (int64, error) {
+func daschDiskBytes(ctx context.Context, s arrowstore.Store) (int64, error) {
 	res, err := s.Query(ctx, `SELECT toUInt64(sum(bytes_on_disk)) FROM system.parts
 		WHERE active AND database = currentDatabase() AND table IN {t:Array(String)}`,
 		store.Params{"t": chArray(daschTables())})
@@ -262,7 +263,7 @@ type HolderCursor struct {
 
 // daschHolderAt reads the holder at 0-based position pos of mint's
 // holders (balance DESC, owner DESC): the cursor of the page after it.
-func daschHolderAt(ctx context.Context, s store.Store, mint [32]byte, pos int) (HolderCursor, error) {
+func daschHolderAt(ctx context.Context, s arrowstore.Store, mint [32]byte, pos int) (HolderCursor, error) {
 	res, err := s.Query(ctx, `SELECT balance, owner FROM mint_holders FINAL
 		WHERE mint = {m:FixedString(32)} AND is_deleted = 0
 		ORDER BY balance DESC, owner DESC LIMIT 1 OFFSET {o:UInt64}`,
@@ -280,7 +281,7 @@ func daschHolderAt(ctx context.Context, s store.Store, mint [32]byte, pos int) (
 }
 
 // daschHolderCount counts the live holders of mint.
-func daschHolderCount(ctx context.Context, s store.Store, mint [32]byte) (int, error) {
+func daschHolderCount(ctx context.Context, s arrowstore.Store, mint [32]byte) (int, error) {
 	res, err := s.Query(ctx, `SELECT count() FROM mint_holders FINAL WHERE mint = {m:FixedString(32)} AND is_deleted = 0`,
 		store.Params{"m": string(mint[:])})
 	if err != nil {
@@ -291,7 +292,7 @@ func daschHolderCount(ctx context.Context, s store.Store, mint [32]byte) (int, e
 
 // daschHolders is the holders page after cur (nil: the first page) from
 // the query layer the API calls, without HTTP or JSON.
-func daschHolders(ctx context.Context, s store.Store, mint [32]byte, cur *HolderCursor) ([]Holder, error) {
+func daschHolders(ctx context.Context, s arrowstore.Store, mint [32]byte, cur *HolderCursor) ([]Holder, error) {
 	page := compressed.HolderPage{Limit: pageLimit}
 	if cur != nil {
 		page.After = &compressed.HolderCursor{Balance: cur.Balance, Owner: compressed.Key(cur.Owner)}
@@ -309,7 +310,7 @@ func daschHolders(ctx context.Context, s store.Store, mint [32]byte, cur *Holder
 
 // daschBalances is the first balances page of owner from the query layer.
 // daschTokens is owner's first page of token accounts as (hash, amount).
-func daschTokens(ctx context.Context, s store.Store, owner [32]byte) ([]Holder, error) {
+func daschTokens(ctx context.Context, s arrowstore.Store, owner [32]byte) ([]Holder, error) {
 	items, err := compressed.TokenAccountsByOwner(ctx, s, compressed.Key(owner), compressed.TokenPage{Limit: pageLimit})
 	if err != nil {
 		return nil, err
@@ -321,7 +322,7 @@ func daschTokens(ctx context.Context, s store.Store, owner [32]byte) ([]Holder, 
 	return out, nil
 }
 
-func daschBalances(ctx context.Context, s store.Store, owner [32]byte) ([]Holder, error) {
+func daschBalances(ctx context.Context, s arrowstore.Store, owner [32]byte) ([]Holder, error) {
 	items, err := compressed.TokenBalancesByOwner(ctx, s, compressed.Key(owner), compressed.BalancePage{Limit: pageLimit})
 	if err != nil {
 		return nil, err

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // EngineWork is what the engine counted doing while a phase ran, from its
@@ -26,7 +26,7 @@ const sqlEngineWork = `SELECT
 FROM system.events`
 
 // engineWork reads the engine's counters now.
-func engineWork(ctx context.Context, s store.Store) (EngineWork, error) {
+func engineWork(ctx context.Context, s arrowstore.Store) (EngineWork, error) {
 	res, err := s.Query(ctx, sqlEngineWork, nil)
 	if err != nil {
 		return EngineWork{}, fmt.Errorf("engine counters: %w", err)
@@ -53,7 +53,7 @@ func (w EngineWork) String() string {
 }
 
 // withEngineWork runs phase and returns the engine's work over it.
-func withEngineWork(ctx context.Context, s store.Store, phase func() error) (EngineWork, error) {
+func withEngineWork(ctx context.Context, s arrowstore.Store, phase func() error) (EngineWork, error) {
 	w0, err := engineWork(ctx, s)
 	if err != nil {
 		return EngineWork{}, err

@@ -9,7 +9,7 @@ import (
 
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/internal/parallel"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // DefaultPartChunks is Config.PartChunks' default: parts of 2.5M rows of
@@ -31,7 +31,7 @@ const DefaultPartChunks = 5
 // Sets are stored, and committed told, in load order. Used from one
 // goroutine.
 type partSets struct {
-	s        store.Store
+	s        arrowstore.Store
 	every    int
 	par      int
 	anyOrder func(table string) bool
@@ -41,7 +41,7 @@ type partSets struct {
 	// sets counts the sets stored.
 	sets int
 
-	open   map[string]store.PartWriter
+	open   map[string]arrowstore.PartWriter
 	chunks int    // chunks appended to open
 	to     uint64 // the last slot of open's chunks
 
@@ -56,8 +56,8 @@ type pendingSet struct {
 	to   uint64
 }
 
-func newPartSets(s store.Store, every, par int, anyOrder func(table string) bool, phase phaseFunc, committed func(to uint64)) *partSets {
-	return &partSets{s: s, every: max(every, 1), par: par, anyOrder: anyOrder, phase: phase, committed: committed, open: map[string]store.PartWriter{}}
+func newPartSets(s arrowstore.Store, every, par int, anyOrder func(table string) bool, phase phaseFunc, committed func(to uint64)) *partSets {
+	return &partSets{s: s, every: max(every, 1), par: par, anyOrder: anyOrder, phase: phase, committed: committed, open: map[string]arrowstore.PartWriter{}}
 }
 
 // add appends a chunk's records, par tables at a time, and starts the
@@ -68,7 +68,7 @@ func (p *partSets) add(ctx context.Context, jobs []insertJob, to uint64) error {
 		return err
 	}
 	type appendJob struct {
-		w store.PartWriter
+		w arrowstore.PartWriter
 		insertJob
 	}
 	todo := make([]appendJob, len(jobs))
@@ -130,7 +130,7 @@ func (p *partSets) commit() error {
 		return nil
 	}
 	set := p.open
-	p.open, p.chunks = map[string]store.PartWriter{}, 0
+	p.open, p.chunks = map[string]arrowstore.PartWriter{}, 0
 	ps := pendingSet{make(chan error, 1), p.to}
 	p.pending = append(p.pending, ps)
 	go func() { ps.done <- commitSet(set, p.phase) }()
@@ -146,7 +146,7 @@ func (p *partSets) settleOldest() error {
 
 // commitSet commits every part of set at once and returns the first
 // error.
-func commitSet(set map[string]store.PartWriter, phase phaseFunc) error {
+func commitSet(set map[string]arrowstore.PartWriter, phase phaseFunc) error {
 	names := make([]string, 0, len(set))
 	for n := range set {
 		names = append(names, n)

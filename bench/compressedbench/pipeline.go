@@ -15,12 +15,13 @@ import (
 
 	"github.com/dasch-labs/dasch/chain/light"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/ingest/decode"
-	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // treeTypeStateV2 is the tree_type of a batched (V2) state tree. The
@@ -30,7 +31,7 @@ const treeTypeStateV2 = uint8(light.TreeStateV2)
 
 // seedTrees registers the generated trees in state_trees, as `dasch
 // ingest --trees` would.
-func seedTrees(ctx context.Context, s store.Store, p *Plan) error {
+func seedTrees(ctx context.Context, s arrowstore.Store, p *Plan) error {
 	for t := 0; t < trees; t++ {
 		tree, queue := p.treeKeys[t], p.queueKeys[t]
 		if err := s.Exec(ctx, `INSERT INTO state_trees (tree, queue, tree_type, height, root_history_capacity)
@@ -167,7 +168,7 @@ func (ph Phases) Sorted() []string {
 // (see runPipeline). Load is the wall time of the whole run, event
 // generation included (it overlaps the inserts and takes CPU from them;
 // its own time is the phase "generate").
-func loadDasch(ctx context.Context, s store.Store, step *compressedstate.StateStep, p *Plan, chunk, par, partChunks int) (IngestFigures, error) {
+func loadDasch(ctx context.Context, s arrowstore.Store, step *compressedstate.StateStep, p *Plan, chunk, par, partChunks int) (IngestFigures, error) {
 	fig := IngestFigures{Phases: Phases{}}
 	if err := seedTrees(ctx, s, p); err != nil {
 		return fig, err
@@ -203,19 +204,10 @@ func loadDasch(ctx context.Context, s store.Store, step *compressedstate.StateSt
 		return fig, err
 	}
 	// The API stamps answers with the indexed slot.
-	if err := checkpoint(ctx, s, st.MaxSlot); err != nil {
+	if err := checkpoint.Write(ctx, s, st.MaxSlot); err != nil {
 		return fig, err
 	}
 	return fig, nil
-}
-
-// checkpoint records slot as indexed, as the pipeline does.
-func checkpoint(ctx context.Context, s store.Store, slot uint64) error {
-	if err := s.Exec(ctx, "INSERT INTO "+schema.TableCheckpoints+" (name, slot) VALUES ({n:String}, {s:UInt64})",
-		store.Params{"n": schema.CheckpointMain, "s": strconv.FormatUint(slot, 10)}); err != nil {
-		return fmt.Errorf("dasch checkpoint: %w", err)
-	}
-	return nil
 }
 
 // emitFunc hands the pipeline a chunk's events and the chunk's last slot;
@@ -232,7 +224,7 @@ type emitFunc func(evs []light.Events, last uint64) error
 // Phases and counts go to fig; gen times its own work through phase.
 // step is the process's state step: a live indexer keeps one, with its
 // copy of the balances, from run to run.
-func runPipeline(ctx context.Context, s store.Store, step *compressedstate.StateStep, par, partChunks int, fig *IngestFigures, first uint64,
+func runPipeline(ctx context.Context, s arrowstore.Store, step *compressedstate.StateStep, par, partChunks int, fig *IngestFigures, first uint64,
 	gen func(context.Context, emitFunc, phaseFunc) error) error {
 	dec, err := compressedstate.NewDecoder(ctx, s)
 	if err != nil {
@@ -349,7 +341,7 @@ type countedStep struct {
 	n *int
 }
 
-func (c countedStep) Apply(ctx context.Context, s store.Store, from, to uint64) error {
+func (c countedStep) Apply(ctx context.Context, s arrowstore.Writer, from, to uint64) error {
 	*c.n++
 	return c.StateStep.Apply(ctx, s, from, to)
 }
@@ -363,7 +355,7 @@ func releaseJobs(jobs []insertJob) {
 // storedRows counts the rows in the active parts of the compressed
 // tables (every row the ingest wrote, decoded or derived, until merges
 // fold replaced versions) and how many of the tables hold any.
-func storedRows(ctx context.Context, s store.Store) (rows int64, tables int, err error) {
+func storedRows(ctx context.Context, s arrowstore.Store) (rows int64, tables int, err error) {
 	res, err := s.Query(ctx, `SELECT toUInt64(sum(rows)), toUInt64(uniqExactIf(table, rows > 0)) FROM system.parts
 		WHERE active AND database = currentDatabase() AND table IN {t:Array(String)}`,
 		store.Params{"t": chArray(daschTables())})

@@ -17,7 +17,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/schema"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // rawPrefix names the empty copies the same-rows limit inserts into.
@@ -30,7 +30,7 @@ const rawPrefix = "bench_raw_"
 // sorting key and indexes), as the end-to-end load writes them. Only the
 // appends and commits are timed: it is the ceiling of any ingest writing
 // these rows in such parts, measured in the same run.
-func sameRowsLimit(ctx context.Context, s store.Store, p *Plan, chunk, par, partChunks int) (IngestFigures, error) {
+func sameRowsLimit(ctx context.Context, s arrowstore.Store, p *Plan, chunk, par, partChunks int) (IngestFigures, error) {
 	fig := IngestFigures{Phases: Phases{}}
 	var mu sync.Mutex // guards fig.Phases: the inserts of a chunk run in parallel
 	for _, t := range daschTables() {

@@ -20,15 +20,15 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/dasch-labs/dasch/api/photon"
+	"github.com/dasch-labs/dasch/api/methods"
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/bench/internal/measure"
 	"github.com/dasch-labs/dasch/bench/pgref"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
-	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // DefaultChunkAccounts is Config.ChunkAccounts' default: a bulk load's
@@ -47,7 +47,7 @@ type Config struct {
 	// Default 2.
 	Parallel int
 	// PartChunks is the chunks each part of dasch's load holds: a table's
-	// records go to one INSERT (store.PartWriter) committed every
+	// records go to one INSERT (arrowstore.PartWriter) committed every
 	// PartChunks chunks. Default DefaultPartChunks; 1, a part per chunk.
 	PartChunks int
 	// Postgres loads and queries the reference; without it the PostgreSQL
@@ -185,7 +185,7 @@ type Report struct {
 
 // Run generates the state, loads it into s (migrated and empty) and, when
 // cfg.Postgres is set, into a fresh PostgreSQL, then measures both.
-func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
+func Run(ctx context.Context, s arrowstore.Store, cfg Config) (*Report, error) {
 	cfg.applyDefaults()
 	plan, err := NewPlan(cfg.Gen)
 	if err != nil {
@@ -250,7 +250,7 @@ func Run(ctx context.Context, s store.Store, cfg Config) (*Report, error) {
 // runner carries one run's state from phase to phase.
 type runner struct {
 	cfg Config
-	s   store.Store
+	s   arrowstore.Store
 	// step is the state step of every ingest of the run, as one indexer
 	// process keeps it.
 	step  *compressedstate.StateStep
@@ -606,7 +606,7 @@ func (r *runner) concurrently(ctx context.Context, row *PageRow,
 // startServer serves the Photon methods over s on a loopback port with a
 // real api key, wired as `dasch serve` wires them, so a page is timed the
 // way a client sees it.
-func startServer(ctx context.Context, s store.Store, hot bool, say func(string, ...any)) (addr, key string, stop func(), err error) {
+func startServer(ctx context.Context, s arrowstore.Store, hot bool, say func(string, ...any)) (addr, key string, stop func(), err error) {
 	key, _, err = auth.CreateKey(ctx, s, "bench")
 	if err != nil {
 		return "", "", nil, err
@@ -617,7 +617,7 @@ func startServer(ctx context.Context, s store.Store, hot bool, say func(string, 
 	}
 	log := slog.New(slog.NewTextHandler(sayWriter(say), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	sctx, cancel := context.WithCancel(ctx)
-	pd := photon.Deps{Store: s, Slots: compressed.NewSlotCache(s, 200*time.Millisecond), Logger: log}
+	mo := methods.Options{Methods: methods.Photon, Store: s, Slots: checkpoint.NewSlotCache(s, 200*time.Millisecond), Logger: log}
 	if hot {
 		x, took, err := hotindex.Open(sctx, s, hotindex.DefaultSyncInterval, func(err error) { log.Warn("hot index sync failed", "err", err) })
 		if err != nil {
@@ -627,7 +627,7 @@ func startServer(ctx context.Context, s store.Store, hot bool, say func(string, 
 		st := x.Stats()
 		say("dasch: hot index: %d balances (%d owners, %d mints, ~%d MiB, %.1f B/balance) loaded in %.1fs",
 			st.Entries, st.Owners, st.Mints, st.Bytes>>20, float64(st.Bytes)/float64(max(1, st.Entries)), took.Seconds())
-		pd.Hot = x
+		mo.Hot = x
 		tx, took, err := hotindex.OpenTokens(sctx, s, hotindex.DefaultTokenBudget, hotindex.DefaultSyncInterval, func(err error) { log.Warn("token index sync failed", "err", err) })
 		if err != nil {
 			cancel()
@@ -636,15 +636,13 @@ func startServer(ctx context.Context, s store.Store, hot bool, say func(string, 
 		ts := tx.Stats()
 		say("dasch: token index: %d accounts (%d owners, ~%d MiB, %.1f B/account, complete %v) loaded in %.1fs",
 			ts.Accounts, ts.Owners, ts.Bytes>>20, float64(ts.Bytes)/float64(max(1, ts.Accounts)), ts.Complete, took.Seconds())
-		pd.HotTokens = tx
+		mo.HotTokens = tx
 	}
-	reg := server.NewRegistry()
-	photon.Register(reg, pd)
 	srv, err := server.New(server.Config{
 		Listen:         "127.0.0.1:0",
 		RequestTimeout: time.Minute,
 		Logger:         log,
-	}, reg, keys, nil)
+	}, methods.New(mo), keys, nil)
 	if err != nil {
 		cancel()
 		return "", "", nil, err
@@ -692,7 +690,7 @@ func loadAvg() string {
 // with from its statistics (the line of the environment variable it
 // reads, which the embedded store sets); "?" where the engine does not
 // say.
-func allocatorOptions(ctx context.Context, s store.Store) string {
+func allocatorOptions(ctx context.Context, s arrowstore.Store) string {
 	res, err := s.Query(ctx, "SELECT * FROM system.jemalloc_stats", nil)
 	if err != nil || len(res.Rows) == 0 || len(res.Rows[0]) == 0 {
 		return "?"

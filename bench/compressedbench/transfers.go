@@ -11,8 +11,10 @@ import (
 
 	"github.com/dasch-labs/dasch/bench/internal/measure"
 	"github.com/dasch-labs/dasch/chain/light"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // transfersPerSlot places the transfers on the slots after the state.
@@ -71,7 +73,7 @@ type spendable struct {
 // the pipeline. It checks the state each leaves: every picked account
 // spent, the supply unchanged and, in dasch, every balance equal to its
 // unspent accounts.
-func runTransfers(ctx context.Context, s store.Store, step *compressedstate.StateStep, pg *pgx.Conn, p *Plan, st Stats, n, live, chunk, par int) (TransferFigures, error) {
+func runTransfers(ctx context.Context, s arrowstore.Store, step *compressedstate.StateStep, pg *pgx.Conn, p *Plan, st Stats, n, live, chunk, par int) (TransferFigures, error) {
 	fig := TransferFigures{IngestFigures: IngestFigures{Phases: Phases{}}}
 	want := n
 	if live > 0 {
@@ -122,7 +124,7 @@ func runTransfers(ctx context.Context, s store.Store, step *compressedstate.Stat
 		}
 		lastSlot += uint64(fig.LiveTransfers / transfersPerSlot)
 	}
-	if err := checkpoint(ctx, s, lastSlot); err != nil {
+	if err := checkpoint.Write(ctx, s, lastSlot); err != nil {
 		return fig, err
 	}
 	if fig.SupplyAfter, err = supply(ctx, s); err != nil {
@@ -141,7 +143,7 @@ func runTransfers(ctx context.Context, s store.Store, step *compressedstate.Stat
 // warmup slot (the other step wrote since). The engine's caches warm as
 // the series go on; the third series shows how much. Slots start at slot,
 // their outputs at stream position seq.
-func liveSlots(ctx context.Context, s store.Store, step *compressedstate.StateStep, p *Plan, picked []spendable, seq, slot uint64, slots, par int, fig *TransferFigures) error {
+func liveSlots(ctx context.Context, s arrowstore.Store, step *compressedstate.StateStep, p *Plan, picked []spendable, seq, slot uint64, slots, par int, fig *TransferFigures) error {
 	scan := compressedstate.NewStateStep()
 	scan.BalanceCache(0)
 	used := 0
@@ -188,7 +190,7 @@ func liveSlots(ctx context.Context, s store.Store, step *compressedstate.StateSt
 // (those whose hash falls in a slice of the hash space, which selects
 // positions at random), in a random order: outside the timing, as the
 // parsed input is.
-func pickSpendable(ctx context.Context, s store.Store, p *Plan, accounts, n int) ([]spendable, error) {
+func pickSpendable(ctx context.Context, s arrowstore.Store, p *Plan, accounts, n int) ([]spendable, error) {
 	if n <= 0 || accounts == 0 {
 		return nil, nil
 	}
@@ -248,7 +250,7 @@ func transferEvents(p *Plan, picked []spendable, seq, slot uint64) []light.Event
 }
 
 // supply sums every balance.
-func supply(ctx context.Context, s store.Store) (uint64, error) {
+func supply(ctx context.Context, s arrowstore.Store) (uint64, error) {
 	res, err := s.Query(ctx, `SELECT toUInt64(sum(balance)) FROM token_balances FINAL`, nil)
 	if err != nil {
 		return 0, fmt.Errorf("supply: %w", err)
@@ -259,7 +261,7 @@ func supply(ctx context.Context, s store.Store) (uint64, error) {
 // checkTransfers checks what the transfers left: each picked account
 // spent once, the supply unchanged, and every balance equal to the sum of
 // its pair's unspent accounts.
-func checkTransfers(ctx context.Context, s store.Store, fig TransferFigures) error {
+func checkTransfers(ctx context.Context, s arrowstore.Store, fig TransferFigures) error {
 	if fig.SupplyAfter != fig.SupplyBefore {
 		return fmt.Errorf("transfers changed the supply: %d before, %d after", fig.SupplyBefore, fig.SupplyAfter)
 	}

@@ -9,14 +9,14 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
-	"github.com/dasch-labs/dasch/ingest/assetstate"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
+	"github.com/dasch-labs/dasch/ingest/decoders"
 	isource "github.com/dasch-labs/dasch/ingest/source"
-	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/server"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 func runIngest(ctx context.Context, e *env, args []string) error {
@@ -183,7 +183,7 @@ const followBatchAge = 100 * time.Millisecond
 // printing progress (a bar on a terminal) and the summary to e.stdout. A
 // source following a node ends without error when ctx ends: what was
 // committed is kept and the next run goes on after it.
-func (p *ingestPlan) run(ctx context.Context, e *env, s store.Store, tty bool) error {
+func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bool) error {
 	if *p.f.trees != "" {
 		if err := seedTrees(ctx, s, *p.f.trees); err != nil {
 			return err
@@ -227,10 +227,10 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s store.Store, tty bool) e
 		IsTTY:         tty,
 		ProgressEvery: p.every,
 	}
-	if err := compressedstate.Configure(ctx, s, &cfg, func(st *compressedstate.StateStep) { st.BalanceCache(*p.f.balanceCache) }); err != nil {
+	dec := decoders.Options{Step: func(st *compressedstate.StateStep) { st.BalanceCache(*p.f.balanceCache) }}
+	if err := decoders.Configure(ctx, s, &cfg, dec); err != nil {
 		return err
 	}
-	cfg.Decoders = append(cfg.Decoders, assetstate.Decoder{})
 	_, err := ingest.Run(ctx, cfg)
 	if p.rpc != nil && p.last == nil && errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil
@@ -242,10 +242,10 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s store.Store, tty bool) e
 // node's newest, for latest), else the slot after the indexed one, else
 // (nothing indexed) the node's newest. A resumed run goes on after the
 // indexed slot when that is later.
-func rpcStart(ctx context.Context, s store.Store, rpc *isource.RPC, given *uint64, latest, resume bool) (uint64, error) {
-	indexed, err := query.ContextSlot(ctx, s)
+func rpcStart(ctx context.Context, s arrowstore.Store, rpc *isource.RPC, given *uint64, latest, resume bool) (uint64, error) {
+	indexed, err := checkpoint.ContextSlot(ctx, s)
 	has := err == nil
-	if err != nil && !errors.Is(err, query.ErrNotIndexed) {
+	if err != nil && !errors.Is(err, checkpoint.ErrNotIndexed) {
 		return 0, err
 	}
 	switch {
@@ -268,7 +268,7 @@ func set(fs *flag.FlagSet, name string) bool {
 }
 
 // seedTrees upserts the trees listed in a trees.json file.
-func seedTrees(ctx context.Context, s store.Store, path string) error {
+func seedTrees(ctx context.Context, s arrowstore.Store, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("trees: %w", err)

@@ -8,15 +8,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dasch-labs/dasch/api"
-	dasapi "github.com/dasch-labs/dasch/api/das"
-	"github.com/dasch-labs/dasch/api/photon"
+	"github.com/dasch-labs/dasch/api/methods"
 	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest"
 	isource "github.com/dasch-labs/dasch/ingest/source"
-	"github.com/dasch-labs/dasch/query"
-	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -77,18 +74,20 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	onErr := func(what string) func(error) {
 		return func(err error) { e.log.Warn(what+" sync failed", "err", err) }
 	}
-	pd := photon.Deps{Store: s, Slots: compressed.NewSlotCache(s, 200*time.Millisecond), Logger: e.log}
+	// One cache of the indexed slot for every method: each reads the
+	// checkpoint at most once per TTL, whichever method asks.
+	mo := methods.Options{Methods: methods.All, Store: s, Slots: checkpoint.NewSlotCache(s, 200*time.Millisecond), Logger: e.log}
 	if plan != nil && plan.rpc != nil {
 		// getIndexerHealth compares the indexed slot with the node's, as
 		// Photon does, through a client of its own (the ingest's is
 		// configured again when it restarts).
-		if pd.Tip, err = nodeTip(*ingestSpec, *inf.commitment); err != nil {
+		if mo.Tip, err = nodeTip(*ingestSpec, *inf.commitment); err != nil {
 			return err
 		}
 	}
 	if *hot {
 		x := hotindex.New(s)
-		pd.Hot = x
+		mo.Hot = x
 		loads = append(loads, indexLoad{"hot index", x.Start, func() string {
 			st := x.Stats()
 			return fmt.Sprintf("%d balances (%d owners, %d mints, ~%d MiB)", st.Entries, st.Owners, st.Mints, st.Bytes>>20)
@@ -96,25 +95,20 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	if *tokenIndex {
 		x := hotindex.NewTokens(s, *tokenMB<<20)
-		pd.HotTokens = x
+		mo.HotTokens = x
 		loads = append(loads, indexLoad{"token index", x.Start, func() string {
 			st := x.Stats()
 			return fmt.Sprintf("%d accounts (%d owners, ~%d MiB, complete %v)", st.Accounts, st.Owners, st.Bytes>>20, st.Complete)
 		}})
 	}
-	dd := dasapi.Deps{Store: s, Slots: query.NewSlotCache(s, 200*time.Millisecond), Logger: e.log}
 	if *assetIndex {
 		x := hotindex.NewAssets(s, *assetMB<<20)
-		dd.Index = x
+		mo.Assets = x
 		loads = append(loads, indexLoad{"asset index", x.Start, func() string {
 			st := x.Stats()
 			return fmt.Sprintf("%d entries (~%d MiB, complete %v)", st.Entries, st.Bytes>>20, st.Complete)
 		}})
 	}
-	reg := server.NewRegistry()
-	api.Register(reg, api.Deps{Slots: query.NewSlotCache(s, 200*time.Millisecond)})
-	photon.Register(reg, pd)
-	dasapi.Register(reg, dd)
 	srv, err := server.New(server.Config{
 		Listen:           *listen,
 		RequestTimeout:   *timeout,
@@ -124,7 +118,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		CORSOrigins:      origins,
 		NoCORS:           noCORS,
 		Usage:            server.NewUsageCounter(),
-	}, reg, keys, readiness{s})
+	}, methods.New(mo), keys, readiness{s})
 	if err != nil {
 		return err
 	}
@@ -251,6 +245,12 @@ type indexLoad struct {
 	stats func() string
 }
 
-type readiness struct{ s store.Store }
+// readiness reports whether the store answers; the health endpoint uses it.
+type readiness struct{ s store.Querier }
 
-func (r readiness) Ready(ctx context.Context) error { return query.Ready(ctx, r.s) }
+func (r readiness) Ready(ctx context.Context) error {
+	if _, err := r.s.Query(ctx, "SELECT 1", nil); err != nil {
+		return fmt.Errorf("store not ready: %w", err)
+	}
+	return nil
+}

@@ -6,13 +6,13 @@ import (
 
 	"github.com/dasch-labs/dasch/internal/tempdir"
 	"github.com/dasch-labs/dasch/schema"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 	"github.com/dasch-labs/dasch/store/dial"
 )
 
 // openStore opens url and, when migrate is set, brings the schema up to date.
 // The returned close func also stops the embedded engine.
-func openStore(ctx context.Context, e *env, url string, migrate bool) (store.Store, func(), error) {
+func openStore(ctx context.Context, e *env, url string, migrate bool) (arrowstore.Store, func(), error) {
 	s, err := dial.Open(ctx, url, e.log)
 	if err != nil {
 		return nil, nil, err

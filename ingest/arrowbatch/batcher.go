@@ -9,12 +9,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
-// Inserter opens parts of tables; store.Store is one.
+// Inserter opens parts of tables; arrowstore.Writer is one.
 type Inserter interface {
-	OpenPart(ctx context.Context, table string, sc *arrow.Schema) (store.PartWriter, error)
+	OpenPart(ctx context.Context, table string, sc *arrow.Schema) (arrowstore.PartWriter, error)
 }
 
 // Options configure a Batcher.
@@ -64,7 +64,7 @@ type table struct {
 
 	// The open part, the items and rows appended to it, and when its
 	// oldest row was added. busy: an append to it is in flight.
-	part      store.PartWriter
+	part      arrowstore.PartWriter
 	partSeqs  []uint64
 	partRows  int
 	partBytes int

@@ -14,7 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // testRow is a row of a test table with a chosen size.
@@ -64,7 +64,7 @@ type recorder struct {
 	release chan struct{}
 }
 
-func (r *recorder) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (store.PartWriter, error) {
+func (r *recorder) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (arrowstore.PartWriter, error) {
 	if r.openFail != nil {
 		return nil, r.openFail
 	}
@@ -82,7 +82,7 @@ type recPart struct {
 
 func (p *recPart) Append(rec arrow.RecordBatch) error {
 	if p.done {
-		return store.ErrPartDone
+		return arrowstore.ErrPartDone
 	}
 	if p.r.gate != nil {
 		<-p.r.gate
@@ -98,7 +98,7 @@ func (p *recPart) Append(rec arrow.RecordBatch) error {
 
 func (p *recPart) Commit() error {
 	if p.done {
-		return store.ErrPartDone
+		return arrowstore.ErrPartDone
 	}
 	p.done = true
 	if p.slow {

@@ -7,7 +7,7 @@ import "time"
 //
 // A batch is appended to the table's open part at Rows rows or Bytes
 // bytes, or when its oldest row is Age old, whichever comes first. The
-// part (one INSERT, see store.PartWriter) is committed, and its rows
+// part (one INSERT, see arrowstore.PartWriter) is committed, and its rows
 // become visible, when it holds PartRows rows or PartBytes bytes, when
 // its oldest row is PartAge old, or at once when its batch went by age:
 // a source slow enough to fill no batch within Age is committed batch by

@@ -20,6 +20,7 @@ import (
 	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // FoldStep folds the state of every asset a committed slot range touched
@@ -50,7 +51,7 @@ func (*FoldStep) Name() string { return "asset state" }
 const foldChunk = 500
 
 // Apply implements ingest.StateStep.
-func (st *FoldStep) Apply(ctx context.Context, s store.Store, from, to uint64) error {
+func (st *FoldStep) Apply(ctx context.Context, s arrowstore.Writer, from, to uint64) error {
 	if from > to {
 		return fmt.Errorf("empty slot range %d..%d", from, to)
 	}
@@ -68,7 +69,7 @@ func (st *FoldStep) Apply(ctx context.Context, s store.Store, from, to uint64) e
 }
 
 // touched lists the assets whose rows a write in [from, to] changed.
-func touched(ctx context.Context, s store.Store, from, to uint64) ([]solana.Pubkey, error) {
+func touched(ctx context.Context, s store.Querier, from, to uint64) ([]solana.Pubkey, error) {
 	params := store.Params{"from": strconv.FormatUint(from, 10), "to": strconv.FormatUint(to, 10)}
 	res, err := s.Query(ctx, `SELECT DISTINCT asset_id, kind IN ('edition', 'core') FROM asset_accounts
 		WHERE slot BETWEEN {from:UInt64} AND {to:UInt64}
@@ -120,7 +121,7 @@ func touched(ctx context.Context, s store.Store, from, to uint64) ([]solana.Pubk
 }
 
 // fold folds ids, a chunk at a time, into asset_state.
-func (st *FoldStep) fold(ctx context.Context, s store.Store, ids []solana.Pubkey) error {
+func (st *FoldStep) fold(ctx context.Context, s arrowstore.Writer, ids []solana.Pubkey) error {
 	for start := 0; start < len(ids); start += foldChunk {
 		chunk := ids[start:min(start+foldChunk, len(ids))]
 		rows, err := foldAssets(ctx, s, chunk)
@@ -145,7 +146,7 @@ type foldedRow struct {
 
 // foldAssets renders ids with every optional member shown, from the
 // newest stored rows of each and of the assets it is rendered from.
-func foldAssets(ctx context.Context, s store.Store, ids []solana.Pubkey) ([]foldedRow, error) {
+func foldAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey) ([]foldedRow, error) {
 	states := map[solana.Pubkey]*asset.State{}
 	load := assetrows.Loader(ctx, s, nil)
 	results, err := asset.Render(ids, func(keys []solana.Pubkey, into map[solana.Pubkey]*asset.State) error {
@@ -229,7 +230,7 @@ func (st *FoldStep) version() uint64 {
 }
 
 // write inserts rows into asset_state in one record.
-func (st *FoldStep) write(ctx context.Context, s store.Store, rows []foldedRow) error {
+func (st *FoldStep) write(ctx context.Context, s arrowstore.Writer, rows []foldedRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -279,7 +280,7 @@ func (st *FoldStep) write(ctx context.Context, s store.Store, rows []foldedRow) 
 
 // backfill folds every asset stored before slot from when asset_state is
 // empty: a store indexed before the step existed.
-func (st *FoldStep) backfill(ctx context.Context, s store.Store, from uint64) error {
+func (st *FoldStep) backfill(ctx context.Context, s arrowstore.Writer, from uint64) error {
 	res, err := s.Query(ctx, `SELECT (SELECT count() FROM asset_state) = 0
 		AND ((SELECT count() FROM asset_accounts WHERE slot < {from:UInt64}) > 0
 			OR (SELECT count() FROM bubblegum_events WHERE slot < {from:UInt64}) > 0)`,

@@ -21,6 +21,7 @@ import (
 	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 func TestMain(m *testing.M) {
@@ -54,7 +55,7 @@ func fixtures(t *testing.T) []string {
 
 // index runs one pipeline per group of files, in order, with the asset
 // decoder and the steps given.
-func index(t *testing.T, s store.Store, groups [][]string, steps ...ingest.StateStep) {
+func index(t *testing.T, s arrowstore.Store, groups [][]string, steps ...ingest.StateStep) {
 	t.Helper()
 	for _, files := range groups {
 		cfg := ingest.Config{Store: s, Source: source.NewFileList(files),
@@ -66,7 +67,7 @@ func index(t *testing.T, s store.Store, groups [][]string, steps ...ingest.State
 }
 
 // storedIDs lists every asset id with stored rows.
-func storedIDs(t *testing.T, s store.Store) []solana.Pubkey {
+func storedIDs(t *testing.T, s store.Querier) []solana.Pubkey {
 	t.Helper()
 	res, err := s.Query(context.Background(), `SELECT DISTINCT asset_id FROM asset_accounts
 		UNION DISTINCT SELECT DISTINCT asset_id FROM bubblegum_events`, nil)
@@ -118,7 +119,7 @@ func foldedAnswer(t *testing.T, f assetrows.Folded, ok bool, opts asset.Options)
 
 // checkFolded asserts that every stored asset's folded row, viewed with
 // each display option, is what rendering the raw rows gives.
-func checkFolded(t *testing.T, s store.Store) {
+func checkFolded(t *testing.T, s store.Querier) {
 	t.Helper()
 	ctx := context.Background()
 	ids := storedIDs(t, s)
@@ -142,7 +143,7 @@ func checkFolded(t *testing.T, s store.Store) {
 }
 
 // foldedRows is asset_state as id -> (status, doc), whatever the versions.
-func foldedRows(t *testing.T, s store.Store) map[string]string {
+func foldedRows(t *testing.T, s store.Querier) map[string]string {
 	t.Helper()
 	res, err := s.Query(context.Background(), `SELECT id, status, doc FROM asset_state FINAL`, nil)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // DefaultBalanceCache is the most (owner, mint) pairs the state step keeps
@@ -67,7 +68,7 @@ FROM compressed_step_deltas`
 const deltaBytes = 32
 
 // readDeltas returns the step's deltas (see sqlDeltaRows).
-func readDeltas(ctx context.Context, s store.Store) ([]byte, error) {
+func readDeltas(ctx context.Context, s arrowstore.Writer) ([]byte, error) {
 	var raw []byte
 	if rq, ok := s.(store.RawQuerier); ok {
 		b, err := rq.QueryRaw(ctx, sqlDeltaRows, nil, "RowBinary")
@@ -108,7 +109,7 @@ func (c *balanceCache) drop() { c.m = nil }
 // prepare makes the copy current before a step's balance writes, loading
 // it if needed, and tells whether the step may use it: not when disabled
 // or when the store holds more balance rows than the limit.
-func (c *balanceCache) prepare(ctx context.Context, s store.Store) (bool, error) {
+func (c *balanceCache) prepare(ctx context.Context, s arrowstore.Writer) (bool, error) {
 	if c.limit <= 0 {
 		return false, nil
 	}
@@ -154,7 +155,7 @@ func (c *balanceCache) prepare(ctx context.Context, s store.Store) (bool, error)
 // them: old plus delta), each pair in one probe of the table. The copy
 // is then ahead of the store: commit marks it current once the step's
 // writes finish, and a step that fails drops it (StateStep.Apply).
-func (c *balanceCache) apply(ctx context.Context, s store.Store) error {
+func (c *balanceCache) apply(ctx context.Context, s arrowstore.Writer) error {
 	if err := s.Exec(ctx, sqlClearStored, nil); err != nil {
 		return fmt.Errorf("clear stored balances: %w", err)
 	}

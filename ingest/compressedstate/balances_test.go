@@ -13,6 +13,7 @@ import (
 
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // balanceScript is a seeded history of token outputs and spends over
@@ -67,7 +68,7 @@ func newBalanceScript(n int) balanceScript {
 // failingStore fails the first statement containing sql once armed. A
 // step runs some statements side by side: the mutex guards armed.
 type failingStore struct {
-	store.Store
+	arrowstore.Store
 	sql   string
 	mu    sync.Mutex
 	armed bool
@@ -144,7 +145,7 @@ func TestBalanceCache(t *testing.T) {
 			ctx := context.Background()
 			base := storetest.Open(t)
 			fs := &failingStore{Store: base, sql: "INSERT INTO " + c.fail + " "}
-			var s store.Store = fs
+			var s arrowstore.Writer = fs
 			if !c.plain {
 				rq, ok := base.(store.RawQuerier)
 				if !ok {
@@ -209,7 +210,7 @@ func TestBalanceCache(t *testing.T) {
 
 // checkBalances compares token_balances and the live mint_holders with
 // want ("owner mint balance").
-func checkBalances(t *testing.T, s store.Store, want []string) {
+func checkBalances(t *testing.T, s arrowstore.Writer, want []string) {
 	t.Helper()
 	name := fixtureName
 	if got := rows(t, s, `SELECT `+name("owner")+`, `+name("mint")+`, balance FROM token_balances FINAL ORDER BY owner, mint`); !slices.Equal(got, want) {

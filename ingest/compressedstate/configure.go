@@ -8,14 +8,14 @@ import (
 
 	"github.com/dasch-labs/dasch/config"
 	"github.com/dasch-labs/dasch/ingest"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // Configure adds compressed-state indexing to cfg: the Decoder, resolving
 // trees through state_trees, and the StateStep, to which each of opts is
 // applied (StateStep.BalanceCache, …). An empty state_trees is first
 // seeded with the default tree list (config/trees.json).
-func Configure(ctx context.Context, s store.Store, cfg *ingest.Config, opts ...func(*StateStep)) error {
+func Configure(ctx context.Context, s arrowstore.Writer, cfg *ingest.Config, opts ...func(*StateStep)) error {
 	if cfg == nil {
 		return errors.New("compressed: no ingest config")
 	}

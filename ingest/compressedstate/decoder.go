@@ -12,7 +12,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/schema"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // Decoder writes what each transaction did to compressed state: its output
@@ -31,7 +31,7 @@ var (
 
 // NewDecoder returns a decoder resolving trees through state_trees as it is
 // now.
-func NewDecoder(ctx context.Context, s store.Store) (*Decoder, error) {
+func NewDecoder(ctx context.Context, s arrowstore.Writer) (*Decoder, error) {
 	trees, err := LoadTrees(ctx, s)
 	if err != nil {
 		return nil, fmt.Errorf("compressed decoder: %w", err)

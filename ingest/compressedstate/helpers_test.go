@@ -14,6 +14,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 func TestMain(m *testing.M) {
@@ -52,7 +53,7 @@ func paths(sigs ...string) []string {
 
 // index runs one pipeline over files, in order, with compressed indexing
 // and the options cfg sets.
-func index(t *testing.T, s store.Store, files []string, cfg ingest.Config) ingest.Stats {
+func index(t *testing.T, s arrowstore.Writer, files []string, cfg ingest.Config) ingest.Stats {
 	t.Helper()
 	ctx := context.Background()
 	cfg.Store, cfg.Source = s, source.NewFileList(files)
@@ -67,7 +68,7 @@ func index(t *testing.T, s store.Store, files []string, cfg ingest.Config) inges
 }
 
 // stopMerges keeps the tables' parts apart until the test ends.
-func stopMerges(t *testing.T, s store.Store, tables ...string) {
+func stopMerges(t *testing.T, s arrowstore.Writer, tables ...string) {
 	t.Helper()
 	ctx := context.Background()
 	for _, table := range tables {
@@ -78,7 +79,7 @@ func stopMerges(t *testing.T, s store.Store, tables ...string) {
 	}
 }
 
-func query(t *testing.T, s store.Store, sql string, params store.Params) [][]any {
+func query(t *testing.T, s arrowstore.Writer, sql string, params store.Params) [][]any {
 	t.Helper()
 	res, err := s.Query(context.Background(), sql, params)
 	if err != nil {
@@ -88,7 +89,7 @@ func query(t *testing.T, s store.Store, sql string, params store.Params) [][]any
 }
 
 // rows renders every row of sql as space-separated values.
-func rows(t *testing.T, s store.Store, sql string) []string {
+func rows(t *testing.T, s arrowstore.Writer, sql string) []string {
 	t.Helper()
 	var out []string
 	for _, r := range query(t, s, sql, nil) {

@@ -12,6 +12,7 @@ import (
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // TestUnfinishedStepIsRedone stores a step's ledger markers without its
@@ -245,7 +246,7 @@ func TestMarkersFoldUnmerged(t *testing.T) {
 
 // reapply runs the named migration's statements twice over the store, as
 // an interrupted migration is applied again from the start.
-func reapply(t *testing.T, s store.Store, name string) {
+func reapply(t *testing.T, s arrowstore.Writer, name string) {
 	t.Helper()
 	for _, m := range schema.Migrations() {
 		if m.Name == name {
@@ -257,7 +258,7 @@ func reapply(t *testing.T, s store.Store, name string) {
 	t.Fatalf("no migration %q", name)
 }
 
-func execAll(t *testing.T, s store.Store, stmts ...string) {
+func execAll(t *testing.T, s arrowstore.Writer, stmts ...string) {
 	t.Helper()
 	for _, stmt := range stmts {
 		if err := s.Exec(context.Background(), stmt, nil); err != nil {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/internal/storetest"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // answers are what readers of the compressed tables see: every
@@ -28,7 +28,7 @@ func answers() map[string]string {
 	}
 }
 
-func snapshot(t *testing.T, s store.Store) map[string]string {
+func snapshot(t *testing.T, s arrowstore.Writer) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for name, sql := range answers() {
@@ -48,7 +48,7 @@ func sameAnswers(t *testing.T, what string, want, got map[string]string) {
 
 // rowCounts counts the stored rows of the versioned tables, before any
 // deduplication: applying a range again must not add versions.
-func rowCounts(t *testing.T, s store.Store) string {
+func rowCounts(t *testing.T, s arrowstore.Writer) string {
 	t.Helper()
 	return strings.Join(rows(t, s, `SELECT (SELECT count() FROM token_balances), (SELECT count() FROM mint_holders)`), "")
 }
@@ -56,7 +56,7 @@ func rowCounts(t *testing.T, s store.Store) string {
 // checkLedger checks the final state of the set against README section 6
 // and the signature snapshots; slot is the slot every row was forced to,
 // or nil for the real slots 40..43.
-func checkLedger(t *testing.T, s store.Store, slot *uint64) {
+func checkLedger(t *testing.T, s arrowstore.Writer, slot *uint64) {
 	t.Helper()
 	at := func(real string) string {
 		if slot != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // StateStep derives the compressed read tables for committed slot ranges:
@@ -48,7 +49,7 @@ func (st *StateStep) BalanceCache(pairs int) {
 func (st *StateStep) Observe(f func(what string, took time.Duration)) { st.observe = f }
 
 // exec runs one write, timed when observed.
-func (st *StateStep) exec(ctx context.Context, s store.Store, w statement, params store.Params) error {
+func (st *StateStep) exec(ctx context.Context, s arrowstore.Writer, w statement, params store.Params) error {
 	start := time.Now()
 	if err := s.Exec(ctx, w.sql, params); err != nil {
 		return fmt.Errorf("write %s: %w", w.what, err)
@@ -67,7 +68,7 @@ func (st *StateStep) observed(what string, start time.Time) {
 // markers and then failed, in this process or an earlier one, so no
 // later step reads balances missing its events. It looks once per
 // process, and again after a failure.
-func (st *StateStep) finishEarlier(ctx context.Context, s store.Store) (err error) {
+func (st *StateStep) finishEarlier(ctx context.Context, s arrowstore.Writer) (err error) {
 	if st.checked {
 		return nil
 	}
@@ -107,7 +108,7 @@ func accountWrites() []statement {
 // spentWrites lists the range's spent accounts once, resolves them once
 // and lists the spends that resolved to no indexed account as pending.
 // It tells whether any resolved: then rewriteSpent is to run.
-func (st *StateStep) spentWrites(ctx context.Context, s store.Store, params store.Params) (bool, error) {
+func (st *StateStep) spentWrites(ctx context.Context, s arrowstore.Writer, params store.Params) (bool, error) {
 	for _, w := range []statement{
 		{"clear spent", sqlClearSpent}, {"clear spent accounts", sqlClearSpentAccounts}, {"spent accounts", sqlSpentTouched},
 	} {
@@ -143,7 +144,7 @@ func (st *StateStep) spentWrites(ctx context.Context, s store.Store, params stor
 // the read-path rows of its resolved spent accounts. Every write is
 // idempotent, and none is read by the balance writes: the two run side
 // by side, and a range failing in either is applied again whole.
-func (st *StateStep) rewriteSpent(ctx context.Context, s store.Store, params store.Params) error {
+func (st *StateStep) rewriteSpent(ctx context.Context, s arrowstore.Writer, params store.Params) error {
 	for _, w := range append([]statement{{"pending spends resolved", sqlPendingResolved}}, accountWrites()...) {
 		if err := st.exec(ctx, s, w, params); err != nil {
 			return err
@@ -176,7 +177,7 @@ func eventWrites(spends bool) []statement {
 // after them is redone from them. Holders and balances may be written in
 // either order: a redo finds the old balances below its version
 // (sqlChanges), so rewrites both the same way.
-func (st *StateStep) writeBalances(ctx context.Context, s store.Store, version uint64, deltas string, fresh bool) error {
+func (st *StateStep) writeBalances(ctx context.Context, s arrowstore.Writer, version uint64, deltas string, fresh bool) error {
 	params := store.Params{"version": strconv.FormatUint(version, 10)}
 	cached := false
 	err := together(func() error {
@@ -210,7 +211,7 @@ func (st *StateStep) writeBalances(ctx context.Context, s store.Store, version u
 // listChanges sums the deltas and lists the balance changes. A fresh step
 // takes the old balances from the step's copy when it may (cached), and
 // moves the copy to the balances its writes will leave (balanceCache.apply).
-func (st *StateStep) listChanges(ctx context.Context, s store.Store, deltas string, fresh bool, params store.Params) (cached bool, err error) {
+func (st *StateStep) listChanges(ctx context.Context, s arrowstore.Writer, deltas string, fresh bool, params store.Params) (cached bool, err error) {
 	for _, w := range []statement{{"clear deltas", sqlClearDeltas}, {"deltas", deltas}, {"clear balance changes", sqlClearChanges}} {
 		if err := st.exec(ctx, s, w, params); err != nil {
 			return false, err
@@ -244,7 +245,7 @@ func together(f, g func() error) error {
 }
 
 // Apply implements ingest.StateStep.
-func (st *StateStep) Apply(ctx context.Context, s store.Store, from, to uint64) (err error) {
+func (st *StateStep) Apply(ctx context.Context, s arrowstore.Writer, from, to uint64) (err error) {
 	defer func() {
 		if err != nil {
 			st.checked = false

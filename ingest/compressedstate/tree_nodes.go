@@ -10,6 +10,7 @@ import (
 	"github.com/dasch-labs/dasch/chain/light"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // Inner Merkle tree nodes are derived in Go (Poseidon has no SQL form) from
@@ -54,7 +55,7 @@ type node struct {
 
 // applyTreeNodes recomputes the inner nodes above the leaves written in
 // from..to.
-func applyTreeNodes(ctx context.Context, s store.Store, from, to uint64) error {
+func applyTreeNodes(ctx context.Context, s arrowstore.Writer, from, to uint64) error {
 	params := store.Params{"from": strconv.FormatUint(from, 10), "to": strconv.FormatUint(to, 10)}
 	res, err := s.Query(ctx, sqlTouchedLeaves, params)
 	if err != nil {
@@ -94,7 +95,7 @@ func applyTreeNodes(ctx context.Context, s store.Store, from, to uint64) error {
 
 // rebuildPaths recomputes the paths from leaves (node indexes) to the root
 // of one tree and stores them.
-func rebuildPaths(ctx context.Context, s store.Store, info light.TreeInfo, leaves []uint64, slot uint64) error {
+func rebuildPaths(ctx context.Context, s arrowstore.Writer, info light.TreeInfo, leaves []uint64, slot uint64) error {
 	// Read the leaves and every sibling along their paths in one query.
 	need := map[uint64]bool{}
 	for _, n := range leaves {
@@ -153,7 +154,7 @@ func rebuildPaths(ctx context.Context, s store.Store, info light.TreeInfo, leave
 }
 
 // readNodes reads the newest stored version of the nodes in ids.
-func readNodes(ctx context.Context, s store.Store, tree solana.Pubkey, ids map[uint64]bool) (map[uint64]node, error) {
+func readNodes(ctx context.Context, s arrowstore.Writer, tree solana.Pubkey, ids map[uint64]bool) (map[uint64]node, error) {
 	var b strings.Builder
 	b.WriteByte('[')
 	first := true

@@ -11,6 +11,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 const (
@@ -37,7 +38,7 @@ func foresterPaths(sigs ...string) []string {
 }
 
 // root reads a tree's root and its sequence number as "base58 seq".
-func root(t *testing.T, s store.Store, tree string) string {
+func root(t *testing.T, s arrowstore.Writer, tree string) string {
 	t.Helper()
 	k, err := base58.Decode(tree)
 	if err != nil {
@@ -71,7 +72,7 @@ func TestTreeRootsMatchPhoton(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			check := func(s store.Store, how string) {
+			check := func(s arrowstore.Writer, how string) {
 				t.Helper()
 				for tree, want := range tc.want {
 					if got := root(t, s, tree); got != want {

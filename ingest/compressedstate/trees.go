@@ -12,12 +12,13 @@ import (
 	"github.com/dasch-labs/dasch/chain/light"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // SeedTrees upserts the trees of a trees.json document (its "trees" list)
 // into state_trees. Seeding the same list again changes nothing; a tree
 // seeded again with other values takes the new ones.
-func SeedTrees(ctx context.Context, s store.Store, r io.Reader) error {
+func SeedTrees(ctx context.Context, s arrowstore.Writer, r io.Reader) error {
 	trees, err := light.LoadTrees(r)
 	if err != nil {
 		return fmt.Errorf("seed trees: %w", err)
@@ -43,7 +44,7 @@ func SeedTrees(ctx context.Context, s store.Store, r io.Reader) error {
 }
 
 // LoadTrees reads state_trees into a lookup by tree and by queue pubkey.
-func LoadTrees(ctx context.Context, s store.Store) (light.TreeLookup, error) {
+func LoadTrees(ctx context.Context, s arrowstore.Writer) (light.TreeLookup, error) {
 	res, err := s.Query(ctx, `SELECT tree, queue, tree_type, height, root_history_capacity FROM state_trees FINAL`, nil)
 	if err != nil {
 		return nil, fmt.Errorf("load trees: %w", err)
@@ -61,7 +62,7 @@ func LoadTrees(ctx context.Context, s store.Store) (light.TreeLookup, error) {
 }
 
 // countTrees returns how many trees state_trees holds.
-func countTrees(ctx context.Context, s store.Store) (uint64, error) {
+func countTrees(ctx context.Context, s arrowstore.Writer) (uint64, error) {
 	res, err := s.Query(ctx, `SELECT count() FROM state_trees FINAL`, nil)
 	if err != nil {
 		return 0, fmt.Errorf("count trees: %w", err)

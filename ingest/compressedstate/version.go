@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/dasch-labs/dasch/schema"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // versions hands out the version of token_balances and mint_holders rows:
@@ -24,7 +24,7 @@ type versions struct {
 
 // next returns a version above every earlier one. The stored maximum is
 // read once, on first use.
-func (v *versions) next(ctx context.Context, s store.Store) (uint64, error) {
+func (v *versions) next(ctx context.Context, s arrowstore.Writer) (uint64, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if !v.loaded {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -17,7 +16,7 @@ import (
 // client would get, nil for a result; err reports what would reach the
 // client as a failure of the server: a panic, a result that does not
 // encode, or an error that is not a JSON-RPC one (answered -32603).
-func Call(h server.Handler, method, params string) (rpcErr *jsonrpc.Error, err error) {
+func Call(h jsonrpc.Handler, method, params string) (rpcErr *jsonrpc.Error, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			rpcErr, err = nil, fmt.Errorf("panic: %v", r)
@@ -27,7 +26,7 @@ func Call(h server.Handler, method, params string) (rpcErr *jsonrpc.Error, err e
 	if params != "" {
 		raw = json.RawMessage(params)
 	}
-	res, herr := h(context.Background(), &server.Call{Method: method, Params: raw})
+	res, herr := h(context.Background(), &jsonrpc.Call{Method: method, Params: raw})
 	if herr == nil {
 		if _, merr := json.Marshal(res); merr != nil {
 			return nil, fmt.Errorf("result does not encode: %w", merr)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/dasch-labs/dasch/internal/tempdir"
 	"github.com/dasch-labs/dasch/schema"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 	"github.com/dasch-labs/dasch/store/chdb"
 )
 
@@ -27,7 +27,7 @@ var shared struct {
 }
 
 // Open returns the test binary's embedded store, migrated and emptied.
-func Open(t testing.TB) store.Store {
+func Open(t testing.TB) arrowstore.Store {
 	t.Helper()
 	ctx := context.Background()
 	shared.once.Do(func() {
@@ -56,7 +56,7 @@ func Open(t testing.TB) store.Store {
 // first migration left it, the tables are emptied and the seeds written
 // (schema.Empty); a test that changed the schema (dropped a view, added a
 // column, forgot a migration) gets it rebuilt by Reset.
-func reuse(ctx context.Context, s store.Store) error {
+func reuse(ctx context.Context, s arrowstore.Store) error {
 	if shared.schema != "" {
 		if err := schema.Empty(ctx, s); err != nil {
 			return err
@@ -84,7 +84,7 @@ func reuse(ctx context.Context, s store.Store) error {
 
 // fingerprint is the store's schema: every table's definition and the
 // migrations recorded.
-func fingerprint(ctx context.Context, s store.Store) (string, error) {
+func fingerprint(ctx context.Context, s arrowstore.Store) (string, error) {
 	var b strings.Builder
 	for _, q := range []string{
 		`SELECT name, create_table_query FROM system.tables WHERE database = currentDatabase() ORDER BY name`,
@@ -105,7 +105,7 @@ func fingerprint(ctx context.Context, s store.Store) (string, error) {
 
 // Reset empties every table, the record of migrations included, and
 // applies the migrations from scratch.
-func Reset(ctx context.Context, s store.Store) error {
+func Reset(ctx context.Context, s arrowstore.Store) error {
 	if err := schema.Truncate(ctx, s); err != nil {
 		return err
 	}

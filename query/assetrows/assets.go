@@ -18,7 +18,7 @@ type StateSource interface {
 
 // Loader returns the asset.LoadFunc that asset.Render loads states with:
 // from src what it knows (when src is not nil), the rest from the store.
-func Loader(ctx context.Context, s store.Store, src StateSource) asset.LoadFunc {
+func Loader(ctx context.Context, s store.Querier, src StateSource) asset.LoadFunc {
 	return func(keys []solana.Pubkey, into map[solana.Pubkey]*asset.State) error {
 		if len(keys) == 0 {
 			return nil

@@ -18,7 +18,7 @@ type Folded struct {
 
 // LoadFolded reads the folded state of each of ids; ids never folded are
 // absent from the map.
-func LoadFolded(ctx context.Context, s store.Store, ids []solana.Pubkey) (map[solana.Pubkey]Folded, error) {
+func LoadFolded(ctx context.Context, s store.Querier, ids []solana.Pubkey) (map[solana.Pubkey]Folded, error) {
 	out := make(map[solana.Pubkey]Folded, len(ids))
 	if len(ids) == 0 {
 		return out, nil

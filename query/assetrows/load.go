@@ -80,7 +80,7 @@ const packedKeySet = `(SELECT toFixedString(substring({ids:String}, number * 32 
 
 // Load reads the state stored under each of ids. Ids with nothing stored
 // are absent from the map.
-func Load(ctx context.Context, s store.Store, ids []solana.Pubkey) (map[solana.Pubkey]*asset.State, error) {
+func Load(ctx context.Context, s store.Querier, ids []solana.Pubkey) (map[solana.Pubkey]*asset.State, error) {
 	out := make(map[solana.Pubkey]*asset.State, len(ids))
 	if len(ids) == 0 {
 		return out, nil
@@ -98,7 +98,7 @@ func Load(ctx context.Context, s store.Store, ids []solana.Pubkey) (map[solana.P
 
 // LoadRange reads the state stored under every asset id in [lo, hi); a nil
 // hi is the end of the key space. It is how a serving index is filled.
-func LoadRange(ctx context.Context, s store.Store, lo solana.Pubkey, hi *solana.Pubkey) (map[solana.Pubkey]*asset.State, error) {
+func LoadRange(ctx context.Context, s store.Querier, lo solana.Pubkey, hi *solana.Pubkey) (map[solana.Pubkey]*asset.State, error) {
 	cond := "asset_id >= {lo:FixedString(32)}"
 	params := store.Params{"lo": string(lo[:])}
 	if hi != nil {

@@ -15,7 +15,7 @@ import (
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/schema"
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 func TestMain(m *testing.M) {
@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 const corpus = "../../testdata/das"
 
 // index ingests files one pipeline run each, in order.
-func index(t *testing.T, s store.Store, files ...string) {
+func index(t *testing.T, s arrowstore.Store, files ...string) {
 	t.Helper()
 	for _, f := range files {
 		cfg := ingest.Config{Store: s, Source: source.NewFileList([]string{filepath.Join(corpus, f)}),

@@ -14,7 +14,7 @@ import (
 // spentCond selects, in compressed_spent, the spends those accounts may
 // have (a superset will do). Rows are immutable, so a duplicate left by
 // re-ingestion is dropped with LIMIT 1 BY rather than a FINAL merge.
-func unspentByHash(ctx context.Context, s store.Store, cond, spentCond string, params store.Params) ([]Account, error) {
+func unspentByHash(ctx context.Context, s store.Querier, cond, spentCond string, params store.Params) ([]Account, error) {
 	sql := `SELECT ` + accountColumns + ` FROM compressed_accounts
 		WHERE ` + cond + ` AND hash NOT IN (SELECT hash FROM compressed_spent WHERE ` + spentCond + `)
 		ORDER BY hash LIMIT 1 BY hash`
@@ -27,7 +27,7 @@ func unspentByHash(ctx context.Context, s store.Store, cond, spentCond string, p
 
 // AccountsByHashes returns the unspent accounts among hashes, in hash
 // order; hashes that are unknown or spent are absent.
-func AccountsByHashes(ctx context.Context, s store.Store, hashes []Key) ([]Account, error) {
+func AccountsByHashes(ctx context.Context, s store.Querier, hashes []Key) ([]Account, error) {
 	if len(hashes) == 0 {
 		return nil, nil
 	}
@@ -50,7 +50,7 @@ func AccountsByHashes(ctx context.Context, s store.Store, hashes []Key) ([]Accou
 // filter a second time. On the kept 20M-account bench store, one unknown
 // address: 26.8-27.4 ms median in one statement against 9.9-10.3 ms
 // (two runs of 15 lookups each); the read alone, 4.9 ms.
-func AccountsByAddresses(ctx context.Context, s store.Store, addresses []Key) ([]Account, error) {
+func AccountsByAddresses(ctx context.Context, s store.Querier, addresses []Key) ([]Account, error) {
 	if len(addresses) == 0 {
 		return nil, nil
 	}
@@ -97,7 +97,7 @@ const maxFilters = 16
 // accounts, whose owner is always the compressed-token program: they are
 // read from compressed_accounts, already in hash order (see
 // tokenProgramAccounts), and merged with that program's other accounts.
-func AccountsByOwner(ctx context.Context, s store.Store, owner Key, p OwnerPage) ([]Account, error) {
+func AccountsByOwner(ctx context.Context, s store.Querier, owner Key, p OwnerPage) ([]Account, error) {
 	if p.Limit == 0 {
 		return nil, nil
 	}
@@ -198,7 +198,7 @@ func ownerQuery(owner Key, p OwnerPage, token bool) *query {
 // against 422-515 then 180-275 ms, and all of a small owner's accounts
 // 58-89 then 17-27 ms against 355-381 then 21-27 ms (the engine's
 // condition cache answers the scan's repeats).
-func tokenProgramAccounts(ctx context.Context, s store.Store, owner Key, p OwnerPage) ([]Account, error) {
+func tokenProgramAccounts(ctx context.Context, s store.Querier, owner Key, p OwnerPage) ([]Account, error) {
 	const maxWindow = 1 << 16
 	table := "compressed_accounts"
 	tokenOwner, pinned := pinnedTokenOwner(p.Filters)
@@ -263,7 +263,7 @@ func uniqueByHash(rows []Account) []Account {
 
 // dropSpent keeps, in place, the accounts not spent (up to slot asOf,
 // when set).
-func dropSpent(ctx context.Context, s store.Store, accounts []Account, asOf *uint64) ([]Account, error) {
+func dropSpent(ctx context.Context, s store.Querier, accounts []Account, asOf *uint64) ([]Account, error) {
 	if len(accounts) == 0 {
 		return accounts, nil
 	}
@@ -282,7 +282,7 @@ func dropSpent(ctx context.Context, s store.Store, accounts []Account, asOf *uin
 
 // spentAmong returns which of accounts were spent (up to slot asOf, when
 // set), looked up by key in compressed_spent.
-func spentAmong(ctx context.Context, s store.Store, accounts []Account, asOf *uint64) (map[Key]struct{}, error) {
+func spentAmong(ctx context.Context, s store.Querier, accounts []Account, asOf *uint64) (map[Key]struct{}, error) {
 	hashes := make([]Key, len(accounts))
 	for i, a := range accounts {
 		hashes[i] = a.Hash

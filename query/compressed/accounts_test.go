@@ -10,9 +10,10 @@ import (
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
-func spend(t *testing.T, s store.Store, h compressed.Key) {
+func spend(t *testing.T, s arrowstore.Store, h compressed.Key) {
 	t.Helper()
 	exec(t, s, `INSERT INTO compressed_spent (hash, slot, signature) VALUES ({h:FixedString(32)}, 1, '')`,
 		store.Params{"h": raw(h)})

@@ -24,7 +24,7 @@ type BalancePage struct {
 
 // TokenBalancesByOwner lists owner's balances by mint from token_balances
 // (ordered by owner, mint).
-func TokenBalancesByOwner(ctx context.Context, s store.Store, owner Key, p BalancePage) ([]TokenBalance, error) {
+func TokenBalancesByOwner(ctx context.Context, s store.Querier, owner Key, p BalancePage) ([]TokenBalance, error) {
 	if p.Limit == 0 {
 		return nil, nil
 	}
@@ -82,7 +82,7 @@ type HolderPage struct {
 // is live-flagged, so every holder before that row is in the range; a
 // range holding fewer than a page of holders (stale rows, not yet merged
 // away, took the room) is read again twice as wide.
-func MintHolders(ctx context.Context, s store.Store, mint Key, p HolderPage) ([]Holder, error) {
+func MintHolders(ctx context.Context, s store.Querier, mint Key, p HolderPage) ([]Holder, error) {
 	if p.Limit == 0 {
 		return nil, nil
 	}
@@ -134,7 +134,7 @@ func holdersQuery(mint Key, p HolderPage) *query {
 
 // holdersRangeEnd returns the key of the n-th live-flagged row of the page's
 // range, unmerged rows counted as they are, or nil when there are fewer.
-func holdersRangeEnd(ctx context.Context, s store.Store, mint Key, p HolderPage, n uint64) (*HolderCursor, error) {
+func holdersRangeEnd(ctx context.Context, s store.Querier, mint Key, p HolderPage, n uint64) (*HolderCursor, error) {
 	q := holdersQuery(mint, p).bind("skip", u64Param(n-1))
 	res, err := s.Query(ctx, q.sql(`SELECT owner, balance FROM mint_holders`,
 		`ORDER BY balance DESC, owner DESC LIMIT 1 OFFSET {skip:UInt64}`), q.params)
@@ -162,7 +162,7 @@ func holdersRangeEnd(ctx context.Context, s store.Store, mint Key, p HolderPage,
 // no token account holding lamports): 9-15 ms, against 320-540 ms when
 // it checked every token account against every spend. When most token
 // accounts hold lamports it costs what that did.
-func OwnerLamports(ctx context.Context, s store.Store, owner Key, asOf uint64) (uint64, error) {
+func OwnerLamports(ctx context.Context, s store.Querier, owner Key, asOf uint64) (uint64, error) {
 	params := store.Params{"owner": keyParam(owner), "asof": u64Param(asOf)}
 	sum := func(sql string) (uint64, error) {
 		res, err := s.Query(ctx, sql, params)

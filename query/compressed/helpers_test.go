@@ -9,6 +9,7 @@ import (
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 func TestMain(m *testing.M) {
@@ -37,7 +38,7 @@ func sig(b byte) compressed.Signature {
 
 func ptr[T any](v T) *T { return &v }
 
-func exec(t *testing.T, s store.Store, sql string, p store.Params) {
+func exec(t *testing.T, s arrowstore.Store, sql string, p store.Params) {
 	t.Helper()
 	if err := s.Exec(context.Background(), sql, p); err != nil {
 		t.Fatalf("%s: %v", sql, err)
@@ -47,7 +48,7 @@ func exec(t *testing.T, s store.Store, sql string, p store.Params) {
 // insertAccount writes a into table; extra columns (spent, delegate_key)
 // come from the caller. NULLs are literal SQL: this is test code building
 // fixtures, not request input.
-func insertAccount(t *testing.T, s store.Store, table string, a compressed.Account, spent bool, extraCols string, extraVals string, extra store.Params) {
+func insertAccount(t *testing.T, s arrowstore.Store, table string, a compressed.Account, spent bool, extraCols string, extraVals string, extra store.Params) {
 	t.Helper()
 	p := store.Params{
 		"hash": string(a.Hash[:]), "tree": string(a.Tree[:]), "queue": string(a.Queue[:]),

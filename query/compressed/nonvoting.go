@@ -16,7 +16,7 @@ type TxSignature struct {
 
 // LatestNonVotingSignatures lists every indexed transaction that is not a
 // vote, newest first, from transactions (ordered by slot, signature).
-func LatestNonVotingSignatures(ctx context.Context, s store.Store, p SigPage) ([]TxSignature, error) {
+func LatestNonVotingSignatures(ctx context.Context, s store.Querier, p SigPage) ([]TxSignature, error) {
 	if p.Limit == 0 {
 		return nil, nil
 	}

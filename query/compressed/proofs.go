@@ -19,7 +19,7 @@ type Tree struct {
 }
 
 // Trees returns the metadata of the known trees among keys.
-func Trees(ctx context.Context, s store.Store, keys []Key) (map[Key]Tree, error) {
+func Trees(ctx context.Context, s store.Querier, keys []Key) (map[Key]Tree, error) {
 	out := map[Key]Tree{}
 	if len(keys) == 0 {
 		return out, nil
@@ -77,7 +77,7 @@ type nodeVal struct {
 
 // LeafProofs reads the proofs of refs, in order, with one query: a node
 // never written is the zero hash of its level.
-func LeafProofs(ctx context.Context, s store.Store, refs []LeafRef) ([]MerkleProof, error) {
+func LeafProofs(ctx context.Context, s store.Querier, refs []LeafRef) ([]MerkleProof, error) {
 	if len(refs) == 0 {
 		return nil, nil
 	}
@@ -158,7 +158,7 @@ type AccountLeaf struct {
 
 // AccountLeaves returns the accounts among hashes, spent or not, keyed by
 // hash.
-func AccountLeaves(ctx context.Context, s store.Store, hashes []Key) (map[Key]AccountLeaf, error) {
+func AccountLeaves(ctx context.Context, s store.Querier, hashes []Key) (map[Key]AccountLeaf, error) {
 	out := map[Key]AccountLeaf{}
 	if len(hashes) == 0 {
 		return out, nil
@@ -205,7 +205,7 @@ const lowElementSQL = `(SELECT toUInt32(%d) AS i, leaf_idx, value, next_index, n
 // LowElements returns, per ref, the element whose range holds the address,
 // or nil when the tree has no stored elements below it (an empty tree).
 // One query reads all of them.
-func LowElements(ctx context.Context, s store.Store, refs []AddressRef) ([]*AddressElement, error) {
+func LowElements(ctx context.Context, s store.Querier, refs []AddressRef) ([]*AddressElement, error) {
 	out := make([]*AddressElement, len(refs))
 	if len(refs) == 0 {
 		return out, nil

@@ -35,7 +35,7 @@ type IndexState struct {
 // rewrite log entries logged after after (microseconds; 0 reads them all),
 // in one statement: the token index polls both every few hundred
 // milliseconds, and each statement pays the engine's per-query floor.
-func ReadIndexState(ctx context.Context, s store.Store, after int64) (IndexState, error) {
+func ReadIndexState(ctx context.Context, s store.Querier, after int64) (IndexState, error) {
 	res, err := s.Query(ctx, `SELECT
 		(SELECT max(slot) FROM indexer_checkpoints WHERE name = {n:String}),
 		(SELECT count() FROM indexer_checkpoints WHERE name = {n:String}),
@@ -66,7 +66,7 @@ func ReadIndexState(ctx context.Context, s store.Store, after int64) (IndexState
 // with their spent rows, and the spends recorded in them. Like
 // TokenRowsChanged, a spend after asOf leaves only the unspent row. It
 // reads the table's slot columns whole: rewrites are rare (backfills).
-func TokenRowsRewritten(ctx context.Context, s store.Store, from, to, asOf uint64) ([]TokenRow, error) {
+func TokenRowsRewritten(ctx context.Context, s store.Querier, from, to, asOf uint64) ([]TokenRow, error) {
 	return readTokenRows(ctx, s, "rewritten token rows", `SELECT `+tokenRowColumns+` FROM token_accounts
 		WHERE (slot_created BETWEEN {from:UInt64} AND {to:UInt64} OR spent AND spent_slot BETWEEN {from:UInt64} AND {to:UInt64})
 			AND greatest(slot_created, spent_slot) <= {asof:UInt64}`,

@@ -53,7 +53,7 @@ func withSignatures(named string) string {
 // SignaturesForOwner lists the transactions that created or spent an
 // account owned by owner, from owner_txs (ordered by owner, slot,
 // sig_prefix).
-func SignaturesForOwner(ctx context.Context, s store.Store, owner Key, p SigPage) ([]SignatureInfo, error) {
+func SignaturesForOwner(ctx context.Context, s store.Querier, owner Key, p SigPage) ([]SignatureInfo, error) {
 	out, err := ownerSignatures(ctx, s, schema.TableOwnerTxs, owner, p)
 	if err != nil {
 		return nil, fmt.Errorf("signatures for owner: %w", err)
@@ -63,7 +63,7 @@ func SignaturesForOwner(ctx context.Context, s store.Store, owner Key, p SigPage
 
 // SignaturesForTokenOwner lists the transactions that created or spent a
 // token account of owner, from token_owner_txs.
-func SignaturesForTokenOwner(ctx context.Context, s store.Store, owner Key, p SigPage) ([]SignatureInfo, error) {
+func SignaturesForTokenOwner(ctx context.Context, s store.Querier, owner Key, p SigPage) ([]SignatureInfo, error) {
 	out, err := ownerSignatures(ctx, s, schema.TableTokenOwnerTxs, owner, p)
 	if err != nil {
 		return nil, fmt.Errorf("signatures for token owner: %w", err)
@@ -71,7 +71,7 @@ func SignaturesForTokenOwner(ctx context.Context, s store.Store, owner Key, p Si
 	return out, nil
 }
 
-func ownerSignatures(ctx context.Context, s store.Store, table string, owner Key, p SigPage) ([]SignatureInfo, error) {
+func ownerSignatures(ctx context.Context, s store.Querier, table string, owner Key, p SigPage) ([]SignatureInfo, error) {
 	if p.Limit == 0 {
 		return nil, nil
 	}
@@ -89,7 +89,7 @@ func ownerSignatures(ctx context.Context, s store.Store, table string, owner Key
 
 // LatestSignatures lists every compression transaction, newest first, from
 // compression_signatures (ordered by slot, signature).
-func LatestSignatures(ctx context.Context, s store.Store, p SigPage) ([]SignatureInfo, error) {
+func LatestSignatures(ctx context.Context, s store.Querier, p SigPage) ([]SignatureInfo, error) {
 	if p.Limit == 0 {
 		return nil, nil
 	}
@@ -112,7 +112,7 @@ func touching(hashes string) string {
 
 // SignaturesForAccount lists the transactions that created or spent the
 // account hash: at most two.
-func SignaturesForAccount(ctx context.Context, s store.Store, hash Key) ([]SignatureInfo, error) {
+func SignaturesForAccount(ctx context.Context, s store.Querier, hash Key) ([]SignatureInfo, error) {
 	res, err := s.Query(ctx, withSignatures(touching(`({hash:FixedString(32)})`))+` `+
 		`ORDER BY slot DESC, signature DESC`, store.Params{"hash": keyParam(hash)})
 	if err != nil {
@@ -123,7 +123,7 @@ func SignaturesForAccount(ctx context.Context, s store.Store, hash Key) ([]Signa
 
 // SignaturesForAddress lists the transactions that created or spent any
 // account that held address.
-func SignaturesForAddress(ctx context.Context, s store.Store, address Key, p SigPage) ([]SignatureInfo, error) {
+func SignaturesForAddress(ctx context.Context, s store.Querier, address Key, p SigPage) ([]SignatureInfo, error) {
 	if p.Limit == 0 {
 		return nil, nil
 	}

@@ -22,7 +22,7 @@ const tokenRowColumns = accountColumns + `, spent, spent_slot`
 
 // UnspentTokenRows reads the token accounts unspent as of slot asOf whose
 // owner is in [lo, hi) (hi nil: no upper bound).
-func UnspentTokenRows(ctx context.Context, s store.Store, lo Key, hi *Key, asOf uint64) ([]TokenRow, error) {
+func UnspentTokenRows(ctx context.Context, s store.Querier, lo Key, hi *Key, asOf uint64) ([]TokenRow, error) {
 	q := newQuery().where(`token_owner >= {lo:FixedString(32)}`).bind("lo", keyParam(lo))
 	if hi != nil {
 		q.where(`token_owner < {hi:FixedString(32)}`).bind("hi", keyParam(*hi))
@@ -46,7 +46,7 @@ func UnspentTokenRows(ctx context.Context, s store.Store, lo Key, hi *Key, asOf 
 // spent row is written). Every returned spent row is spent as of to; an
 // account also spent later shows only its unspent row. The sync_mm skip
 // index (migration 11) keeps this from scanning the table.
-func TokenRowsChanged(ctx context.Context, s store.Store, from, to uint64) ([]TokenRow, error) {
+func TokenRowsChanged(ctx context.Context, s store.Querier, from, to uint64) ([]TokenRow, error) {
 	return readTokenRows(ctx, s, "changed token rows", sqlTokenRowsChanged, store.Params{"from": u64Param(from), "to": u64Param(to)})
 }
 
@@ -57,7 +57,7 @@ WHERE greatest(slot_created, spent_slot) >= {from:UInt64} AND greatest(slot_crea
 
 // readTokenRows runs sql, which selects tokenRowColumns, and scans its
 // rows; what names the read in errors.
-func readTokenRows(ctx context.Context, s store.Store, what, sql string, params store.Params) ([]TokenRow, error) {
+func readTokenRows(ctx context.Context, s store.Querier, what, sql string, params store.Params) ([]TokenRow, error) {
 	if rq, ok := s.(store.RawQuerier); ok {
 		rows, err := readTokenRowsRaw(ctx, rq, sql, params)
 		if err != nil {

@@ -19,7 +19,7 @@ type TokenPage struct {
 
 // TokenAccountsByOwner lists the unspent token accounts of owner by mint,
 // then hash, from token_accounts (ordered by owner, mint, hash).
-func TokenAccountsByOwner(ctx context.Context, s store.Store, owner Key, p TokenPage) ([]Account, error) {
+func TokenAccountsByOwner(ctx context.Context, s store.Querier, owner Key, p TokenPage) ([]Account, error) {
 	out, err := tokenAccounts(ctx, s, "token_accounts", "token_owner", owner, p)
 	if err != nil {
 		return nil, fmt.Errorf("token accounts by owner: %w", err)
@@ -29,7 +29,7 @@ func TokenAccountsByOwner(ctx context.Context, s store.Store, owner Key, p Token
 
 // TokenAccountsByDelegate lists the unspent token accounts delegated to
 // delegate, from token_accounts_by_delegate (ordered by delegate, mint, hash).
-func TokenAccountsByDelegate(ctx context.Context, s store.Store, delegate Key, p TokenPage) ([]Account, error) {
+func TokenAccountsByDelegate(ctx context.Context, s store.Querier, delegate Key, p TokenPage) ([]Account, error) {
 	out, err := tokenAccounts(ctx, s, "token_accounts_by_delegate", "delegate_key", delegate, p)
 	if err != nil {
 		return nil, fmt.Errorf("token accounts by delegate: %w", err)
@@ -39,7 +39,7 @@ func TokenAccountsByDelegate(ctx context.Context, s store.Store, delegate Key, p
 
 // tokenAccounts reads one keyset page; table and column are constants of
 // this package, never input.
-func tokenAccounts(ctx context.Context, s store.Store, table, column string, who Key, p TokenPage) ([]Account, error) {
+func tokenAccounts(ctx context.Context, s store.Querier, table, column string, who Key, p TokenPage) ([]Account, error) {
 	if p.Limit == 0 {
 		return nil, nil
 	}

@@ -37,7 +37,7 @@ type ClosedAccount struct {
 // bloom filter finds the granule) and the accounts it created and spent;
 // those tables are read at the transaction's slot, which their minmax
 // indexes turn into a few granules.
-func TransactionBySignature(ctx context.Context, s store.Store, sig Signature) (*Transaction, error) {
+func TransactionBySignature(ctx context.Context, s store.Querier, sig Signature) (*Transaction, error) {
 	p := store.Params{"sig": sigParam(sig)}
 	res, err := s.Query(ctx, `SELECT slot, raw FROM transactions
 		WHERE signature = {sig:FixedString(64)} ORDER BY slot DESC LIMIT 1`, p)

@@ -11,10 +11,11 @@ import (
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // insertTx writes a transactions row; vote and failed are optional.
-func insertTx(t *testing.T, s store.Store, slot uint64, g byte, vote bool, errJSON *string) {
+func insertTx(t *testing.T, s arrowstore.Store, slot uint64, g byte, vote bool, errJSON *string) {
 	t.Helper()
 	p := store.Params{
 		"s": strconv.FormatUint(slot, 10), "g": string(sigBytes(g)), "v": strconv.FormatBool(vote),
@@ -29,7 +30,7 @@ func insertTx(t *testing.T, s store.Store, slot uint64, g byte, vote bool, errJS
 }
 
 // insertTxAccount writes an output of transaction g at slot.
-func insertTxAccount(t *testing.T, s store.Store, hash byte, leaf, slot uint64, g byte) {
+func insertTxAccount(t *testing.T, s arrowstore.Store, hash byte, leaf, slot uint64, g byte) {
 	t.Helper()
 	exec(t, s, `INSERT INTO compressed_accounts (hash, tree, leaf_index, seq, slot_created, sig_prefix, owner, lamports)
 		VALUES ({h:FixedString(32)}, {tr:FixedString(32)}, {l:UInt64}, {l:UInt64} + 1, {s:UInt64}, `+schema.SigPrefix("{g:FixedString(64)}")+`, {o:FixedString(32)}, 5)`,
@@ -37,7 +38,7 @@ func insertTxAccount(t *testing.T, s store.Store, hash byte, leaf, slot uint64, 
 			"s": strconv.FormatUint(slot, 10), "g": string(sigBytes(g)), "o": raw(key(1))})
 }
 
-func insertTxSpent(t *testing.T, s store.Store, hash byte, slot uint64, g byte, nullifier *compressed.Key) {
+func insertTxSpent(t *testing.T, s arrowstore.Store, hash byte, slot uint64, g byte, nullifier *compressed.Key) {
 	t.Helper()
 	p := store.Params{"h": raw(key(hash)), "s": strconv.FormatUint(slot, 10), "g": string(sigBytes(g))}
 	n := "NULL"

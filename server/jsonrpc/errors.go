@@ -1,6 +1,7 @@
-// Package jsonrpc parses JSON-RPC 2.0 request envelopes, encodes responses and
-// decodes method params strictly. It does no I/O so it can be fuzzed and reused
-// by any transport.
+// Package jsonrpc parses JSON-RPC 2.0 request envelopes, encodes responses,
+// decodes method params strictly and maps method names to their handlers. It
+// does no I/O so it can be fuzzed and reused by any transport, and the method
+// packages build on it without linking the HTTP server.
 package jsonrpc
 
 import (

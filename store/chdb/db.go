@@ -1,6 +1,6 @@
 // Package chdb is the embedded ClickHouse engine: a thin binding to
 // libchdb.so (loaded with dlopen at run time, so builds do not need it) that
-// implements store.Store with a connection pool, server-side query
+// implements arrowstore.Store with a connection pool, server-side query
 // parameters, RowBinary result decoding and Arrow stream inserts.
 package chdb
 
@@ -29,6 +29,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 	"github.com/dasch-labs/dasch/store/rowbinary"
 )
 
@@ -71,7 +72,7 @@ type DB struct {
 type conn struct{ c *C.chdb_connection }
 
 var (
-	_ store.Store      = (*DB)(nil)
+	_ arrowstore.Store = (*DB)(nil)
 	_ store.RawQuerier = (*DB)(nil)
 )
 
@@ -172,7 +173,7 @@ func lockDir(dir string) (*os.File, error) {
 // Dir is the data directory.
 func (db *DB) Dir() string { return db.dir }
 
-// Engine implements store.Store.
+// Engine implements arrowstore.Store.
 func (db *DB) Engine() string { return "embedded" }
 
 // Close closes every connection and releases the directory. Calls in flight
@@ -354,13 +355,13 @@ func cleanMsg(msg string) string {
 	return msg
 }
 
-// Exec implements store.Store.
+// Exec implements arrowstore.Store.
 func (db *DB) Exec(ctx context.Context, sql string, params store.Params) error {
 	_, err := db.run(ctx, sql, params, "Null", nil)
 	return err
 }
 
-// Query implements store.Store. Results travel as RowBinaryWithNamesAndTypes:
+// Query implements arrowstore.Store. Results travel as RowBinaryWithNamesAndTypes:
 // binary, typed, and decoded without an intermediate text form.
 func (db *DB) Query(ctx context.Context, sql string, params store.Params) (*store.Result, error) {
 	v, err := db.run(ctx, sql, params, "RowBinaryWithNamesAndTypes", func(b []byte) (any, error) {
@@ -388,7 +389,7 @@ func (db *DB) QueryRaw(ctx context.Context, sql string, params store.Params, for
 	return v.([]byte), nil
 }
 
-// Insert implements store.Store: the record is encoded as an Arrow IPC
+// Insert implements arrowstore.Store: the record is encoded as an Arrow IPC
 // stream straight into a streaming INSERT, a piece at a time (see
 // appender), so no copy of the whole encoded record is made on this side.
 func (db *DB) Insert(ctx context.Context, table string, rec arrow.RecordBatch) error {

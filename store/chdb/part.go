@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // part is an open streaming INSERT on a connection of its own: a part
@@ -32,10 +33,10 @@ type part struct {
 	done  bool
 }
 
-var _ store.PartWriter = (*part)(nil)
+var _ arrowstore.PartWriter = (*part)(nil)
 
-// OpenPart implements store.Store.
-func (db *DB) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (store.PartWriter, error) {
+// OpenPart implements arrowstore.Store.
+func (db *DB) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (arrowstore.PartWriter, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -43,7 +44,7 @@ func (db *DB) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (sto
 	if err != nil {
 		return nil, err
 	}
-	settings := store.PartSettings()
+	settings := arrowstore.PartSettings()
 	names := make([]string, 0, len(settings))
 	for k := range settings {
 		names = append(names, k)
@@ -83,13 +84,13 @@ func (db *DB) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (sto
 	return p, nil
 }
 
-// Append implements store.PartWriter. A failed append aborts the part:
+// Append implements arrowstore.PartWriter. A failed append aborts the part:
 // the engine's stream cannot take more after an error.
 func (p *part) Append(rec arrow.RecordBatch) error {
 	p.db.mu.RLock()
 	defer p.db.mu.RUnlock()
 	if p.done {
-		return store.ErrPartDone
+		return arrowstore.ErrPartDone
 	}
 	if rec.NumRows() == 0 {
 		return nil
@@ -101,12 +102,12 @@ func (p *part) Append(rec arrow.RecordBatch) error {
 	return nil
 }
 
-// Commit implements store.PartWriter.
+// Commit implements arrowstore.PartWriter.
 func (p *part) Commit() error {
 	p.db.mu.RLock()
 	defer p.db.mu.RUnlock()
 	if p.done {
-		return store.ErrPartDone
+		return arrowstore.ErrPartDone
 	}
 	err := p.iw.Close()
 	if err == nil {
@@ -122,7 +123,7 @@ func (p *part) Commit() error {
 	return finishStream(p.s, p.sql)
 }
 
-// Abort implements store.PartWriter.
+// Abort implements arrowstore.PartWriter.
 func (p *part) Abort() error {
 	p.db.mu.RLock()
 	defer p.db.mu.RUnlock()

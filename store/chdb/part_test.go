@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 	"github.com/dasch-labs/dasch/store/chdb"
 )
 
@@ -52,7 +53,7 @@ func stored(t *testing.T, db *chdb.DB, name string) (rows, sum, parts uint64) {
 	return r.Rows[0][0].(uint64), r.Rows[0][1].(uint64), p.Rows[0][0].(uint64)
 }
 
-func appendAll(t *testing.T, w store.PartWriter, recs ...arrow.RecordBatch) {
+func appendAll(t *testing.T, w arrowstore.PartWriter, recs ...arrow.RecordBatch) {
 	t.Helper()
 	for _, rec := range recs {
 		err := w.Append(rec)
@@ -94,10 +95,10 @@ func TestPartCommitsOnePart(t *testing.T) {
 	if rows != uint64(from) || sum != want || parts != 1 {
 		t.Fatalf("stored %d rows (sum %d) in %d parts, want %d rows (sum %d) in 1", rows, sum, parts, from, want)
 	}
-	if err := w.Append(partRecord(0, 1)); !errors.Is(err, store.ErrPartDone) {
+	if err := w.Append(partRecord(0, 1)); !errors.Is(err, arrowstore.ErrPartDone) {
 		t.Fatalf("append after commit: %v", err)
 	}
-	if err := w.Commit(); !errors.Is(err, store.ErrPartDone) {
+	if err := w.Commit(); !errors.Is(err, arrowstore.ErrPartDone) {
 		t.Fatalf("commit after commit: %v", err)
 	}
 	if err := w.Abort(); err != nil {
@@ -122,7 +123,7 @@ func TestPartAbortStoresNothing(t *testing.T) {
 	if err := w.Abort(); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Commit(); !errors.Is(err, store.ErrPartDone) {
+	if err := w.Commit(); !errors.Is(err, arrowstore.ErrPartDone) {
 		t.Fatalf("commit after abort: %v", err)
 	}
 
@@ -141,7 +142,7 @@ func TestPartAbortStoresNothing(t *testing.T) {
 	if err == nil {
 		t.Fatal("a record of another schema was taken")
 	}
-	if err := w.Commit(); !errors.Is(err, store.ErrPartDone) {
+	if err := w.Commit(); !errors.Is(err, arrowstore.ErrPartDone) {
 		t.Fatalf("commit after a failed append: %v", err)
 	}
 	if rows, _, _ := stored(t, db, "p"); rows != 0 {
@@ -157,7 +158,7 @@ func TestPartAbortStoresNothing(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Commit(); !errors.Is(err, store.ErrPartDone) {
+	if err := w.Commit(); !errors.Is(err, arrowstore.ErrPartDone) {
 		t.Fatalf("commit after Close: %v", err)
 	}
 	if _, err := db.OpenPart(ctx, "p", partSchema); !errors.Is(err, store.ErrClosed) {
@@ -181,7 +182,7 @@ func TestPartsBesideThePool(t *testing.T) {
 	}
 	defer db.Close()
 	partTable(t, db, "p")
-	var ws []store.PartWriter
+	var ws []arrowstore.PartWriter
 	for i := range 3 {
 		w, err := db.OpenPart(ctx, "p", partSchema)
 		if err != nil {

@@ -1,4 +1,4 @@
-// Package chserver is the store.Store engine for a ClickHouse server or
+// Package chserver is the arrowstore.Store engine for a ClickHouse server or
 // cluster, spoken to over the native protocol with clickhouse-go.
 package chserver
 
@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // Options tune a server store. Zero values take the defaults noted.
@@ -47,7 +48,7 @@ type Store struct {
 	closed atomic.Bool
 }
 
-var _ store.Store = (*Store)(nil)
+var _ arrowstore.Store = (*Store)(nil)
 
 // Open connects to the server named by dsn, e.g.
 // clickhouse://user:pass@host:9000/db?dial_timeout=5s, and pings it so a
@@ -159,10 +160,10 @@ func connectError(addr string, err error) error {
 	return fmt.Errorf("clickhouse server at %s: %w: check the DSN and that the server is running", addr, err)
 }
 
-// Engine implements store.Store.
+// Engine implements arrowstore.Store.
 func (s *Store) Engine() string { return "clickhouse" }
 
-// Close implements store.Store.
+// Close implements arrowstore.Store.
 func (s *Store) Close() error {
 	if s.closed.Swap(true) {
 		return nil
@@ -188,7 +189,7 @@ func queryContext(ctx context.Context, params store.Params) context.Context {
 	return clickhouse.Context(ctx, opts...)
 }
 
-// Exec implements store.Store.
+// Exec implements arrowstore.Store.
 func (s *Store) Exec(ctx context.Context, sql string, params store.Params) error {
 	if s.closed.Load() {
 		return store.ErrClosed
@@ -202,7 +203,7 @@ func (s *Store) Exec(ctx context.Context, sql string, params store.Params) error
 // anyType stands in for a column the driver gives no scan type.
 var anyType = reflect.TypeFor[any]()
 
-// Query implements store.Store.
+// Query implements arrowstore.Store.
 func (s *Store) Query(ctx context.Context, sql string, params store.Params) (*store.Result, error) {
 	if s.closed.Load() {
 		return nil, store.ErrClosed
@@ -247,7 +248,7 @@ func (s *Store) Query(ctx context.Context, sql string, params store.Params) (*st
 	return res, nil
 }
 
-// Insert implements store.Store. Columns travel in the native format, one
+// Insert implements arrowstore.Store. Columns travel in the native format, one
 // typed slice per column, so nothing is rendered as SQL text.
 func (s *Store) Insert(ctx context.Context, table string, rec arrow.RecordBatch) error {
 	if s.closed.Load() {

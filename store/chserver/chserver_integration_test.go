@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // openTestServer connects to the server named by DASCH_CLICKHOUSE_DSN or
@@ -263,7 +264,7 @@ func TestIntegrationPart(t *testing.T) {
 	if err := w.Abort(); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Commit(); !errors.Is(err, store.ErrPartDone) {
+	if err := w.Commit(); !errors.Is(err, arrowstore.ErrPartDone) {
 		t.Fatalf("commit after abort: %v", err)
 	}
 	if rows, _ := count(); rows != 2_100_000 {

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 func TestParseDSN(t *testing.T) {
@@ -240,14 +241,14 @@ func TestInsertSQL(t *testing.T) {
 	}
 }
 
-// TestPartSettings: a part's batch carries store.PartSettings, which make
+// TestPartSettings: a part's batch carries arrowstore.PartSettings, which make
 // the server squash its blocks into one part.
 func TestPartSettings(t *testing.T) {
 	set := partSettings()
-	if len(set) != len(store.PartSettings()) {
+	if len(set) != len(arrowstore.PartSettings()) {
 		t.Errorf("settings %v", set)
 	}
-	for k, v := range store.PartSettings() {
+	for k, v := range arrowstore.PartSettings() {
 		if got := fmt.Sprint(set[k]); got != v {
 			t.Errorf("setting %s = %q, want %q", k, got, v)
 		}

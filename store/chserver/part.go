@@ -9,11 +9,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // part is a batch on one of the driver's connections: each appended
 // record goes to the server as a block at once (Flush), so the client
-// keeps none of it; the server squashes the blocks (store.PartSettings)
+// keeps none of it; the server squashes the blocks (arrowstore.PartSettings)
 // and writes them as one part when the batch is sent.
 type part struct {
 	s     *Store
@@ -24,10 +25,10 @@ type part struct {
 	done  bool
 }
 
-var _ store.PartWriter = (*part)(nil)
+var _ arrowstore.PartWriter = (*part)(nil)
 
-// OpenPart implements store.Store.
-func (s *Store) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (store.PartWriter, error) {
+// OpenPart implements arrowstore.Store.
+func (s *Store) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (arrowstore.PartWriter, error) {
 	if s.closed.Load() {
 		return nil, store.ErrClosed
 	}
@@ -42,23 +43,23 @@ func (s *Store) OpenPart(ctx context.Context, table string, sc *arrow.Schema) (s
 	return &part{s: s, table: table, sql: sql, sc: sc, batch: batch}, nil
 }
 
-// partContext is queryContext with store.PartSettings.
+// partContext is queryContext with arrowstore.PartSettings.
 func partContext(ctx context.Context) context.Context {
 	return clickhouse.Context(queryContext(ctx, nil), clickhouse.WithSettings(partSettings()))
 }
 
 func partSettings() clickhouse.Settings {
 	set := clickhouse.Settings{}
-	for k, v := range store.PartSettings() {
+	for k, v := range arrowstore.PartSettings() {
 		set[k] = v
 	}
 	return set
 }
 
-// Append implements store.PartWriter; a failed append aborts the part.
+// Append implements arrowstore.PartWriter; a failed append aborts the part.
 func (p *part) Append(rec arrow.RecordBatch) error {
 	if p.done {
-		return store.ErrPartDone
+		return arrowstore.ErrPartDone
 	}
 	if rec.NumRows() == 0 {
 		return nil
@@ -82,10 +83,10 @@ func (p *part) Append(rec arrow.RecordBatch) error {
 	return err
 }
 
-// Commit implements store.PartWriter.
+// Commit implements arrowstore.PartWriter.
 func (p *part) Commit() error {
 	if p.done {
-		return store.ErrPartDone
+		return arrowstore.ErrPartDone
 	}
 	p.done = true
 	if err := p.batch.Send(); err != nil {
@@ -94,7 +95,7 @@ func (p *part) Commit() error {
 	return nil
 }
 
-// Abort implements store.PartWriter.
+// Abort implements arrowstore.PartWriter.
 func (p *part) Abort() error {
 	if !p.done {
 		p.abort()

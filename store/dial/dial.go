@@ -9,7 +9,7 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 	"github.com/dasch-labs/dasch/store/chdb"
 	"github.com/dasch-labs/dasch/store/chserver"
 )
@@ -18,7 +18,7 @@ import (
 const DefaultURL = "embedded:./data"
 
 // Open opens the store named by url.
-func Open(ctx context.Context, url string, log *slog.Logger) (store.Store, error) {
+func Open(ctx context.Context, url string, log *slog.Logger) (arrowstore.Store, error) {
 	switch {
 	case strings.HasPrefix(url, "embedded:"):
 		dir := strings.TrimPrefix(url, "embedded:")
@@ -34,7 +34,7 @@ func Open(ctx context.Context, url string, log *slog.Logger) (store.Store, error
 
 // Close closes s and, for the embedded engine, stops its threads: call it
 // once at process exit.
-func Close(s store.Store) error {
+func Close(s arrowstore.Store) error {
 	err := s.Close()
 	if s.Engine() == "embedded" {
 		if e := chdb.Shutdown(); err == nil && !errors.Is(e, chdb.ErrShutdownIncomplete) {

@@ -1,4 +1,4 @@
-package ingest
+package checkpoint
 
 import (
 	"context"
@@ -9,10 +9,10 @@ import (
 	"github.com/dasch-labs/dasch/store"
 )
 
-// writeCheckpoint records that everything up to slot is committed. The
+// Write records that everything up to slot is committed. The
 // table keeps the highest slot per name, so a lower value never moves the
 // indexed slot back.
-func writeCheckpoint(ctx context.Context, s store.Store, slot uint64) error {
+func Write(ctx context.Context, s store.Execer, slot uint64) error {
 	err := s.Exec(ctx, `INSERT INTO indexer_checkpoints (name, slot) VALUES ({name:String}, {slot:UInt64})`,
 		store.Params{"name": schema.CheckpointMain, "slot": strconv.FormatUint(slot, 10)})
 	if err != nil {
@@ -21,9 +21,9 @@ func writeCheckpoint(ctx context.Context, s store.Store, slot uint64) error {
 	return nil
 }
 
-// writeRewrite logs that the slots from..to, at or below the indexed
+// WriteRewrite logs that the slots from..to, at or below the indexed
 // slot, were derived again (schema.TableRewrites).
-func writeRewrite(ctx context.Context, s store.Store, from, to uint64) error {
+func WriteRewrite(ctx context.Context, s store.Execer, from, to uint64) error {
 	err := s.Exec(ctx, `INSERT INTO indexer_rewrites (from_slot, to_slot) VALUES ({from:UInt64}, {to:UInt64})`,
 		store.Params{"from": strconv.FormatUint(from, 10), "to": strconv.FormatUint(to, 10)})
 	if err != nil {

@@ -1,4 +1,4 @@
-package query_test
+package checkpoint_test
 
 import (
 	"context"
@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/internal/storetest"
-	"github.com/dasch-labs/dasch/query"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -21,7 +21,7 @@ func TestMain(m *testing.M) {
 func TestIndexedSlot(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
-	got, err := query.IndexedSlot(ctx, s)
+	got, err := checkpoint.IndexedSlot(ctx, s)
 	if err != nil || got != 0 {
 		t.Fatalf("empty store: %d, %v", got, err)
 	}
@@ -34,7 +34,7 @@ func TestIndexedSlot(t *testing.T) {
 	if err := s.Exec(ctx, "INSERT INTO indexer_checkpoints (name, slot) VALUES ('other', 1)", nil); err != nil {
 		t.Fatal(err)
 	}
-	got, err = query.IndexedSlot(ctx, s)
+	got, err = checkpoint.IndexedSlot(ctx, s)
 	if err != nil || got != 18446744073709551000 {
 		t.Fatalf("got %d, %v", got, err)
 	}
@@ -43,11 +43,11 @@ func TestIndexedSlot(t *testing.T) {
 func TestSlotCache(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
-	c := query.NewSlotCache(s, time.Hour)
+	c := checkpoint.NewSlotCache(s, time.Hour)
 	if v, err := c.IndexedSlot(ctx); err != nil || v != 0 {
 		t.Fatalf("%d %v", v, err)
 	}
-	if _, err := c.ContextSlot(ctx); !errors.Is(err, query.ErrNotIndexed) {
+	if _, err := c.ContextSlot(ctx); !errors.Is(err, checkpoint.ErrNotIndexed) {
 		t.Fatalf("empty store: err = %v, want ErrNotIndexed", err)
 	}
 	// "Nothing indexed" is not cached: the first checkpoint shows at once.
@@ -63,7 +63,38 @@ func TestSlotCache(t *testing.T) {
 	if v, _ := c.IndexedSlot(ctx); v != 3 {
 		t.Fatalf("cached value should hold within the TTL, got %d", v)
 	}
-	if v, _ := query.NewSlotCache(s, 0).IndexedSlot(ctx); v != 7 {
+	if v, _ := checkpoint.NewSlotCache(s, 0).IndexedSlot(ctx); v != 7 {
 		t.Fatalf("uncached = %d", v)
+	}
+}
+
+func TestContextSlot(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	cache := checkpoint.NewSlotCache(s, time.Hour)
+	if _, err := cache.ContextSlot(ctx); !errors.Is(err, checkpoint.ErrNotIndexed) {
+		t.Fatalf("empty store: %v, want ErrNotIndexed", err)
+	}
+	exec(t, s, "INSERT INTO indexer_checkpoints (name, slot) VALUES ('other', 9)", nil)
+	if _, err := checkpoint.ContextSlot(ctx, s); !errors.Is(err, checkpoint.ErrNotIndexed) {
+		t.Fatalf("other pipeline only: %v, want ErrNotIndexed", err)
+	}
+	exec(t, s, "INSERT INTO indexer_checkpoints (name, slot) VALUES ('main', 0)", nil)
+	if got, err := cache.ContextSlot(ctx); err != nil || got != 0 {
+		t.Fatalf("slot 0 indexed: %d %v", got, err)
+	}
+	exec(t, s, "INSERT INTO indexer_checkpoints (name, slot) VALUES ('main', 18446744073709551615)", nil)
+	if got, _ := cache.ContextSlot(ctx); got != 0 {
+		t.Errorf("cached slot should hold within the TTL, got %d", got)
+	}
+	if got, err := checkpoint.NewSlotCache(s, 0).ContextSlot(ctx); err != nil || got != 18446744073709551615 {
+		t.Errorf("uncached: %d %v", got, err)
+	}
+}
+
+func exec(t *testing.T, s store.Execer, sql string, p store.Params) {
+	t.Helper()
+	if err := s.Exec(context.Background(), sql, p); err != nil {
+		t.Fatalf("%s: %v", sql, err)
 	}
 }

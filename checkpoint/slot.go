@@ -1,5 +1,7 @@
-// Package query reads indexed state from the store for the API.
-package query
+// Package checkpoint reads and writes the indexed slot: the main
+// pipeline's checkpoint, up to which everything is committed. Ingest
+// writes it; the API stamps its answers with it.
+package checkpoint
 
 import (
 	"context"
@@ -19,7 +21,7 @@ var ErrNotIndexed = errors.New("no data has been indexed")
 // ContextSlot reads the slot up to which everything is committed: the main
 // pipeline's checkpoint. It tells "nothing yet" (ErrNotIndexed) apart from
 // slot 0, which data indexed at slot 0 legitimately reports.
-func ContextSlot(ctx context.Context, s store.Store) (uint64, error) {
+func ContextSlot(ctx context.Context, s store.Querier) (uint64, error) {
 	res, err := s.Query(ctx, `SELECT max(slot), count() FROM indexer_checkpoints WHERE name = {n:String}`,
 		store.Params{"n": schema.CheckpointMain})
 	if err != nil {
@@ -40,7 +42,7 @@ func ContextSlot(ctx context.Context, s store.Store) (uint64, error) {
 }
 
 // IndexedSlot is ContextSlot with "nothing indexed" reported as slot 0.
-func IndexedSlot(ctx context.Context, s store.Store) (uint64, error) {
+func IndexedSlot(ctx context.Context, s store.Querier) (uint64, error) {
 	slot, err := ContextSlot(ctx, s)
 	if errors.Is(err, ErrNotIndexed) {
 		return 0, nil
@@ -52,7 +54,7 @@ func IndexedSlot(ctx context.Context, s store.Store) (uint64, error) {
 // once per TTL. A cached value can only be older than the truth, never ahead
 // of it, so answers stamped with it stay correct.
 type SlotCache struct {
-	s   store.Store
+	s   store.Querier
 	ttl time.Duration
 
 	mu   sync.Mutex
@@ -61,7 +63,7 @@ type SlotCache struct {
 }
 
 // NewSlotCache returns a cache over s; ttl 0 means always read.
-func NewSlotCache(s store.Store, ttl time.Duration) *SlotCache {
+func NewSlotCache(s store.Querier, ttl time.Duration) *SlotCache {
 	return &SlotCache{s: s, ttl: ttl}
 }
 
@@ -88,12 +90,4 @@ func (c *SlotCache) IndexedSlot(ctx context.Context) (uint64, error) {
 		return 0, nil
 	}
 	return slot, err
-}
-
-// Ready reports whether the store answers; the health endpoint uses it.
-func Ready(ctx context.Context, s store.Store) error {
-	if _, err := s.Query(ctx, "SELECT 1", nil); err != nil {
-		return fmt.Errorf("store not ready: %w", err)
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package server
+package jsonrpc
 
 import (
 	"context"
@@ -12,7 +12,7 @@ type Call struct {
 	// Method is the JSON-RPC method name.
 	Method string
 	// Params is the raw params object or array, nil when absent or null.
-	// Decode it with jsonrpc.DecodeParams.
+	// Decode it with DecodeParams.
 	Params json.RawMessage
 	// ProjectID is the project the api key belongs to.
 	ProjectID string
@@ -41,10 +41,10 @@ func NewRegistry() *Registry {
 // wiring bug, so it panics at startup rather than shadowing silently.
 func (r *Registry) Register(name string, h Handler) {
 	if name == "" || h == nil {
-		panic("server: Register needs a method name and a handler")
+		panic("jsonrpc: Register needs a method name and a handler")
 	}
 	if _, dup := r.handlers[name]; dup {
-		panic("server: method " + name + " registered twice")
+		panic("jsonrpc: method " + name + " registered twice")
 	}
 	r.handlers[name] = h
 }

@@ -1,0 +1,47 @@
+// Package decoders configures what an ingest run decodes beyond the raw
+// decoder, which always runs: compressed state (its decoder and the state
+// step that derives the read tables) and digital assets. dasch ingest,
+// dasch serve --ingest and the conformance harness configure their runs
+// here, so they index alike.
+package decoders
+
+import (
+	"context"
+	"errors"
+
+	"github.com/dasch-labs/dasch/ingest"
+	"github.com/dasch-labs/dasch/ingest/assetstate"
+	"github.com/dasch-labs/dasch/ingest/compressedstate"
+	"github.com/dasch-labs/dasch/store/arrowstore"
+)
+
+// Options pick the decoder set. The zero value is the default one:
+// compressed state and digital assets.
+type Options struct {
+	// AssetsOnly leaves compressed state out, as a deployment serving DAS
+	// only would run.
+	AssetsOnly bool
+	// Step, when set, is applied to the compressed state step
+	// (compressedstate.StateStep.BalanceCache, …).
+	Step func(*compressedstate.StateStep)
+}
+
+// Configure adds the decoder set o picks to cfg, and the state step it
+// needs; compressed state first seeds an empty state_trees with the
+// default trees (compressedstate.Configure).
+func Configure(ctx context.Context, s arrowstore.Writer, cfg *ingest.Config, o Options) error {
+	if cfg == nil {
+		return errors.New("decoders: no ingest config")
+	}
+	if !o.AssetsOnly {
+		var opts []func(*compressedstate.StateStep)
+		if o.Step != nil {
+			opts = append(opts, o.Step)
+		}
+		if err := compressedstate.Configure(ctx, s, cfg, opts...); err != nil {
+			return err
+		}
+	}
+	cfg.Decoders = append(cfg.Decoders, assetstate.Decoder{})
+	return nil
+}
