@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/dasch-labs/dasch/asset"
+	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
@@ -49,6 +51,16 @@ func (d Deps) source(ctx context.Context) (uint64, assetrows.StateSource, error)
 	}
 	slot, err := d.Slots.IndexedSlot(ctx)
 	return slot, nil, err
+}
+
+// assets answers ids with opts: from the in-memory index's raw states when
+// src is one, else from the assets' folded rows in the store, one keyed
+// read (assetrows.FoldedAssets).
+func (d Deps) assets(ctx context.Context, src assetrows.StateSource, ids []solana.Pubkey, opts asset.Options) ([]asset.Result, error) {
+	if src != nil {
+		return asset.Render(ids, assetrows.Loader(ctx, d.Store, src), opts)
+	}
+	return assetrows.FoldedAssets(ctx, d.Store, ids, opts)
 }
 
 // Register adds the DAS methods to r. A missing dependency is a wiring bug

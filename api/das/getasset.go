@@ -6,7 +6,6 @@ import (
 
 	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
-	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -51,7 +50,7 @@ func getAsset(d Deps) jsonrpc.Handler {
 			return nil, failed(d, c.Method, err)
 		}
 		id := solana.Pubkey(*p.ID)
-		assets, err := asset.Render([]solana.Pubkey{id}, assetrows.Loader(ctx, d.Store, src), options(p.Options, p.DisplayOptions))
+		assets, err := d.assets(ctx, src, []solana.Pubkey{id}, options(p.Options, p.DisplayOptions))
 		if err != nil {
 			return nil, failed(d, c.Method, err)
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
-	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -45,7 +44,7 @@ func getAssetBatch(d Deps) jsonrpc.Handler {
 		for i, id := range *p.IDs {
 			ids[i] = solana.Pubkey(id)
 		}
-		assets, err := asset.Render(ids, assetrows.Loader(ctx, d.Store, src), options(p.Options, p.DisplayOptions))
+		assets, err := d.assets(ctx, src, ids, options(p.Options, p.DisplayOptions))
 		if err != nil {
 			return nil, failed(d, c.Method, err)
 		}

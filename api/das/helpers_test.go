@@ -14,8 +14,7 @@ import (
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest"
-	"github.com/dasch-labs/dasch/ingest/assetstate"
-	ingestdecode "github.com/dasch-labs/dasch/ingest/decode"
+	"github.com/dasch-labs/dasch/ingest/decoders"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/server"
@@ -72,10 +71,9 @@ func newEnvWith(t *testing.T, cfg server.Config) *env {
 func (e *env) index(files ...string) {
 	e.t.Helper()
 	for _, f := range files {
-		cfg := ingest.Config{
-			Store:    e.s,
-			Source:   source.NewFileList([]string{filepath.Join("../../testdata/das", f)}),
-			Decoders: []ingestdecode.Decoder{assetstate.Decoder{}},
+		cfg := ingest.Config{Store: e.s, Source: source.NewFileList([]string{filepath.Join("../../testdata/das", f)})}
+		if err := decoders.Configure(context.Background(), e.s, &cfg, decoders.Options{AssetsOnly: true}); err != nil {
+			e.t.Fatal(err)
 		}
 		if _, err := ingest.Run(context.Background(), cfg); err != nil {
 			e.t.Fatalf("index %s: %v", f, err)

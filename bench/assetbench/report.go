@@ -45,6 +45,7 @@ func (r *Report) WriteTable(w io.Writer) {
 	t.Row("  raw insert of the same rows, rows/s", measure.Count(int(raw)), "", "", "", "",
 		fmt.Sprintf("ingest at %.0f%% of it (%s rows/s)", 100*rowsPerSec/raw, measure.Count(int(rowsPerSec))))
 	t.Row("  compressed NFT events, rows | s", fmt.Sprintf("%s | %.1f", measure.Count(r.Events), r.EventsInsert.Seconds()), "", "", "", "", "")
+	t.Row("  asset state fold, assets/s | s", fmt.Sprintf("%s | %.1f", measure.Count(int(float64(total)/r.Fold.Seconds())), r.Fold.Seconds()), "", "", "", "", "")
 	t.Row("  generate (untimed) | ingest | merges, s",
 		fmt.Sprintf("%.1f | %.1f | %.1f", r.Generate.Seconds(), r.Ingest.Load.Seconds(), r.Settle.Seconds()), "", "", "", "", "")
 	t.Row("  asset_accounts on disk, GB | parts", fmt.Sprintf("%.2f | %d", float64(r.DiskBytes)/1e9, r.Parts), "", "", "", "", "")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
+	"github.com/dasch-labs/dasch/ingest/assetstate"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
@@ -104,6 +106,7 @@ type Report struct {
 	Ingest           ingestFigures
 	Events           int           // bubblegum_events rows of the compressed NFTs
 	EventsInsert     time.Duration // their insert
+	Fold             time.Duration // the asset state step over everything loaded
 	IndexLoad        time.Duration
 	Index            hotindex.AssetStats
 	RawRows          int
@@ -212,11 +215,18 @@ func load(ctx context.Context, s arrowstore.Store, p *Plan, rep *Report, say fun
 		return err
 	}
 	rep.EventsInsert = time.Since(start)
+	say("events: %d rows in %.1fs; folding asset state", rep.Events, rep.EventsInsert.Seconds())
+	start = time.Now()
+	// A store loaded without the step is folded whole by its first range.
+	if err := assetstate.NewFoldStep().Apply(ctx, s, math.MaxUint64, math.MaxUint64); err != nil {
+		return err
+	}
+	rep.Fold = time.Since(start)
 	// The API answers with the indexed slot: the last generated one.
 	if err := checkpoint.Write(ctx, s, slot(max(0, p.Assets()-1))); err != nil {
 		return err
 	}
-	say("events: %d rows in %.1fs; waiting for merges", rep.Events, rep.EventsInsert.Seconds())
+	say("fold: %d assets in %.1fs; waiting for merges", p.Assets(), rep.Fold.Seconds())
 	if rep.Settle, rep.Parts, err = settle(ctx, s, cfg.SettleLimit); err != nil {
 		return err
 	}

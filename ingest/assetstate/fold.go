@@ -56,68 +56,115 @@ func (st *FoldStep) Apply(ctx context.Context, s arrowstore.Writer, from, to uin
 		return fmt.Errorf("empty slot range %d..%d", from, to)
 	}
 	if !st.backfilled {
-		if err := st.backfill(ctx, s, from); err != nil {
+		if err := st.backfill(ctx, s, from, to); err != nil {
 			return fmt.Errorf("fold assets indexed before asset_state: %w", err)
 		}
 		st.backfilled = true
 	}
-	ids, err := touched(ctx, s, from, to)
+	return st.foldWritten(ctx, s, "slot BETWEEN {from:UInt64} AND {to:UInt64}",
+		store.Params{"from": strconv.FormatUint(from, 10), "to": strconv.FormatUint(to, 10)})
+}
+
+// backfill folds every stored asset when asset_state is empty but assets
+// are stored outside [from, to]: a store indexed before the step existed.
+func (st *FoldStep) backfill(ctx context.Context, s arrowstore.Writer, from, to uint64) error {
+	params := store.Params{"from": strconv.FormatUint(from, 10), "to": strconv.FormatUint(to, 10)}
+	res, err := s.Query(ctx, `SELECT (SELECT count() FROM asset_state) = 0
+		AND ((SELECT count() FROM asset_accounts WHERE slot NOT BETWEEN {from:UInt64} AND {to:UInt64}) > 0
+			OR (SELECT count() FROM bubblegum_events WHERE slot NOT BETWEEN {from:UInt64} AND {to:UInt64}) > 0)`, params)
 	if err != nil {
 		return err
 	}
-	return st.fold(ctx, s, ids)
+	r := res.Row(0)
+	if need := r.Bool(0); r.Err() != nil || !need {
+		return r.Err()
+	}
+	return st.foldWritten(ctx, s, "true", nil)
 }
 
-// touched lists the assets whose rows a write in [from, to] changed.
-func touched(ctx context.Context, s store.Querier, from, to uint64) ([]solana.Pubkey, error) {
-	params := store.Params{"from": strconv.FormatUint(from, 10), "to": strconv.FormatUint(to, 10)}
-	res, err := s.Query(ctx, `SELECT DISTINCT asset_id, kind IN ('edition', 'core') FROM asset_accounts
-		WHERE slot BETWEEN {from:UInt64} AND {to:UInt64}
-		UNION DISTINCT
-		SELECT DISTINCT asset_id, false FROM bubblegum_events
-		WHERE slot BETWEEN {from:UInt64} AND {to:UInt64}`, params)
-	if err != nil {
-		return nil, fmt.Errorf("find touched assets: %w", err)
-	}
-	seen := map[solana.Pubkey]bool{}
-	var ids, sources []solana.Pubkey
-	for i := range res.Rows {
-		r := res.Row(i)
-		id, source := solana.Pubkey(r.Key(0)), r.Bool(1)
-		if err := r.Err(); err != nil {
-			return nil, fmt.Errorf("find touched assets: %w", err)
+// foldWritten folds every asset with a row matching cond, and the assets
+// folded from those that are editions or Core collections, a chunk of ids
+// at a time in id order, so memory does not grow with the range.
+func (st *FoldStep) foldWritten(ctx context.Context, s arrowstore.Writer, cond string, params store.Params) error {
+	var after solana.Pubkey
+	for first := true; ; first = false {
+		p := store.Params{"after": string(after[:])}
+		for k, v := range params {
+			p[k] = v
 		}
-		if !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
+		from := ""
+		if !first {
+			from = " AND asset_id > {after:FixedString(32)}"
 		}
-		if source {
-			sources = append(sources, id)
-		}
-	}
-	// An edition or a Core collection feeds the assets folded from it.
-	for start := 0; start < len(sources); start += foldChunk {
-		chunk := sources[start:min(start+foldChunk, len(sources))]
-		// Both conditions bind the same parameters, with the same values.
-		edCond, params := assetrows.KeyIn("edition", chunk)
-		colCond, _ := assetrows.KeyIn("collection", chunk)
-		dep, err := s.Query(ctx, `SELECT DISTINCT id FROM asset_state WHERE `+edCond+` OR `+colCond, params)
+		res, err := s.Query(ctx, `SELECT asset_id, max(source) FROM (
+			SELECT asset_id, kind IN ('edition', 'core') AS source FROM asset_accounts WHERE `+cond+from+`
+			UNION ALL
+			SELECT asset_id, false FROM bubblegum_events WHERE `+cond+from+`)
+			GROUP BY asset_id ORDER BY asset_id LIMIT `+strconv.Itoa(foldChunk), p)
 		if err != nil {
-			return nil, fmt.Errorf("find assets folded from touched editions and collections: %w", err)
+			return fmt.Errorf("find written assets: %w", err)
 		}
-		for i := range dep.Rows {
-			r := dep.Row(i)
-			id := solana.Pubkey(r.Key(0))
+		if len(res.Rows) == 0 {
+			return nil
+		}
+		ids := make([]solana.Pubkey, 0, len(res.Rows))
+		var sources []solana.Pubkey
+		for i := range res.Rows {
+			r := res.Row(i)
+			id, source := solana.Pubkey(r.Key(0)), r.Bool(1)
 			if err := r.Err(); err != nil {
-				return nil, fmt.Errorf("find dependent assets: %w", err)
+				return fmt.Errorf("find written assets: %w", err)
 			}
+			ids = append(ids, id)
+			if source {
+				sources = append(sources, id)
+			}
+		}
+		written := ids[len(ids)-1]
+		deps, err := dependents(ctx, s, sources)
+		if err != nil {
+			return err
+		}
+		seen := make(map[solana.Pubkey]bool, len(ids))
+		for _, id := range ids {
+			seen[id] = true
+		}
+		for _, id := range deps {
 			if !seen[id] {
 				seen[id] = true
 				ids = append(ids, id)
 			}
 		}
+		if err := st.fold(ctx, s, ids); err != nil {
+			return err
+		}
+		after = written
 	}
-	return ids, nil
+}
+
+// dependents lists the assets folded from any of sources, editions or
+// Core collections.
+func dependents(ctx context.Context, s store.Querier, sources []solana.Pubkey) ([]solana.Pubkey, error) {
+	if len(sources) == 0 {
+		return nil, nil
+	}
+	// Both conditions bind the same parameters, with the same values.
+	edCond, params := assetrows.KeyIn("edition", sources)
+	colCond, _ := assetrows.KeyIn("collection", sources)
+	res, err := s.Query(ctx, `SELECT DISTINCT id FROM asset_state WHERE `+edCond+` OR `+colCond, params)
+	if err != nil {
+		return nil, fmt.Errorf("find assets folded from written editions and collections: %w", err)
+	}
+	out := make([]solana.Pubkey, 0, len(res.Rows))
+	for i := range res.Rows {
+		r := res.Row(i)
+		id := solana.Pubkey(r.Key(0))
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("find dependent assets: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, nil
 }
 
 // fold folds ids, a chunk at a time, into asset_state.
@@ -276,51 +323,4 @@ func (st *FoldStep) write(ctx context.Context, s arrowstore.Writer, rows []folde
 		return fmt.Errorf("write %d folded assets: %w", len(rows), err)
 	}
 	return nil
-}
-
-// backfill folds every asset stored before slot from when asset_state is
-// empty: a store indexed before the step existed.
-func (st *FoldStep) backfill(ctx context.Context, s arrowstore.Writer, from uint64) error {
-	res, err := s.Query(ctx, `SELECT (SELECT count() FROM asset_state) = 0
-		AND ((SELECT count() FROM asset_accounts WHERE slot < {from:UInt64}) > 0
-			OR (SELECT count() FROM bubblegum_events WHERE slot < {from:UInt64}) > 0)`,
-		store.Params{"from": strconv.FormatUint(from, 10)})
-	if err != nil {
-		return err
-	}
-	r := res.Row(0)
-	if need := r.Bool(0); r.Err() != nil || !need {
-		return r.Err()
-	}
-	// Keyset over every asset id, a chunk at a time.
-	var after solana.Pubkey
-	for first := true; ; first = false {
-		cond := "true"
-		params := store.Params{}
-		if !first {
-			cond, params = "asset_id > {after:FixedString(32)}", store.Params{"after": string(after[:])}
-		}
-		res, err := s.Query(ctx, `SELECT asset_id FROM (
-			SELECT DISTINCT asset_id FROM asset_accounts WHERE `+cond+`
-			UNION DISTINCT SELECT DISTINCT asset_id FROM bubblegum_events WHERE `+cond+`)
-			ORDER BY asset_id LIMIT `+strconv.Itoa(foldChunk), params)
-		if err != nil {
-			return err
-		}
-		if len(res.Rows) == 0 {
-			return nil
-		}
-		ids := make([]solana.Pubkey, len(res.Rows))
-		for i := range res.Rows {
-			r := res.Row(i)
-			ids[i] = solana.Pubkey(r.Key(0))
-			if err := r.Err(); err != nil {
-				return err
-			}
-		}
-		if err := st.fold(ctx, s, ids); err != nil {
-			return err
-		}
-		after = ids[len(ids)-1]
-	}
 }

@@ -1,6 +1,7 @@
 // Package decoders configures what an ingest run decodes beyond the raw
 // decoder, which always runs: compressed state (its decoder and the state
-// step that derives the read tables) and digital assets. dasch ingest,
+// step that derives the read tables) and digital assets (their decoder and
+// the step that folds each asset's state). dasch ingest,
 // dasch serve --ingest and the conformance harness configure their runs
 // here, so they index alike.
 package decoders
@@ -43,5 +44,6 @@ func Configure(ctx context.Context, s arrowstore.Writer, cfg *ingest.Config, o O
 		}
 	}
 	cfg.Decoders = append(cfg.Decoders, assetstate.Decoder{})
+	cfg.Steps = append(cfg.Steps, assetstate.NewFoldStep())
 	return nil
 }

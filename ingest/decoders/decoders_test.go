@@ -27,7 +27,7 @@ func TestConfigure(t *testing.T) {
 	if err := decoders.Configure(ctx, s, &full, decoders.Options{Step: func(*compressedstate.StateStep) { stepped = true }}); err != nil {
 		t.Fatal(err)
 	}
-	if len(full.Decoders) != 2 || len(full.Steps) != 1 || !stepped {
+	if len(full.Decoders) != 2 || len(full.Steps) != 2 || !stepped {
 		t.Fatalf("default set: %d decoders, %d steps, step option applied %v", len(full.Decoders), len(full.Steps), stepped)
 	}
 	if _, ok := full.Decoders[0].(*compressedstate.Decoder); !ok {
@@ -41,7 +41,7 @@ func TestConfigure(t *testing.T) {
 	if err := decoders.Configure(ctx, s, &assets, decoders.Options{AssetsOnly: true}); err != nil {
 		t.Fatal(err)
 	}
-	if len(assets.Decoders) != 1 || len(assets.Steps) != 0 {
+	if len(assets.Decoders) != 1 || len(assets.Steps) != 1 {
 		t.Fatalf("assets only: %d decoders, %d steps", len(assets.Decoders), len(assets.Steps))
 	}
 	if _, ok := assets.Decoders[0].(assetstate.Decoder); !ok {

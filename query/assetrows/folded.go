@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/goccy/go-json"
+
+	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -41,4 +45,59 @@ func LoadFolded(ctx context.Context, s store.Querier, ids []solana.Pubkey) (map[
 		out[id] = f
 	}
 	return out, nil
+}
+
+// FoldedAssets answers ids, in order (an id may repeat), from their folded
+// rows viewed with opts: one keyed read of asset_state, no account bytes
+// decoded. An id never folded is asset.ErrNotFound.
+func FoldedAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey, opts asset.Options) ([]asset.Result, error) {
+	rows, err := LoadFolded(ctx, s, uniq(ids))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]asset.Result, len(ids))
+	viewed := make(map[solana.Pubkey]asset.Result, len(rows))
+	for i, id := range ids {
+		if r, ok := viewed[id]; ok {
+			out[i] = r
+			continue
+		}
+		r := foldedResult(id, rows[id], opts)
+		viewed[id] = r
+		out[i] = r
+	}
+	return out, nil
+}
+
+func foldedResult(id solana.Pubkey, f Folded, opts asset.Options) asset.Result {
+	switch f.Status {
+	case schema.AssetStatusOK:
+		if len(f.Doc) == 0 { // never folded
+			return asset.Result{Err: asset.ErrNotFound}
+		}
+		var a asset.Asset
+		if err := json.Unmarshal(f.Doc, &a); err != nil {
+			return asset.Result{Err: fmt.Errorf("asset %s: folded state: %w", id, err)}
+		}
+		return asset.Result{Asset: asset.View(&a, opts)}
+	case schema.AssetStatusNotFound:
+		return asset.Result{Err: asset.ErrNotFound}
+	case schema.AssetStatusNoSupply:
+		return asset.Result{Err: asset.ErrNoSupply}
+	default:
+		return asset.Result{Err: fmt.Errorf("asset %s: %s", id, f.Error)}
+	}
+}
+
+// uniq is ids without repeats, in first-seen order.
+func uniq(ids []solana.Pubkey) []solana.Pubkey {
+	seen := make(map[solana.Pubkey]bool, len(ids))
+	out := make([]solana.Pubkey, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }
