@@ -21,35 +21,45 @@ type Result struct {
 type LoadFunc func(keys []solana.Pubkey, into map[solana.Pubkey]*State) error
 
 // Render renders the assets of ids, in order (an id may repeat), from the
-// states load returns. It loads once for the ids and the addresses derived
-// from them (edition PDAs), and once more only when a Core asset's
-// collection is needed.
+// states load returns. It loads the ids, then the edition PDAs of those
+// that have a mint (only token assets have editions: most assets need no
+// second key), then the collections of Core assets that are managed by
+// one.
 func Render(ids []solana.Pubkey, load LoadFunc, opts Options) ([]Result, error) {
-	editions := make(map[solana.Pubkey]solana.Pubkey, len(ids))
-	keys := make([]solana.Pubkey, 0, 2*len(ids))
 	seen := make(map[solana.Pubkey]bool, 2*len(ids))
-	add := func(k solana.Pubkey) {
-		if !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
-		}
-	}
+	var keys []solana.Pubkey
 	for _, id := range ids {
-		if _, ok := editions[id]; !ok {
-			editions[id] = metadata.EditionPDA(id)
+		if !seen[id] {
+			seen[id] = true
+			keys = append(keys, id)
 		}
-		add(id)
-		add(editions[id])
 	}
-	states := make(map[solana.Pubkey]*State, len(keys))
+	states := make(map[solana.Pubkey]*State, 2*len(keys))
 	if err := load(keys, states); err != nil {
+		return nil, err
+	}
+	editions := make(map[solana.Pubkey]solana.Pubkey, len(keys))
+	var more []solana.Pubkey
+	for _, id := range keys {
+		st := states[id]
+		if st == nil || len(st.OfKind(schema.AssetKindMint)) == 0 {
+			continue
+		}
+		ed := metadata.EditionPDA(id)
+		editions[id] = ed
+		if !seen[ed] {
+			seen[ed] = true
+			more = append(more, ed)
+		}
+	}
+	if err := load(more, states); err != nil {
 		return nil, err
 	}
 	// Core assets managed by a collection answer with the collection's
 	// authority: load the collections not loaded yet.
 	cs := cores{}
-	var more []solana.Pubkey
-	for _, id := range ids {
+	more = more[:0]
+	for _, id := range keys {
 		if c, ok := cs.collection(states[id]); ok && !seen[c] {
 			seen[c] = true
 			more = append(more, c)

@@ -19,6 +19,8 @@ const (
 
 // assetState is migration 26: one row per asset, read by a keyed point
 // lookup, so a getAsset neither folds raw rows nor decodes account bytes.
+// Documents are a few KiB: small granules and compression blocks keep a
+// lookup from decompressing hundreds of its neighbours.
 //
 // doc is the asset rendered with every optional member shown
 // (asset.Folded), from which any display options are a view; slot is the
@@ -47,7 +49,7 @@ func assetState() []string {
 			INDEX collection_bf collection TYPE bloom_filter(0.01) GRANULARITY 4
 		) ENGINE = ReplacingMergeTree(version)
 		ORDER BY id
-		SETTINGS index_granularity = 256`,
+		SETTINGS index_granularity = 64, min_compress_block_size = 4096, max_compress_block_size = 16384`,
 		`ALTER TABLE asset_accounts ADD INDEX IF NOT EXISTS slot_minmax slot TYPE minmax GRANULARITY 1`,
 		`ALTER TABLE asset_accounts MATERIALIZE INDEX slot_minmax`,
 		`ALTER TABLE bubblegum_events ADD INDEX IF NOT EXISTS slot_minmax slot TYPE minmax GRANULARITY 1`,
