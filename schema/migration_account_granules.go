@@ -8,10 +8,9 @@ import "fmt"
 // The table is read by hash: the state step resolves every spend to its
 // account (nine columns), and the API looks accounts up by hash. Each
 // looked-up hash reads, in every active part, one granule of every column
-// it needs: 8,192 rows of some 150 bytes for one account. A live slot's
-// 100 spends at 20M accounts spent 95–184 ms there. On a 5M-row copy in
-// 8 parts, 100 hashes looked up took 115–165 ms with 8,192-row granules
-// and 50–65 ms with 1,024 (bin/dasch sql, its ~195 ms start subtracted).
+// it needs: 8,192 rows of some 150 bytes for one account, which made the
+// live slot's spends slow to resolve; 1,024-row granules halve a batch of
+// lookups (bin/dasch sql on a 5M-row copy, docs/performance.md).
 // index_granularity is fixed when a table is created, hence the copy, as
 // migration 10 did for token_accounts.
 //

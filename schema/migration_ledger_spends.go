@@ -11,9 +11,9 @@ package schema
 //
 // The outputs the view wrote are deleted: nothing reads them any more.
 // A mutation, not a lightweight delete, so their space is freed when it
-// ends rather than at the parts' next merges (at 4M accounts the ledger
-// took 276 of the store's 1,982 MB on disk). Both statements apply again
-// cleanly.
+// ends rather than at the parts' next merges (the ledger was a large
+// share of the store on disk, docs/performance.md). Both statements apply
+// again cleanly.
 func ledgerSpendsOnly() []string {
 	return []string{
 		`DROP VIEW IF EXISTS token_ledger_outputs_mv`,

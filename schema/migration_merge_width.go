@@ -60,8 +60,6 @@ func widerMerges(tables ...string) []string {
 // had left them at the default because the API's store paths read ranges
 // of them with FINAL, which reads one more index per part; the API serves
 // both from the serving index, and the store paths' pages are measured in
-// the bench with the parts it leaves. Stopped 20M bench runs, alternating:
-// ingest 55.8 and 53.9 s (CPU 102.5 and 98.4 s) against 58.3 and 64.0 s
-// (107.7 and 117.9 s), seven parts a table against three once merges
-// settled.
+// the bench with the parts it leaves. Fewer merges make the ingest faster
+// for a few more parts a table (stopped 20M bench runs, docs/performance.md).
 func balanceMerges() []string { return widerMerges(TableTokenBalances, TableMintHolders) }

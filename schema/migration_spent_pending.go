@@ -13,8 +13,8 @@ const TableSpentPending = "compressed_spent_pending"
 // reading, for each range, the hashes of every account created in it and
 // looking them up among the spends: compressed_accounts is ordered by
 // hash, so once parts merge, a slot range is spread over every granule
-// and the slot_created column was read whole on every step (1.0-1.4 s of
-// the steps of a 4M-account bench run, 9.3 s at 20M). Now the step writes
+// and the slot_created column was read whole on every step, a cost that
+// grew with the store (docs/performance.md). Now the step writes
 // such a spend here (resolved = 0) and, when a later range creates its
 // account, writes it again as resolved at that range's slot: the newer
 // row wins. Re-stepping that range finds it again by resolved_slot, so a

@@ -6,11 +6,11 @@ package schema
 // A page of one owner's token accounts reads, in every active part, the
 // granule holding the owner's key range, for every column: with 8,192-row
 // granules of rows some 300 bytes wide, a few megabytes decompressed per
-// part for an owner holding a handful of accounts. On a 4M-account bench
-// copy merged to one part, 1,024-row granules took an owner's first page
-// from 8.6 to 5.5 ms (p50 over 60 requests); owners with a full page
-// were unchanged. index_granularity is fixed when a table is created
-// (ALTER … MODIFY SETTING refuses it), hence the copy.
+// part for an owner holding a handful of accounts. 1,024-row granules make
+// such an owner's first page faster and leave full pages unchanged (a
+// 4M-account bench copy, docs/performance.md). index_granularity is fixed
+// when a table is created (ALTER … MODIFY SETTING refuses it), hence the
+// copy.
 //
 // Interrupted anywhere, the statements apply again from the start: the
 // copy is dropped and redone from token_accounts, which is always whole

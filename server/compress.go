@@ -7,12 +7,11 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// A page of a thousand token accounts is about 650 KB of JSON and 230 KB
-// gzipped, but gzip's fastest level spends about 2.2 ms on it where
-// encoding it took 0.6: compressing pays only over links slower than
-// about 1.5 Gbit/s, so it is the operator's choice (Config.CompressMinBytes),
-// off by default. Clients that do not ask for gzip (or ask with q=0) get
-// the plain body, byte for byte.
+// Even gzip's fastest level spends several times as long on a large page
+// as encoding it took, so compressing pays only over slow links
+// (docs/performance.md, Server): it is the operator's choice
+// (Config.CompressMinBytes), off by default. Clients that do not ask for
+// gzip (or ask with q=0) get the plain body, byte for byte.
 
 // compressLevel is gzip's fastest level: level 6 made a test page only
 // 2% smaller.
