@@ -32,9 +32,8 @@ func AccountsByHashes(ctx context.Context, s store.Querier, hashes []Key) ([]Acc
 		return nil, nil
 	}
 	// The spends are looked up by the hashes themselves: finding which of
-	// them are stored first read compressed_accounts a second time. On the
-	// kept 20M-account bench store, 100 hashes: 20 ms against 33 (medians
-	// of 9), one hash 4.8 against 6.7.
+	// them are stored first read compressed_accounts a second time, which
+	// was slower (the kept 20M-account bench store, docs/performance.md).
 	keys := `hash IN ` + keySet("keys")
 	out, err := unspentByHash(ctx, s, keys, keys, store.Params{"keys": keysParam(hashes)})
 	if err != nil {
@@ -47,9 +46,8 @@ func AccountsByHashes(ctx context.Context, s store.Querier, hashes []Key) ([]Acc
 // addresses; the address bloom filter skips most of the table. The
 // accounts are read first and their spends then looked up by hash: in
 // one statement (unspentByHash) the spends' subquery scanned the bloom
-// filter a second time. On the kept 20M-account bench store, one unknown
-// address: 26.8-27.4 ms median in one statement against 9.9-10.3 ms
-// (two runs of 15 lookups each); the read alone, 4.9 ms.
+// filter a second time, more than doubling an unknown address's lookup
+// (the kept 20M-account bench store, docs/performance.md).
 func AccountsByAddresses(ctx context.Context, s store.Querier, addresses []Key) ([]Account, error) {
 	if len(addresses) == 0 {
 		return nil, nil
@@ -187,17 +185,16 @@ func ownerQuery(owner Key, p OwnerPage, token bool) *query {
 //
 // An account stored twice (re-ingested, not merged yet) comes back as two
 // adjacent rows and is kept once here: a LIMIT 1 BY hash in the query kept
-// the engine from stopping its ordered read early, and the window took 90
-// instead of 12-16 ms over 2M token accounts.
+// the engine from stopping its ordered read early, which made each window
+// several times slower (docs/performance.md).
 //
 // A filter naming one token owner (its 32 bytes at offset 32) reads the
 // candidates from token_accounts instead, ordered by token owner: only
 // that owner's rows, where compressed_accounts is scanned until the page
-// fills. On the kept 20M-account bench store (first call per owner, then
-// repeats): a page of 1000 of the largest owners took 91-95 then 36-50 ms
-// against 422-515 then 180-275 ms, and all of a small owner's accounts
-// 58-89 then 17-27 ms against 355-381 then 21-27 ms (the engine's
-// condition cache answers the scan's repeats).
+// fills. That is several times faster on first calls and on a large
+// owner's repeats; a small owner's repeated scan is as fast, answered by
+// the engine's condition cache (the kept 20M-account bench store,
+// docs/performance.md).
 func tokenProgramAccounts(ctx context.Context, s store.Querier, owner Key, p OwnerPage) ([]Account, error) {
 	const maxWindow = 1 << 16
 	table := "compressed_accounts"

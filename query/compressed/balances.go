@@ -74,11 +74,11 @@ type HolderPage struct {
 // a range read of that key, whatever the number of holders.
 //
 // FINAL cannot stop early on a descending page: it merged every row of the
-// mint first (160 ms p50 for the first page of a 2.2M-holder mint, 30 ms
-// for a 436k one). So the page is read in two steps. The key range the
-// page can lie in ends at the n-th live-flagged row after the cursor, read
-// without FINAL, newest key first, stopping after n rows (4–7 ms on the
-// 436k mint); FINAL then reads that range only. Every holder's newest row
+// mint first, so a large mint's first page cost in proportion to its
+// holders (docs/performance.md). So the page is read in two steps. The key
+// range the page can lie in ends at the n-th live-flagged row after the
+// cursor, read without FINAL, newest key first, stopping after n rows;
+// FINAL then reads that range only. Every holder's newest row
 // is live-flagged, so every holder before that row is in the range; a
 // range holding fewer than a page of holders (stale rows, not yet merged
 // away, took the room) is read again twice as wide.
@@ -158,10 +158,9 @@ func holdersRangeEnd(ctx context.Context, s store.Querier, mint Key, p HolderPag
 // accounts, which are not there (see AccountsByOwner). Token accounts
 // rarely hold lamports, so that sum reads the lamports column of
 // compressed_accounts first and looks up only the accounts holding some,
-// and their spends by key. Over a 4M-account bench store (40k spent,
-// no token account holding lamports): 9-15 ms, against 320-540 ms when
-// it checked every token account against every spend. When most token
-// accounts hold lamports it costs what that did.
+// and their spends by key, far cheaper than checking every token account
+// against every spend (a 4M-account bench store, docs/performance.md).
+// When most token accounts hold lamports it costs what that did.
 func OwnerLamports(ctx context.Context, s store.Querier, owner Key, asOf uint64) (uint64, error) {
 	params := store.Params{"owner": keyParam(owner), "asof": u64Param(asOf)}
 	sum := func(sql string) (uint64, error) {

@@ -20,11 +20,11 @@ var tokenRowTypes = [...]string{
 // readTokenRowsRaw is readTokenRows for a store with raw output: the rows
 // are decoded from RowBinary straight into TokenRows, where a decoded
 // Query boxes each of the 23 values of a row and the scan copies them out
-// again. The token index loads every unspent account this way: for a 20M-
-// account bench store that decoding and its garbage took about half of a
-// 112 s load. Sequence numbers and account data point into one array per
-// read (readers copy them out); addresses, data and TLV bytes are
-// allocated apart, as the index keeps them.
+// again. The token index loads every unspent account this way, and that
+// decoding and its garbage took about half of the load on the 20M-account
+// bench store (docs/performance.md). Sequence numbers and account data
+// point into one array per read (readers copy them out); addresses, data
+// and TLV bytes are allocated apart, as the index keeps them.
 func readTokenRowsRaw(ctx context.Context, rq store.RawQuerier, sql string, params store.Params) ([]TokenRow, error) {
 	b, err := rq.QueryRaw(ctx, sql, params, "RowBinaryWithNamesAndTypes")
 	if err != nil {
