@@ -14,10 +14,9 @@ import (
 )
 
 // DefaultBalanceCache is the most (owner, mint) pairs the state step keeps
-// in memory (a table of 32–64 bytes a pair; the process grew by 1.7–1.9 GB
-// at 17.9M pairs in the 20M-account bench, growth and the Go heap's
-// headroom included); above it the step reads the old balances from
-// token_balances.
+// in memory (a table of 32–64 bytes a pair; what the process grows by in
+// the 20M-account bench is in docs/performance.md); above it the step
+// reads the old balances from token_balances.
 const DefaultBalanceCache = 50_000_000
 
 // pairKey is token_balances.pair: sipHash128Reference(owner ‖ mint).
@@ -28,8 +27,8 @@ type pairKey [16]byte
 // version. With it a step finds the old balances of the pairs it changes
 // by lookups instead of scanning token_balances.pair: a step's pairs hit
 // every granule, so that scan read every stored balance, and it grew with
-// them (111 ms of a live slot of 100 transfers at 17.9M pairs, against
-// about 12 ms with the copy).
+// them: at the 20M-account bench's pairs it took most of a live slot's
+// step, the copy's lookups a small part (docs/performance.md).
 //
 // It is only a copy: it is loaded from the store, compared with the
 // newest finished version before every step (another writer's step, or a
@@ -55,9 +54,9 @@ GROUP BY substring(pair, 1, 1)`
 // The step's deltas as pair ‖ delta (16 + 16 bytes, Int128
 // little-endian), one after another. A store with a raw query
 // (store.RawQuerier) reads the rows as RowBinary, which is that layout;
-// another gets them concatenated in one string. For 2.4M pairs the
-// RowBinary read took 73 ms against 211 ms (medians of 7 rounds, a
-// throwaway test): the engine no longer builds the string.
+// another gets them concatenated in one string. The RowBinary read is
+// the faster by far, as the engine no longer builds the string (a
+// throwaway test, docs/performance.md).
 const (
 	sqlDeltaRows    = `SELECT pair, delta FROM compressed_step_deltas`
 	sqlDeltaDigests = `SELECT arrayStringConcat(groupArray(concat(pair, reinterpretAsFixedString(delta))))

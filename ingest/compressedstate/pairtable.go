@@ -137,9 +137,9 @@ func (t *pairTable) find(k *pairKey) (*uint64, bool) {
 
 // grow doubles the array. The seed stays: a key's new home is its old
 // one doubled, plus one bit, so the old array read in order fills the
-// new one from start to end instead of missing the cache on every pair
-// (BenchmarkPairTableGrow, 12.5M pairs: 176–202 ms against 805–847 ms
-// under a new seed). Growing to 18M pairs rehashes about 25M in all
+// new one from start to end instead of missing the cache on every pair,
+// several times faster than under a new seed (BenchmarkPairTableGrow,
+// docs/performance.md). Growing to 18M pairs rehashes about 25M in all
 // (12.6M, 6.3M, … at the doublings), more than the 18M updates of the
 // load itself.
 func (t *pairTable) grow() {

@@ -170,8 +170,8 @@ func eventWrites(spends bool) []statement {
 // copy (balanceCache), which then takes the new ones.
 //
 // Statements that do not depend on each other run two at a time: an
-// insert from a select keeps about one core busy (4M ledger rows: 1.3 s,
-// 1.5 CPU-s), and the steps fall behind the inserts (each covers several
+// insert from a select keeps about one core busy (docs/performance.md),
+// and the steps fall behind the inserts (each covers several
 // chunks, and the last runs after them), so they run on two.
 // The markers are stored before any balance write, so a step failing
 // after them is redone from them. Holders and balances may be written in
@@ -284,11 +284,10 @@ func (st *StateStep) Apply(ctx context.Context, s arrowstore.Writer, from, to ui
 		return err
 	}
 	params["version"] = strconv.FormatUint(v, 10)
-	// A live slot is a few hundred rows: its step is about 25 statements
-	// of 3–82 ms each (most under 25), mostly the engine's floor per
-	// statement. Two chains of them at once took the p50 of a slot of 100
-	// transfers from 200–248 to 186–192 ms scanning, 206–209 to 126–146 ms
-	// with the balance copy (4M-account bench, two runs each).
+	// A live slot is a few hundred rows: its step is about 25 short
+	// statements, mostly the engine's floor per statement, so two chains
+	// of them at once shorten a live slot's step, most with the balance
+	// copy (4M-account bench, docs/performance.md).
 	return together(func() error {
 		if !spent {
 			return nil

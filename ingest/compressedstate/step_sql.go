@@ -56,10 +56,10 @@ const (
 // are found by hash, and a range's spends hit granules all over the
 // table, so every column read is a column scanned. It replaced five reads
 // of every column with FINAL, one per write, and a sixth in the ledger's
-// spends: for 100k spends among 4M accounts (a 4M-account bench store)
-// those six took 4.6 s; the resolve and the writes take 1.0 s. Accounts are
-// immutable, so any copy of a re-ingested one serves (LIMIT 1 BY). A
-// spend whose account is not indexed yet is left out and listed as
+// spends, several times slower (a 4M-account bench store,
+// docs/performance.md). Accounts are immutable, so any copy of a
+// re-ingested one serves (LIMIT 1 BY). A spend whose account is not
+// indexed yet is left out and listed as
 // pending: its output's step finds it (sqlSpentTouched's second half).
 const sqlSpentResolve = `INSERT INTO compressed_step_spent_accounts
 	(hash, spent_slot, is_token, owner, lamports, slot_created, token_owner, mint, amount, delegate)
@@ -134,23 +134,18 @@ const sqlClearEvents = `TRUNCATE TABLE compressed_step_events`
 // among those the index selects. So the engine's exact mode, which adds
 // every granule whose key range meets a selected one (for versions
 // that differ in the indexed column), is turned off: with it, the
-// range's random hashes met every granule of the table, and a live slot
-// of 100 transfers spent 43-54 ms listing its outputs on a 4M-account
-// store and 192 ms at 20M (8-15 ms from the ledger before); without it
-// 20-27 ms at 4M and 75 ms at 20M (before the setting below). For the
-// 2.5M outputs of a 12,500-slot range of a 4M-account bench store, the
-// select took 147 ms (median of 7) against 97 ms from the ledger. The cost is a range whose
-// parts have merged (a backfill's re-step): hash order spreads its rows
-// over every granule, so slot_created of those parts is read whole:
-// 56 ms against 11 for a 100-slot range of that store in one part.
+// range's random hashes met every granule of the table, and a live slot's
+// outputs took more than twice as long to list. Reading outputs here
+// rather than from the ledger costs somewhat more on a large range, and
+// most on a range whose parts have merged (a backfill's re-step): hash
+// order spreads its rows over every granule, so slot_created of those
+// parts is read whole (figures in docs/performance.md).
 // The markers' set is kept out of the index analysis
 // (use_index_for_in_with_subqueries = 0): a NOT IN prunes no granule of a
 // table in hash order, but the engine still checked the set against every
-// granule of every part, which grew with the store. On a kept 20M bench
-// store (about 19,500 granules in 9-10 parts), listing a new slot of 200
-// outputs took 30-34 ms with that analysis and 16 without (medians of 9;
-// reading the slot's rows alone, 5 ms); a live slot of the whole 20M run
-// listed its outputs in 31-55 ms, against 50-85 before.
+// granule of every part, which grew with the store: without it a new
+// slot's outputs are listed in about half the time on a kept 20M bench
+// store (docs/performance.md).
 const sqlOutputEvents = `INSERT INTO compressed_step_events (slot, hash, kind, token, owner, mint, amount)
 SELECT slot_created, hash, 0, true, token_owner, mint, amount
 FROM compressed_accounts FINAL
@@ -191,9 +186,8 @@ const spendKeys = `(slot BETWEEN {from:UInt64} AND {to:UInt64} OR (slot, hash) I
 // default squashing of an INSERT SELECT: 1,048,449 rows, so two parts at
 // TestStepWritesOnePart's 1.2M and three at a 20M backfill's steps of
 // 2.9M events). Merging those parts of token_ledger_applied,
-// token_balances and mint_holders ran beside the ingest. Stopped 20M
-// bench runs, alternating: ingest 62.6 and 65.1 s (CPU 115.9 and
-// 119.5 s) against 69.0 and 66.4 s (125.9 and 121.6 s). A live slot's
+// token_balances and mint_holders ran beside the ingest and slowed it
+// (stopped 20M bench runs, docs/performance.md). A live slot's
 // writes are far below either limit.
 const onePart = `min_insert_block_size_rows = 100000000, min_insert_block_size_bytes = 536870912`
 
@@ -213,11 +207,9 @@ SETTINGS ` + onePart
 // it).
 // A redo is rare.
 // They group by owner ‖ mint as one 64-byte key, split after: grouping
-// by the two columns goes through keys serialized into an arena.
-// Summing 5M events of 5M pairs (bin/dasch sql, three alternating
-// rounds, process start included, every output column consumed):
-// 2.1-2.2 s against 2.0-6.1 s (median 5.0). Grouping by the digest
-// instead, with any(owner) and any(mint), took 8.6-9.0 s in two rounds.
+// by the two columns goes through keys serialized into an arena, which
+// was slower and far less steady; grouping by the digest with any(owner)
+// and any(mint) was slower still (bin/dasch sql, docs/performance.md).
 const (
 	deltasPrefix = `INSERT INTO compressed_step_deltas (owner, mint, pair, delta)
 SELECT toFixedString(substring(om, 1, 32), 32), toFixedString(substring(om, 33, 32), 32), sipHash128Reference(om), delta
@@ -242,8 +234,8 @@ FROM `
 // the balance stored before this version plus the events' sum. The old
 // balances are found by the 16-byte pair digest, one narrow column, read
 // alone first: left to choose, the engine puts both conditions in one
-// prewhere (EXPLAIN actions=1) and the lookup took 3x as long (0.3 vs
-// 0.1 s for 100k pairs among 3.6M balances). It is computed once per
+// prewhere (EXPLAIN actions=1) and the lookup took 3x as long
+// (docs/performance.md). It is computed once per
 // step; the holder and balance writes both read it. The step uses it when
 // it keeps no copy of the balances (balanceCache) and to redo a failed
 // step.
@@ -285,10 +277,8 @@ const sqlUnfinished = `SELECT if(m > f, m, 0) FROM (SELECT
 // beside sqlBalances: if one fails, the step is redone from its markers,
 // and the redo finds the old balances below its version (sqlChanges),
 // whether or not the other's rows were stored. Two reads of
-// the scratch list, not an ARRAY JOIN over a per-row array of tuples:
-// writing the holders of 500k changed pairs (one in nine with an old
-// balance) took 134 and 124 ms against 175 and 169 (medians of 7
-// alternating rounds, two runs of a throwaway test).
+// the scratch list, not an ARRAY JOIN over a per-row array of tuples,
+// which was slower (a throwaway test, docs/performance.md).
 const sqlHolders = `INSERT INTO mint_holders (mint, balance, owner, version, is_deleted)
 SELECT mint, new_balance, owner, {version:UInt64}, toUInt8(0) FROM compressed_step_changes
 UNION ALL
@@ -296,18 +286,16 @@ SELECT mint, old_balance, owner, {version:UInt64}, toUInt8(1) FROM compressed_st
 SETTINGS ` + onePart
 
 // sqlBalances writes the pair digest the deltas computed (migration 23)
-// into token_balances.pair, which would otherwise compute it again: the
-// insert of 2.4M balances took 0.73-0.92 s against 0.99-1.25 (7 rounds
-// each, a throwaway test).
+// into token_balances.pair, which would otherwise compute it again, a
+// quarter of the insert's time (a throwaway test, docs/performance.md).
 const sqlBalances = `INSERT INTO token_balances (owner, mint, pair, balance, version)
 SELECT owner, mint, pair, new_balance, {version:UInt64} FROM compressed_step_changes
 SETTINGS insert_allow_materialized_columns = 1, ` + onePart
 
 // sqlTouchedAny tells whether the range touched any account at all: an
-// output created in it or a spend in it. It stops at the first of each:
-// counting every touched hash of a 500k-account range took 0.23 and
-// 0.39 s against 0.19 and 0.19 s (bin/dasch sql on a 4M-account bench
-// store, ~0.2 s of it the tool's start-up).
+// output created in it or a spend in it. It stops at the first of each,
+// where counting every touched hash of a large range cost far more
+// (bin/dasch sql, docs/performance.md).
 const sqlTouchedAny = `SELECT
 	(SELECT count() FROM (SELECT 1 FROM compressed_accounts WHERE slot_created BETWEEN {from:UInt64} AND {to:UInt64} LIMIT 1)) +
 	(SELECT count() FROM (SELECT 1 FROM compressed_spent WHERE slot BETWEEN {from:UInt64} AND {to:UInt64} LIMIT 1))`
