@@ -16,9 +16,8 @@ import (
 // sqlLoadRows reads each (owner, mint)'s newest balance in key order.
 // FINAL keeps the row of the highest version, as argMax(balance, version)
 // does, but merges the table's sorted parts instead of hashing every pair's
-// 64-byte key: a quarter of a 20M-account bench store's 17.9M balances in
-// 0.8-0.9 s against 1.5 s (bin/dasch sql, warm), and the order comes at
-// the cost of a merge of two sorted streams.
+// 64-byte key, which is faster (bin/dasch sql, docs/performance.md), and
+// the order comes at the cost of a merge of two sorted streams.
 const sqlLoadRows = `SELECT owner, mint, balance, version FROM token_balances FINAL WHERE %s ORDER BY owner, mint`
 
 // loadRowBytes is a row of sqlLoadRows in RowBinary: two keys and two u64.
@@ -60,8 +59,8 @@ type holderEntry struct {
 // over the load's 64 chunks the largest mint's list was copied 64 times,
 // and every row took four lookups of 32-byte keys in the owner and mint
 // maps. Here each owner is interned once, each list built once and each
-// mint's holders sorted once. Loading the 17.9M balances of a 20M-account
-// bench store took 52 s through apply.
+// mint's holders sorted once, much faster than through apply
+// (a 20M-account bench store, docs/performance.md).
 type bulk struct {
 	x       *Index
 	perMint [][]holderEntry // by mint id
@@ -133,8 +132,8 @@ func (b *bulk) add(rows []row) error {
 
 // reserve sizes the owner structures, after the first chunk, for as many
 // owners in every chunk: owners are public keys, spread evenly over the
-// key space. Grown by appends instead, the owner keys alone took 4.8 of
-// the 22.5 s of loading 4.9M owners (copies and fresh pages). The table's
+// key space. Grown by appends instead, the owner keys alone took a fifth
+// of the load (copies and fresh pages; docs/performance.md). The table's
 // row count bounds the guess (keys chosen to crowd the first chunk).
 func (b *bulk) reserve() {
 	x := b.x

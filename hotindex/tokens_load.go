@@ -88,7 +88,7 @@ func (x *Tokens) reset() {
 
 // loadChunks adds the chunks in key order while they fit the budget and
 // reports whether all did. (Reading the next chunk while building one was
-// tried: 10.6 against 11.4 s for 4M accounts, within the machine's noise.)
+// tried: its gain was within the machine's noise, docs/performance.md.)
 func (x *Tokens) loadChunks(ctx context.Context, slot uint64) (bool, error) {
 	for c := 0; c < tokenChunks; c++ {
 		lo, hi := keyChunk[compressed.Key](c, tokenChunks)

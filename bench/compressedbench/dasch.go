@@ -81,9 +81,8 @@ type IngestFigures struct {
 	// SystemCPU is the part of CPU spent in the kernel, and Faults the
 	// minor page faults over the same time. The bench machine (a virtual
 	// machine that hands freed memory back to its host) makes first
-	// touches dear (20 GB of fresh memory: 50.7 s of kernel time, README):
-	// reading them apart from the CPU tells the machine's share from the
-	// ingest's own.
+	// touches dear (docs/performance.md): reading them apart from the
+	// CPU tells the machine's share from the ingest's own.
 	SystemCPU time.Duration
 	Faults    int64
 	// Phases break dasch's Load down (see Phases).

@@ -104,8 +104,7 @@ func (p *partSets) add(ctx context.Context, jobs []insertJob, to uint64) error {
 	p.to = to
 	// A set due while as many commits as it may join are in flight waits
 	// for the oldest (see commit; a set that kept taking chunks meanwhile,
-	// up to twice its size, made the 20M ingest slower: 84.4 s against
-	// 81.7).
+	// up to twice its size, made the 20M ingest slower, docs/performance.md).
 	if p.chunks >= p.every {
 		return p.commit()
 	}

@@ -55,10 +55,10 @@ func events(p *Plan, ch *Chunk) []light.Events {
 
 // eventArena holds a chunk's parsed events and what they point to, and is
 // reused chunk after chunk: the bench's input is not the ingest's work, and
-// fresh memory for it (some 300 MB per chunk of 500k accounts) took CPU
-// from the ingest it overlaps. The events of one call stay valid until the
-// next; the pipeline is done with them when emit returns (the decoder
-// copies them into records).
+// fresh memory for it, hundreds of megabytes per chunk, took CPU from the
+// ingest it overlaps (docs/performance.md). The events of one call stay
+// valid until the next; the pipeline is done with them when emit returns
+// (the decoder copies them into records).
 type eventArena struct {
 	evs   []light.Events
 	outs  []light.OutputAccount

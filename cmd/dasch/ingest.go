@@ -170,10 +170,9 @@ func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) 
 }
 
 // followBatchAge is a follower's batch age unless --batch-age says
-// otherwise. A slot is indexed about this long plus 110 ms after the node
-// has it: following a loopback node making a slot every 400 ms
-// (BenchmarkFollowLag, p50 / p99), 861 / 1272 ms with the bulk default of
-// 1 s, 455 / 491 with 250 ms, 260 / 280 with 100 ms, 158 / 192 with 50 ms.
+// otherwise. A slot is indexed about this long plus a fixed delay after
+// the node has it, so the bulk default of 1 s would lag a follower by
+// more than two slots (BenchmarkFollowLag, docs/performance.md).
 // Live, a block's rows go in one insert a table either way; catching up,
 // batches fill by rows first, but a table that gets few rows commits a
 // part each time its batch ages, so shorter ages make more parts to merge.

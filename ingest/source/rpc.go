@@ -29,10 +29,9 @@ type RPCOptions struct {
 	Commitment string
 	// Fetchers is the getBlock requests in flight at once (default 8):
 	// a node answers one in tens of milliseconds to seconds, and blocks
-	// go out in slot order whatever order they arrive in. Reading the
-	// demo's mainnet block (140 KB, 57 transactions) from a loopback node
-	// answering in 20 ms (BenchmarkRPCSource): 43 blocks/s with 1, 232
-	// with 8, 556 with 32; mainnet makes 2.5 a second.
+	// go out in slot order whatever order they arrive in. Eight keep
+	// well ahead of mainnet's few blocks a second even from a slow node
+	// (BenchmarkRPCSource, docs/performance.md).
 	Fetchers int
 	// Poll is the wait between getSlot calls once the source is caught
 	// up with the node (default 400ms, a slot's time).

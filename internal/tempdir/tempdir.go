@@ -1,7 +1,7 @@
 // Package tempdir makes the temporary directories of benchmark, test and
 // conformance runs, and removes the ones left by runs that died before
-// removing their own (SIGKILL, a machine restart): a 20M-account bench
-// with PostgreSQL peaks at about 73 GB of them.
+// removing their own (SIGKILL, a machine restart): a large bench leaves
+// tens of gigabytes of them (docs/performance.md).
 //
 // A directory made here holds an owner file, locked (flock) by the
 // process that made it for as long as it holds the directory. The kernel

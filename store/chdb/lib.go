@@ -52,12 +52,12 @@ var ErrLibrary = errors.New("embedded engine library unavailable")
 // DefaultAllocator is the engine's allocator options unless the
 // environment gives its own: its memory in 2 MiB pages instead of 4 KiB
 // where the system grants them on request (transparent huge pages in mode
-// "madvise", as on the bench machine, or "always"; "never" ignores it). A part of 2.5M rows is squashed into blocks whose
-// columns take tens of MiB each, allocated and freed for every part and
-// state step; in 4 KiB pages the kernel faulted them in one page at a time:
-// 18.7-19.3M page faults in 20M-account bench runs stopped after their
-// ingest against 4.8-5.2M, and 6% less ingest CPU; a pair of whole runs
-// did not show it in wall time (README, "Configuration").
+// "madvise", as on the bench machine, or "always"; "never" ignores it).
+// A part of 2.5M rows is squashed into blocks whose columns take tens of
+// MiB each, allocated and freed for every part and state step; in 4 KiB
+// pages the kernel faulted them in one page at a time. Huge pages cut the
+// faults to about a quarter and save some ingest CPU (docs/performance.md,
+// "The embedded engine's allocator").
 const DefaultAllocator = "thp:always"
 
 // allocatorConf is the allocator option string to load the library with.

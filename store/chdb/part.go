@@ -19,7 +19,8 @@ import (
 
 // part is an open streaming INSERT on a connection of its own: a part
 // open for the length of a bulk load must not take one of the pool's,
-// which the load's own queries need (a connection costs about 80 µs).
+// which the load's own queries need (a connection is cheap to open,
+// docs/performance.md).
 // Its calls take db.mu shared, as every call does, so Close, which takes
 // it exclusively, aborts only parts between calls.
 type part struct {
