@@ -37,12 +37,10 @@ const MergeBase = 10
 // before merging them (merge_selector_base 10 instead of 5), so each row
 // is rewritten by fewer merges on its way to a large part.
 //
-// Merges were about a fifth of the ingest's CPU (perf, by thread; which
-// tables they spend it on was not measured). With every merge
-// stopped during a 4M-account bench ingest, the ingest took 7.0 and 7.6
-// CPU-s per 1M accounts against 8.8 with them. The price is more active
-// parts between merges: a key lookup or a FINAL range reads one more
-// index or granule per part.
+// Merges were a large share of the ingest's CPU (perf, by thread, and a
+// 4M-account bench ingest with every merge stopped; docs/performance.md).
+// The price is more active parts between merges: a key lookup or a FINAL
+// range reads one more index or granule per part.
 func fewerMergeRewrites() []string { return widerMerges(mergeBaseTables17()...) }
 
 // widerMerges sets MergeBase on each table.

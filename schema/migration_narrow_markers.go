@@ -10,9 +10,9 @@ const TableTokenLedgerApplied = "token_ledger_applied"
 // the balances count, leave token_ledger for a table of their own holding
 // only the event's key and the version. A marker used to be the whole
 // event written again (owner, mint and amount: 122 bytes a row against
-// 49); writing 4M markers took 1.49 CPU-s wide against 0.69 narrow
-// (bin/dasch sql, one insert each into a fresh table), and the ledger's
-// merges no longer rewrite every event twice. A redo of a failed step
+// 49); narrow markers take about half the CPU to write (bin/dasch sql,
+// docs/performance.md), and the ledger's merges no longer rewrite every
+// event twice. A redo of a failed step
 // reads the marked events' owner, mint and amount from token_ledger
 // (outputs) and compressed_accounts (spends) instead.
 //

@@ -27,13 +27,13 @@ type Params map[string]string
 // same row can arrive in two inserts; collapsing duplicates inside each
 // inserted block as well only re-runs the merge over every row written,
 // and measured on the compressed tables it halved the insert rate
-// (110–130k vs 200–280k accounts/s, 2M accounts, same data).
+// (docs/performance.md, Ingest).
 //
 // parallel_view_processing=1: an insert into compressed_accounts also
 // writes four materialized views; one after the other they made that insert
 // the longest of an ingest chunk by far, with the other insert stream idle
-// while it ran. In parallel they use that idle core (4M-account bench,
-// alternating runs: 173k and 202k against 151k and 183k accounts/s).
+// while it ran. In parallel they use that idle core and the insert rate
+// rises (4M-account bench, docs/performance.md, Ingest).
 func DefaultSettings() map[string]string {
 	return map[string]string{"optimize_on_insert": "0", "parallel_view_processing": "1"}
 }

@@ -11,12 +11,10 @@ import (
 // compute it: owners chosen so that many pairs' digests share their first
 // bits would pile into one run of slots and make every probe walk it. The
 // slot is therefore taken from both halves of the digest mixed with a
-// random seed of the table (home); BenchmarkPairTable (500k random pairs
-// among 18M): 50–55 ns a lookup and 73–77 ns an update, against 39–41 and
-// 60–66 ns taking the digest's first bits. At 18M pairs a lookup or
-// update is a cache miss however it is done; a Go map pays more than one
-// (an earlier microbenchmark: 170–260 and 270–430 ns with
-// map[[16]byte]uint64).
+// random seed of the table (home), at a small cost a probe against taking
+// the digest's first bits (BenchmarkPairTable, docs/performance.md). At
+// 18M pairs a lookup or update is a cache miss however it is done; a Go
+// map pays more than one (an earlier microbenchmark, docs/performance.md).
 type pairTable struct {
 	slots []pairSlot
 	shift uint // 64 - log2(len(slots))
