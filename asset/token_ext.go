@@ -8,7 +8,7 @@ import (
 
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/chain/token"
-	base58x "github.com/dasch-labs/dasch/internal/b58"
+	"github.com/dasch-labs/dasch/internal/b58"
 )
 
 // The mint_extensions member mirrors the reference's stored extension
@@ -150,7 +150,7 @@ func optKey(k *solana.Pubkey) *string {
 	return Str(k.String())
 }
 
-func b58(b []byte) string { return base58x.Encode(b) }
+func base58Str(b []byte) string { return b58.Encode(b) }
 
 // MintExtensionsJSON renders a Token-2022 mint's extensions as the
 // mint_extensions member; nil when the mint has none the reference would
@@ -176,9 +176,9 @@ func MintExtensionsJSON(m *token.Mint) (Object, error) {
 	if c := x.ConfidentialTransferFeeConfig; c != nil {
 		out.ConfidentialTransferFeeConfig, shown = &ctFeeConfigJSON{
 			Authority:                              optKey(c.Authority),
-			WithdrawWithheldAuthorityElGamalPubkey: b58(c.WithdrawWithheldAuthorityElGamalPubkey[:]),
+			WithdrawWithheldAuthorityElGamalPubkey: base58Str(c.WithdrawWithheldAuthorityElGamalPubkey[:]),
 			HarvestToMintEnabled:                   c.HarvestToMintEnabled,
-			WithheldAmount:                         b58(c.WithheldAmount[:]),
+			WithheldAmount:                         base58Str(c.WithheldAmount[:]),
 		}, true
 	}
 	if c := x.InterestBearingConfig; c != nil {
@@ -251,10 +251,10 @@ func MintExtensionsJSON(m *token.Mint) (Object, error) {
 	}
 	if c := x.ConfidentialMintBurn; c != nil {
 		out.ConfidentialMintBurn, shown = &confidentialBurnJSON{
-			ConfidentialSupply:  b58(c.ConfidentialSupply[:]),
-			DecryptableSupply:   b58(c.DecryptableSupply[:]),
-			SupplyElGamalPubkey: b58(c.SupplyElGamalPubkey[:]),
-			PendingBurn:         b58(c.PendingBurn[:]),
+			ConfidentialSupply:  base58Str(c.ConfidentialSupply[:]),
+			DecryptableSupply:   base58Str(c.DecryptableSupply[:]),
+			SupplyElGamalPubkey: base58Str(c.SupplyElGamalPubkey[:]),
+			PendingBurn:         base58Str(c.PendingBurn[:]),
 		}, true
 	}
 	if c := x.ScaledUIAmount; c != nil {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	base58x "github.com/dasch-labs/dasch/internal/b58"
+	"github.com/dasch-labs/dasch/internal/b58"
 	"github.com/dasch-labs/dasch/query/compressed"
 )
 
@@ -15,7 +15,7 @@ import (
 
 func appendKey(b []byte, k compressed.Key) []byte {
 	b = append(b, '"')
-	b = base58x.Append(b, k[:])
+	b = b58.Append(b, k[:])
 	return append(b, '"')
 }
 
@@ -67,7 +67,7 @@ func appendOptKey(b []byte, k *compressed.Key) []byte {
 
 func appendBase58(b []byte, raw []byte) []byte {
 	b = append(b, '"')
-	b = base58x.Append(b, raw)
+	b = b58.Append(b, raw)
 	return append(b, '"')
 }
 

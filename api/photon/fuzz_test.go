@@ -9,7 +9,7 @@ import (
 // encodes or a client error (hostileCall). The seeds run in make test;
 // `go test ./api/photon -run '^$' -fuzz FuzzParams` explores.
 func FuzzParams(f *testing.F) {
-	k := b58(key(1))
+	k := keyB58(key(1))
 	for i, s := range []string{
 		`{"owner":"` + k + `","filters":[{"memcmp":{"offset":1,"bytes":"2"}}],"dataSlice":{"offset":0,"length":1}}`,
 		`{"mint":"` + k + `","cursor":"` + k + `","limit":1}`,

@@ -115,7 +115,7 @@ func member(v any, path ...string) any {
 
 func TestAccountProofs(t *testing.T) {
 	e := newProofEnv(t)
-	res := e.mustCall("getMultipleCompressedAccountProofs", `["`+b58(leafHash(12))+`","`+b58(leafHash(10))+`"]`)
+	res := e.mustCall("getMultipleCompressedAccountProofs", `["`+keyB58(leafHash(12))+`","`+keyB58(leafHash(10))+`"]`)
 	items := member(res, "value").([]any)
 	if len(items) != 2 {
 		t.Fatalf("items %v", items)
@@ -125,10 +125,10 @@ func TestAccountProofs(t *testing.T) {
 		leaf uint64
 	}{{leafHash(12), 5}, {leafHash(10), 0}} {
 		it := items[i].(map[string]any)
-		if it["hash"] != b58(want.hash) || it["leafIndex"].(json.Number).String() != u(want.leaf) {
+		if it["hash"] != keyB58(want.hash) || it["leafIndex"].(json.Number).String() != u(want.leaf) {
 			t.Errorf("item %d: %v", i, it)
 		}
-		if it["rootSeq"].(json.Number).String() != "3" || it["merkleTree"] != b58(e.stateTree) {
+		if it["rootSeq"].(json.Number).String() != "3" || it["merkleTree"] != keyB58(e.stateTree) {
 			t.Errorf("item %d: rootSeq/tree %v %v", i, it["rootSeq"], it["merkleTree"])
 		}
 		proof := it["proof"].([]any)
@@ -140,13 +140,13 @@ func TestAccountProofs(t *testing.T) {
 		}
 	}
 	// The single form answers the same proof.
-	one := e.mustCall("getCompressedAccountProof", `{"hash":"`+b58(leafHash(12))+`"}`)
+	one := e.mustCall("getCompressedAccountProof", `{"hash":"`+keyB58(leafHash(12))+`"}`)
 	if !reflect.DeepEqual(member(one, "value"), items[0]) {
 		t.Errorf("single proof %v, want %v", member(one, "value"), items[0])
 	}
-	v2 := member(e.mustCall("getCompressedAccountProofV2", `{"hash":"`+b58(leafHash(12))+`"}`), "value").(map[string]any)
+	v2 := member(e.mustCall("getCompressedAccountProofV2", `{"hash":"`+keyB58(leafHash(12))+`"}`), "value").(map[string]any)
 	if v2["proveByIndex"] != false || v2["root"] != items[0].(map[string]any)["root"] ||
-		!reflect.DeepEqual(v2["treeContext"], asJSON(t, `{"treeType":1,"tree":"`+b58(e.stateTree)+`","queue":"`+b58(key(201))+`","cpiContext":null,"nextTreeContext":null}`)) {
+		!reflect.DeepEqual(v2["treeContext"], asJSON(t, `{"treeType":1,"tree":"`+keyB58(e.stateTree)+`","queue":"`+keyB58(key(201))+`","cpiContext":null,"nextTreeContext":null}`)) {
 		t.Errorf("V2 proof %v", v2)
 	}
 	if got := e.mustCall("getMultipleCompressedAccountProofs", `[]`); !reflect.DeepEqual(got, asJSON(t, `{"context":{"slot":7},"value":[]}`)) {
@@ -161,15 +161,15 @@ func TestNullifiedAccountProof(t *testing.T) {
 	e := newProofEnv(t)
 	e.leaf(e.stateTree, 0, compressed.Key{}, 4)
 	e.step()
-	_, err := e.call("getCompressedAccountProof", `{"hash":"`+b58(leafHash(10))+`"}`)
+	_, err := e.call("getCompressedAccountProof", `{"hash":"`+keyB58(leafHash(10))+`"}`)
 	if err == nil || err.Message != "Record Not Found: Leaf nodes not found for hashes. Got 0 hashes. Expected 1." {
 		t.Errorf("nullified account: %v", err)
 	}
-	v2 := member(e.mustCall("getMultipleCompressedAccountProofsV2", `["`+b58(leafHash(10))+`"]`), "value").([]any)
+	v2 := member(e.mustCall("getMultipleCompressedAccountProofsV2", `["`+keyB58(leafHash(10))+`"]`), "value").([]any)
 	if v2[0].(map[string]any)["proveByIndex"] != true {
 		t.Errorf("V2 %v", v2)
 	}
-	it := member(e.mustCall("getMultipleCompressedAccountProofs", `["`+b58(leafHash(11))+`"]`), "value").([]any)[0].(map[string]any)
+	it := member(e.mustCall("getMultipleCompressedAccountProofs", `["`+keyB58(leafHash(11))+`"]`), "value").([]any)[0].(map[string]any)
 	if it["rootSeq"].(json.Number).String() != "4" || fold(t, leafHash(11), 1, it["proof"].([]any)) != it["root"] {
 		t.Errorf("after nullification: %v", it)
 	}
@@ -183,7 +183,7 @@ func TestNewAddressProofs(t *testing.T) {
 	above := key(250) // above the inserted address: its low element is leaf 2
 	above[0], above[1] = 0, 0xf0
 	below := leafHash(5) // below it: the low element is leaf 0
-	res := e.mustCall("getMultipleNewAddressProofs", `["`+b58(above)+`","`+b58(below)+`"]`)
+	res := e.mustCall("getMultipleNewAddressProofs", `["`+keyB58(above)+`","`+keyB58(below)+`"]`)
 	items := member(res, "value").([]any)
 	for i, want := range []struct {
 		addr                compressed.Key
@@ -194,9 +194,9 @@ func TestNewAddressProofs(t *testing.T) {
 		{below, 0, 2, compressed.Key{}, e.inserted},
 	} {
 		it := items[i].(map[string]any)
-		if it["address"] != b58(want.addr) || it["lowElementLeafIndex"].(json.Number).String() != u(want.low) ||
-			it["nextIndex"].(json.Number).String() != u(want.next) || it["lowerRangeAddress"] != b58(want.lowValue) ||
-			it["higherRangeAddress"] != b58(want.nextValue) || it["rootSeq"].(json.Number).String() != "5" {
+		if it["address"] != keyB58(want.addr) || it["lowElementLeafIndex"].(json.Number).String() != u(want.low) ||
+			it["nextIndex"].(json.Number).String() != u(want.next) || it["lowerRangeAddress"] != keyB58(want.lowValue) ||
+			it["higherRangeAddress"] != keyB58(want.nextValue) || it["rootSeq"].(json.Number).String() != "5" {
 			t.Errorf("item %d: %v", i, it)
 		}
 		el := light.IndexedElement{Value: want.lowValue, NextIndex: want.next, NextValue: want.nextValue}
@@ -208,7 +208,7 @@ func TestNewAddressProofs(t *testing.T) {
 			t.Errorf("item %d: proof folds to %s, root %s", i, got, it["root"])
 		}
 	}
-	v2 := e.mustCall("getMultipleNewAddressProofsV2", `[{"address":"`+b58(above)+`","tree":"`+b58(v1AddressTree)+`"},{"tree":"`+b58(v1AddressTree)+`","address":"`+b58(below)+`"}]`)
+	v2 := e.mustCall("getMultipleNewAddressProofsV2", `[{"address":"`+keyB58(above)+`","tree":"`+keyB58(v1AddressTree)+`"},{"tree":"`+keyB58(v1AddressTree)+`","address":"`+keyB58(below)+`"}]`)
 	if !reflect.DeepEqual(v2, res) {
 		t.Errorf("V2 %v, want %v", v2, res)
 	}
@@ -218,28 +218,28 @@ func TestValidityProofs(t *testing.T) {
 	e := newProofEnv(t)
 	addr := key(250)
 	addr[0], addr[1] = 0, 0xf0
-	v1 := member(e.mustCall("getValidityProof", `{"hashes":["`+b58(leafHash(11))+`"],"newAddresses":["`+b58(addr)+`"]}`), "value").(map[string]any)
+	v1 := member(e.mustCall("getValidityProof", `{"hashes":["`+keyB58(leafHash(11))+`"],"newAddresses":["`+keyB58(addr)+`"]}`), "value").(map[string]any)
 	if v1["compressedProof"] != nil {
 		t.Errorf("compressedProof %v", v1["compressedProof"])
 	}
-	acc := member(e.mustCall("getCompressedAccountProof", `{"hash":"`+b58(leafHash(11))+`"}`), "value").(map[string]any)
-	ad := member(e.mustCall("getMultipleNewAddressProofs", `["`+b58(addr)+`"]`), "value").([]any)[0].(map[string]any)
+	acc := member(e.mustCall("getCompressedAccountProof", `{"hash":"`+keyB58(leafHash(11))+`"}`), "value").(map[string]any)
+	ad := member(e.mustCall("getMultipleNewAddressProofs", `["`+keyB58(addr)+`"]`), "value").([]any)[0].(map[string]any)
 	want := map[string]any{
 		"roots":       []any{acc["root"], ad["root"]},
 		"rootIndices": []any{json.Number("3"), json.Number("5")},
 		"leafIndices": []any{json.Number("1"), json.Number("2")},
-		"leaves":      []any{b58(leafHash(11)), b58(addr)},
-		"merkleTrees": []any{b58(e.stateTree), b58(v1AddressTree)},
+		"leaves":      []any{keyB58(leafHash(11)), keyB58(addr)},
+		"merkleTrees": []any{keyB58(e.stateTree), keyB58(v1AddressTree)},
 	}
 	for k, w := range want {
 		if !reflect.DeepEqual(v1[k], w) {
 			t.Errorf("%s = %v, want %v", k, v1[k], w)
 		}
 	}
-	v2 := member(e.mustCall("getValidityProofV2", `{"hashes":["`+b58(leafHash(11))+`"],"newAddressesWithTrees":[{"address":"`+b58(addr)+`","tree":"`+b58(v1AddressTree)+`"}]}`), "value")
-	wantV2 := asJSON(t, `{"compressedProof":null,"accounts":[{"hash":"`+b58(leafHash(11))+`","root":"`+acc["root"].(string)+`",`+
-		`"rootIndex":{"rootIndex":3,"proveByIndex":false},"leafIndex":1,"merkleContext":{"treeType":1,"tree":"`+b58(e.stateTree)+`","queue":"`+b58(key(201))+`","cpiContext":null,"nextTreeContext":null}}],`+
-		`"addresses":[{"address":"`+b58(addr)+`","root":"`+ad["root"].(string)+`","rootIndex":5,"merkleContext":{"treeType":2,"tree":"`+b58(v1AddressTree)+`","queue":"`+b58(e.addrQueue)+`","cpiContext":null,"nextTreeContext":null}}]}`)
+	v2 := member(e.mustCall("getValidityProofV2", `{"hashes":["`+keyB58(leafHash(11))+`"],"newAddressesWithTrees":[{"address":"`+keyB58(addr)+`","tree":"`+keyB58(v1AddressTree)+`"}]}`), "value")
+	wantV2 := asJSON(t, `{"compressedProof":null,"accounts":[{"hash":"`+keyB58(leafHash(11))+`","root":"`+acc["root"].(string)+`",`+
+		`"rootIndex":{"rootIndex":3,"proveByIndex":false},"leafIndex":1,"merkleContext":{"treeType":1,"tree":"`+keyB58(e.stateTree)+`","queue":"`+keyB58(key(201))+`","cpiContext":null,"nextTreeContext":null}}],`+
+		`"addresses":[{"address":"`+keyB58(addr)+`","root":"`+ad["root"].(string)+`","rootIndex":5,"merkleContext":{"treeType":2,"tree":"`+keyB58(v1AddressTree)+`","queue":"`+keyB58(e.addrQueue)+`","cpiContext":null,"nextTreeContext":null}}]}`)
 	if !reflect.DeepEqual(v2, wantV2) {
 		t.Errorf("V2 %v\nwant %v", v2, wantV2)
 	}
@@ -247,11 +247,11 @@ func TestValidityProofs(t *testing.T) {
 
 func TestProofErrors(t *testing.T) {
 	e := newProofEnv(t)
-	h := b58(leafHash(10))
+	h := keyB58(leafHash(10))
 	many := func(n int, s string) string {
 		return "[" + strings.TrimSuffix(strings.Repeat(`"`+s+`",`, n), ",") + "]"
 	}
-	tree := b58(v1AddressTree)
+	tree := keyB58(v1AddressTree)
 	tests := []struct {
 		name, method, params string
 		code                 int
@@ -261,9 +261,9 @@ func TestProofErrors(t *testing.T) {
 		{"wrong size", "getMultipleCompressedAccountProofs", `["` + base58.Encode([]byte{1, 2, 3}) + `"]`, -32602, "String is the wrong size"},
 		{"object for a list", "getMultipleCompressedAccountProofs", `{"hashes":[]}`, -32602, "invalid type: map, expected a sequence"},
 		{"too many hashes", "getMultipleCompressedAccountProofs", many(1001, h), -32000, "Validation Error: Too many hashes requested 1001. Maximum allowed: 1000"},
-		{"unknown hash", "getMultipleCompressedAccountProofs", `["` + h + `","` + b58(leafHash(99)) + `"]`, -32000, "Record Not Found: Leaf nodes not found for hashes. Got 1 hashes. Expected 2."},
-		{"unknown hash V2", "getMultipleCompressedAccountProofsV2", `["` + b58(leafHash(99)) + `"]`, -32000, "Record Not Found: Some accounts not found"},
-		{"single unknown V2", "getCompressedAccountProofV2", `{"hash":"` + b58(leafHash(99)) + `"}`, -32000, "Record Not Found: Account not found"},
+		{"unknown hash", "getMultipleCompressedAccountProofs", `["` + h + `","` + keyB58(leafHash(99)) + `"]`, -32000, "Record Not Found: Leaf nodes not found for hashes. Got 1 hashes. Expected 2."},
+		{"unknown hash V2", "getMultipleCompressedAccountProofsV2", `["` + keyB58(leafHash(99)) + `"]`, -32000, "Record Not Found: Some accounts not found"},
+		{"single unknown V2", "getCompressedAccountProofV2", `{"hash":"` + keyB58(leafHash(99)) + `"}`, -32000, "Record Not Found: Account not found"},
 		{"missing hash", "getCompressedAccountProof", `{}`, -32602, "missing field `hash`"},
 		{"unknown field", "getCompressedAccountProof", `{"hash":"` + h + `","x":1}`, -32602, "unknown field `x`, expected `hash`"},
 		{"no addresses", "getMultipleNewAddressProofs", `[]`, -32000, "Validation Error: No addresses provided"},
@@ -271,12 +271,12 @@ func TestProofErrors(t *testing.T) {
 		{"bad address", "getMultipleNewAddressProofs", `["abc!"]`, -32602, "Invalid Base58 string"},
 		{"missing tree", "getMultipleNewAddressProofsV2", `[{"address":"` + h + `"}]`, -32602, "missing field `tree`"},
 		{"unknown element field", "getMultipleNewAddressProofsV2", `[{"address":"` + h + `","tree":"` + tree + `","x":1}]`, -32602, "unknown field `x`, expected `address` or `tree`"},
-		{"state tree as address tree", "getMultipleNewAddressProofsV2", `[{"address":"` + h + `","tree":"` + b58(e.stateTree) + `"}]`, -32000, "Record Not Found: Address tree not found: " + b58(e.stateTree)},
+		{"state tree as address tree", "getMultipleNewAddressProofsV2", `[{"address":"` + h + `","tree":"` + keyB58(e.stateTree) + `"}]`, -32000, "Record Not Found: Address tree not found: " + keyB58(e.stateTree)},
 		{"empty validity", "getValidityProof", `{}`, -32000, "Validation Error: No hashes or new addresses provided for proof generation"},
 		{"both address forms", "getValidityProof", `{"newAddresses":["` + h + `"],"newAddressesWithTrees":[{"address":"` + h + `","tree":"` + tree + `"}]}`, -32000, "Validation Error: Cannot provide both newAddresses and newAddressesWithTree"},
 		{"V2 has no newAddresses", "getValidityProofV2", `{"newAddresses":[]}`, -32602, "unknown field `newAddresses`, expected `hashes` or `newAddressesWithTrees`"},
-		{"unknown validity hash", "getValidityProof", `{"hashes":["` + b58(leafHash(99)) + `"]}`, -32000, "Record Not Found: Leaf nodes not found for hashes. Got 0 hashes. Expected 1."},
-		{"unknown V2 validity hash", "getValidityProofV2", `{"hashes":["` + b58(leafHash(99)) + `"]}`, -32000, "Validation Error: Not all hashes exist. (Might be spent)"},
+		{"unknown validity hash", "getValidityProof", `{"hashes":["` + keyB58(leafHash(99)) + `"]}`, -32000, "Record Not Found: Leaf nodes not found for hashes. Got 0 hashes. Expected 1."},
+		{"unknown V2 validity hash", "getValidityProofV2", `{"hashes":["` + keyB58(leafHash(99)) + `"]}`, -32000, "Validation Error: Not all hashes exist. (Might be spent)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -296,7 +296,7 @@ func TestEmptyAddressTree(t *testing.T) {
 	e := newEnv(t, true)
 	e.exec(`INSERT INTO state_trees (tree, queue, tree_type, height, root_history_capacity) VALUES ({a:FixedString(32)}, {q:FixedString(32)}, 2, 26, 2400)`,
 		store.Params{"a": raw(v1AddressTree), "q": raw(key(211))})
-	it := member(e.mustCall("getMultipleNewAddressProofs", `["`+b58(key(9))+`"]`), "value").([]any)[0].(map[string]any)
+	it := member(e.mustCall("getMultipleNewAddressProofs", `["`+keyB58(key(9))+`"]`), "value").([]any)[0].(map[string]any)
 	if it["root"] != "3FrGzyXtjqjnukHDS2M5oyVj8tMVcHSahcHpWBGR5MHY" || it["rootSeq"].(json.Number).String() != "3" ||
 		it["nextIndex"].(json.Number).String() != "1" || it["lowElementLeafIndex"].(json.Number).String() != "0" {
 		t.Errorf("empty tree proof %v", it)

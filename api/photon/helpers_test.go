@@ -109,7 +109,7 @@ func key(b byte) compressed.Key {
 	return k
 }
 
-func b58(k compressed.Key) string { return base58.Encode(k[:]) }
+func keyB58(k compressed.Key) string { return base58.Encode(k[:]) }
 
 func raw(k compressed.Key) string { return string(k[:]) }
 

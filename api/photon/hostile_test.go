@@ -34,7 +34,7 @@ func TestHostileParams(t *testing.T) {
 		store.Params{"k": raw(k1)})
 	e.exec(`INSERT INTO token_balances (owner, mint, balance, version) VALUES ({k:FixedString(32)}, {k:FixedString(32)}, 5, 1)`,
 		store.Params{"k": raw(k1)})
-	k := b58(k1)
+	k := keyB58(k1)
 	sig := base58.Encode(bytes.Repeat([]byte{7}, 64))
 	long := `"` + strings.Repeat("z", 3000) + `"`
 	deep := strings.Repeat("[", 5000) + strings.Repeat("]", 5000)

@@ -49,18 +49,18 @@ func TestHotIndexServes(t *testing.T) {
 		balances             []compressed.BalancePage
 	}{
 		{"holders", "getCompressedMintTokenHolders",
-			`{"mint":"` + b58(key(8)) + `","limit":2,"showZeroBalance":true,"cursor":"` + base58.Encode(after.Bytes()) + `"}`,
+			`{"mint":"` + keyB58(key(8)) + `","limit":2,"showZeroBalance":true,"cursor":"` + base58.Encode(after.Bytes()) + `"}`,
 			&fakeHot{slot: 3}, "3", "", []compressed.HolderPage{{After: &after, Limit: 2, WithZero: true}}, nil},
 		{"balances", "getCompressedTokenBalancesByOwnerV2",
-			`{"owner":"` + b58(key(8)) + `","mint":"` + b58(m) + `","cursor":"` + b58(key(1)) + `"}`,
+			`{"owner":"` + keyB58(key(8)) + `","mint":"` + keyB58(m) + `","cursor":"` + keyB58(key(1)) + `"}`,
 			&fakeHot{slot: 4}, "4", "", nil, []compressed.BalancePage{{Mint: &m, AfterMint: ptrKey(key(1)), Limit: pageLimit}}},
-		{"not indexed", "getCompressedTokenBalancesByOwner", `{"owner":"` + b58(key(8)) + `"}`,
+		{"not indexed", "getCompressedTokenBalancesByOwner", `{"owner":"` + keyB58(key(8)) + `"}`,
 			&fakeHot{err: checkpoint.ErrNotIndexed}, "", "Record Not Found: No data has been indexed", nil, []compressed.BalancePage{{Limit: pageLimit}}},
 		// Still loading: the store answers at its indexed slot (7) and
 		// the index is asked nothing.
-		{"loading, holders", "getCompressedMintTokenHolders", `{"mint":"` + b58(key(8)) + `"}`,
+		{"loading, holders", "getCompressedMintTokenHolders", `{"mint":"` + keyB58(key(8)) + `"}`,
 			&fakeHot{slot: 3, loading: true}, "7", "", nil, nil},
-		{"loading, balances", "getCompressedTokenBalancesByOwnerV2", `{"owner":"` + b58(key(8)) + `"}`,
+		{"loading, balances", "getCompressedTokenBalancesByOwnerV2", `{"owner":"` + keyB58(key(8)) + `"}`,
 			&fakeHot{slot: 3, loading: true}, "7", "", nil, nil},
 	}
 	for _, tc := range tests {

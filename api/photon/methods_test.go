@@ -51,20 +51,20 @@ func TestTokenAccountShapes(t *testing.T) {
 	e := newEnv(t, true)
 	no := false
 	e.insertAccount("token_accounts", 5, 250, 3, 1, 18446744073709551615, &no, nil)
-	acc := `"hash":"` + b58(key(5)) + `","address":null,"data":{"discriminator":2,"data":"AQI=","dataHash":"` + b58(key(99)) + `"},` +
-		`"owner":"` + b58(key(250)) + `","lamports":0`
-	tok := `"tokenData":{"mint":"` + b58(key(3)) + `","owner":"` + b58(key(1)) + `","amount":18446744073709551615,"delegate":null,"state":"initialized","tlv":null}`
-	v1 := `{"context":{"slot":7},"value":{"items":[{"account":{` + acc + `,"tree":"` + b58(key(200)) + `","leafIndex":6,"seq":7,"slotCreated":0},` + tok + `}],"cursor":null}}`
+	acc := `"hash":"` + keyB58(key(5)) + `","address":null,"data":{"discriminator":2,"data":"AQI=","dataHash":"` + keyB58(key(99)) + `"},` +
+		`"owner":"` + keyB58(key(250)) + `","lamports":0`
+	tok := `"tokenData":{"mint":"` + keyB58(key(3)) + `","owner":"` + keyB58(key(1)) + `","amount":18446744073709551615,"delegate":null,"state":"initialized","tlv":null}`
+	v1 := `{"context":{"slot":7},"value":{"items":[{"account":{` + acc + `,"tree":"` + keyB58(key(200)) + `","leafIndex":6,"seq":7,"slotCreated":0},` + tok + `}],"cursor":null}}`
 	v2 := `{"context":{"slot":7},"value":{"items":[{"account":{` + acc + `,"leafIndex":6,"seq":7,"slotCreated":0,"proveByIndex":false,` +
-		`"merkleContext":{"treeType":1,"tree":"` + b58(key(200)) + `","queue":"` + b58(key(201)) + `","cpiContext":null,"nextTreeContext":null}},` + tok + `}],"cursor":null}}`
-	params := `{"owner":"` + b58(key(1)) + `"}`
+		`"merkleContext":{"treeType":1,"tree":"` + keyB58(key(200)) + `","queue":"` + keyB58(key(201)) + `","cpiContext":null,"nextTreeContext":null}},` + tok + `}],"cursor":null}}`
+	params := `{"owner":"` + keyB58(key(1)) + `"}`
 	if got := e.mustCall("getCompressedTokenAccountsByOwner", params); !reflect.DeepEqual(got, asJSON(t, v1)) {
 		t.Errorf("V1:\n got %v\nwant %v", got, asJSON(t, v1))
 	}
 	if got := e.mustCall("getCompressedTokenAccountsByOwnerV2", params); !reflect.DeepEqual(got, asJSON(t, v2)) {
 		t.Errorf("V2:\n got %v\nwant %v", got, asJSON(t, v2))
 	}
-	full := e.mustCall("getCompressedTokenAccountsByOwner", `{"owner":"`+b58(key(1))+`","limit":1}`)
+	full := e.mustCall("getCompressedTokenAccountsByOwner", `{"owner":"`+keyB58(key(1))+`","limit":1}`)
 	cur := full.(map[string]any)["value"].(map[string]any)["cursor"].(string)
 	rc, _ := base58.Decode(cur)
 	if len(rc) != 64 || string(rc[:32]) != raw(key(3)) || string(rc[32:]) != raw(key(5)) {
@@ -116,13 +116,13 @@ func TestPagingAgreesWithOrder(t *testing.T) {
 		method, base, listKey string
 		want                  int
 	}{
-		{"getCompressedTokenAccountsByOwner", `"owner":"` + b58(key(1)) + `"`, "items", 3},
-		{"getCompressedTokenAccountsByOwnerV2", `"owner":"` + b58(key(1)) + `"`, "items", 3},
-		{"getCompressedAccountsByOwner", `"owner":"` + b58(key(40)) + `"`, "items", 4},
-		{"getCompressedMintTokenHolders", `"mint":"` + b58(key(8)) + `"`, "items", 4},
-		{"getCompressedMintTokenHolders", `"mint":"` + b58(key(8)) + `","showZeroBalance":true`, "items", 5},
-		{"getCompressedTokenBalancesByOwner", `"owner":"` + b58(key(1)) + `"`, "token_balances", 4},
-		{"getCompressedTokenBalancesByOwnerV2", `"owner":"` + b58(key(1)) + `","showZeroBalance":true`, "items", 5},
+		{"getCompressedTokenAccountsByOwner", `"owner":"` + keyB58(key(1)) + `"`, "items", 3},
+		{"getCompressedTokenAccountsByOwnerV2", `"owner":"` + keyB58(key(1)) + `"`, "items", 3},
+		{"getCompressedAccountsByOwner", `"owner":"` + keyB58(key(40)) + `"`, "items", 4},
+		{"getCompressedMintTokenHolders", `"mint":"` + keyB58(key(8)) + `"`, "items", 4},
+		{"getCompressedMintTokenHolders", `"mint":"` + keyB58(key(8)) + `","showZeroBalance":true`, "items", 5},
+		{"getCompressedTokenBalancesByOwner", `"owner":"` + keyB58(key(1)) + `"`, "token_balances", 4},
+		{"getCompressedTokenBalancesByOwnerV2", `"owner":"` + keyB58(key(1)) + `","showZeroBalance":true`, "items", 5},
 	} {
 		t.Run(tt.method+" "+tt.base, func(t *testing.T) {
 			one := e.pages(tt.method, tt.base, tt.listKey, 1000)
@@ -136,10 +136,10 @@ func TestPagingAgreesWithOrder(t *testing.T) {
 			}
 		})
 	}
-	holders := e.mustCall("getCompressedMintTokenHolders", `{"mint":"`+b58(key(8))+`"}`)
+	holders := e.mustCall("getCompressedMintTokenHolders", `{"mint":"`+keyB58(key(8))+`"}`)
 	want := asJSON(t, `{"context":{"slot":7},"value":{"items":[
-		{"owner":"`+b58(key(14))+`","balance":300},{"owner":"`+b58(key(11))+`","balance":50},
-		{"owner":"`+b58(key(10))+`","balance":50},{"owner":"`+b58(key(12))+`","balance":7}],"cursor":null}}`)
+		{"owner":"`+keyB58(key(14))+`","balance":300},{"owner":"`+keyB58(key(11))+`","balance":50},
+		{"owner":"`+keyB58(key(10))+`","balance":50},{"owner":"`+keyB58(key(12))+`","balance":7}],"cursor":null}}`)
 	if !reflect.DeepEqual(holders, want) {
 		t.Errorf("holders: %v", holders)
 	}
@@ -149,7 +149,7 @@ func TestBalanceMintFilterWithCursor(t *testing.T) {
 	e := newEnv(t, true)
 	e.exec(`INSERT INTO token_balances (owner, mint, balance, version) VALUES ({o:FixedString(32)}, {m:FixedString(32)}, 105, 1)`,
 		store.Params{"o": raw(key(1)), "m": raw(key(2))})
-	base := `"owner":"` + b58(key(1)) + `","mint":"` + b58(key(2)) + `"`
+	base := `"owner":"` + keyB58(key(1)) + `","mint":"` + keyB58(key(2)) + `"`
 	got := e.pages("getCompressedTokenBalancesByOwnerV2", base, "items", 1)
 	if len(got) != 1 {
 		t.Errorf("a mint filter with a cursor must page past the mint, got %v", got)
@@ -163,22 +163,22 @@ func TestAccountLookups(t *testing.T) {
 	e.insertAccount("compressed_accounts", 2, 30, 3, 4, 55, nil, &addr)
 	e.insertAccount("compressed_accounts", 5, 30, 0, 0, 0, nil, nil)
 	e.exec(`INSERT INTO compressed_spent (hash, slot, signature) VALUES ({h:FixedString(32)}, 0, '')`, store.Params{"h": raw(key(5))})
-	items := e.mustCall("getMultipleCompressedAccounts", `{"hashes":["`+b58(key(2))+`","`+b58(key(9))+`","`+b58(key(5))+`","`+b58(key(1))+`"]}`).(map[string]any)["value"].(map[string]any)["items"].([]any)
+	items := e.mustCall("getMultipleCompressedAccounts", `{"hashes":["`+keyB58(key(2))+`","`+keyB58(key(9))+`","`+keyB58(key(5))+`","`+keyB58(key(1))+`"]}`).(map[string]any)["value"].(map[string]any)["items"].([]any)
 	if len(items) != 4 || items[1] != nil || items[2] != nil ||
-		items[0].(map[string]any)["hash"] != b58(key(2)) || items[3].(map[string]any)["hash"] != b58(key(1)) {
+		items[0].(map[string]any)["hash"] != keyB58(key(2)) || items[3].(map[string]any)["hash"] != keyB58(key(1)) {
 		t.Errorf("items out of request order or spent shown: %v", items)
 	}
-	v := e.mustCall("getCompressedAccountV2", `{"address":"`+b58(addr)+`"}`).(map[string]any)["value"].(map[string]any)
-	if v["hash"] != b58(key(2)) || v["address"] != b58(addr) {
+	v := e.mustCall("getCompressedAccountV2", `{"address":"`+keyB58(addr)+`"}`).(map[string]any)["value"].(map[string]any)
+	if v["hash"] != keyB58(key(2)) || v["address"] != keyB58(addr) {
 		t.Errorf("by address: %v", v)
 	}
 	for _, tt := range []struct{ method, params, want string }{
-		{"getCompressedAccount", `{"hash":"` + b58(key(5)) + `"}`, `null`},
-		{"getCompressedBalance", `{"hash":"` + b58(key(9)) + `"}`, `0`},
-		{"getCompressedTokenAccountBalance", `{"hash":"` + b58(key(2)) + `"}`, `{"amount":55}`},
-		{"getCompressedTokenAccountBalance", `{"address":"` + b58(addr) + `"}`, `{"amount":55}`},
-		{"getCompressedTokenAccountBalance", `{"hash":"` + b58(key(1)) + `"}`, `{"amount":0}`},
-		{"getCompressedBalanceByOwner", `{"owner":"` + b58(key(30)) + `"}`, `0`},
+		{"getCompressedAccount", `{"hash":"` + keyB58(key(5)) + `"}`, `null`},
+		{"getCompressedBalance", `{"hash":"` + keyB58(key(9)) + `"}`, `0`},
+		{"getCompressedTokenAccountBalance", `{"hash":"` + keyB58(key(2)) + `"}`, `{"amount":55}`},
+		{"getCompressedTokenAccountBalance", `{"address":"` + keyB58(addr) + `"}`, `{"amount":55}`},
+		{"getCompressedTokenAccountBalance", `{"hash":"` + keyB58(key(1)) + `"}`, `{"amount":0}`},
+		{"getCompressedBalanceByOwner", `{"owner":"` + keyB58(key(30)) + `"}`, `0`},
 	} {
 		got := e.mustCall(tt.method, tt.params).(map[string]any)["value"]
 		want := asJSON(t, tt.want)
@@ -202,7 +202,7 @@ func TestInternalErrorsArePhotons(t *testing.T) {
 	reg := jsonrpc.NewRegistry()
 	Register(reg, Deps{Store: failingStore{}, Slots: fixedSlot(1), Logger: slog.New(slog.DiscardHandler)})
 	h, _ := reg.Lookup("getCompressedMintTokenHolders")
-	_, err := h(context.Background(), &jsonrpc.Call{Params: json.RawMessage(`{"mint":"` + b58(key(1)) + `"}`)})
+	_, err := h(context.Background(), &jsonrpc.Call{Params: json.RawMessage(`{"mint":"` + keyB58(key(1)) + `"}`)})
 	var je *jsonrpc.Error
 	if !errors.As(err, &je) || je.Code != -32000 || je.Message != "Internal server error" || je.HTTPStatus != 0 {
 		t.Errorf("err = %v, want -32000 Internal server error", err)
@@ -269,7 +269,7 @@ func TestAccountsByOwnerFilters(t *testing.T) {
 		{`"dataSlice":{"offset":1,"length":5}`, 1, "Ag=="},
 		{`"dataSlice":{"offset":2,"length":5}`, 1, ""},
 	} {
-		v := e.mustCall("getCompressedAccountsByOwnerV2", `{"owner":"`+b58(key(30))+`",`+tt.params+`}`)
+		v := e.mustCall("getCompressedAccountsByOwnerV2", `{"owner":"`+keyB58(key(30))+`",`+tt.params+`}`)
 		items := v.(map[string]any)["value"].(map[string]any)["items"].([]any)
 		if len(items) != tt.n {
 			t.Errorf("%s: %d items, want %d", tt.params, len(items), tt.n)

@@ -11,8 +11,8 @@ import (
 
 func TestParamErrors(t *testing.T) {
 	e := newEnv(t, true)
-	k := b58(key(1))
-	k32 := b58(key(2)) // a 32-byte cursor where another length is expected
+	k := keyB58(key(1))
+	k32 := keyB58(key(2)) // a 32-byte cursor where another length is expected
 	long := strings.Repeat("1", 45)
 	sig72 := base58.Encode(make([]byte, 72))
 	// Input far longer than anything valid: refused before decoding (whose
@@ -114,7 +114,7 @@ func TestParamErrors(t *testing.T) {
 
 func TestNotIndexed(t *testing.T) {
 	e := newEnv(t, false)
-	k := b58(key(1))
+	k := keyB58(key(1))
 	for method, params := range map[string]string{
 		"getCompressedTokenAccountsByOwner":     `{"owner":"` + k + `"}`,
 		"getCompressedTokenBalancesByOwnerV2":   `{"owner":"` + k + `"}`,

@@ -51,17 +51,17 @@ func TestTransactionWithCompressionInfo(t *testing.T) {
 		store.Params{"h": raw(key(10)), "g": txSig(2)})
 
 	head := func(hash byte) string {
-		return `"hash":"` + b58(key(hash)) + `","address":null,"data":null,"owner":"` + b58(key(250)) + `","lamports":9`
+		return `"hash":"` + keyB58(key(hash)) + `","address":null,"data":null,"owner":"` + keyB58(key(250)) + `","lamports":9`
 	}
 	v1 := func(hash byte, leaf, slot string) string {
-		return `{` + head(hash) + `,"tree":"` + b58(key(200)) + `","leafIndex":` + leaf + `,"seq":` + leaf + `+1,"slotCreated":` + slot + `}`
+		return `{` + head(hash) + `,"tree":"` + keyB58(key(200)) + `","leafIndex":` + leaf + `,"seq":` + leaf + `+1,"slotCreated":` + slot + `}`
 	}
 	v2 := func(hash byte, leaf, slot string) string {
 		return `{` + head(hash) + `,"leafIndex":` + leaf + `,"seq":` + leaf + `+1,"slotCreated":` + slot + `,"proveByIndex":false,` +
-			`"merkleContext":{"treeType":1,"tree":"` + b58(key(200)) + `","queue":"` + b58(key(201)) + `","cpiContext":null,"nextTreeContext":null}}`
+			`"merkleContext":{"treeType":1,"tree":"` + keyB58(key(200)) + `","queue":"` + keyB58(key(201)) + `","cpiContext":null,"nextTreeContext":null}}`
 	}
 	seq := strings.NewReplacer("0+1", "1", "1+1", "2")
-	tok := `{"mint":"` + b58(key(3)) + `","owner":"` + b58(key(1)) + `","amount":700,"delegate":null,"state":"initialized","tlv":null}`
+	tok := `{"mint":"` + keyB58(key(3)) + `","owner":"` + keyB58(key(1)) + `","amount":700,"delegate":null,"state":"initialized","tlv":null}`
 	zero := base58.Encode(make([]byte, 32))
 	tests := []struct {
 		name, method string
@@ -95,7 +95,7 @@ func TestTransactionWithCompressionInfo(t *testing.T) {
 	}{
 		{"unknown transaction", `{"signature":"` + base58.Encode([]byte(txSig(9))) + `"}`, "Record Not Found: Transaction not found"},
 		{"missing signature", `{}`, "missing field `signature`"},
-		{"short signature", `{"signature":"` + b58(key(1)) + `"}`, "string decoded to wrong size for signature"},
+		{"short signature", `{"signature":"` + keyB58(key(1)) + `"}`, "string decoded to wrong size for signature"},
 		{"not base58", `{"signature":"0OIl"}`, "failed to decode string to signature"},
 		{"unknown field", `{"signature":"` + base58.Encode([]byte(txSig(1))) + `","foo":1}`, "unknown field `foo`"},
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	dasapi "github.com/dasch-labs/dasch/api/das"
+	"github.com/dasch-labs/dasch/api/das"
 	"github.com/dasch-labs/dasch/api/methods"
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/checkpoint"
@@ -18,7 +18,7 @@ import (
 // startServer serves the DAS methods over loopback HTTP as `dasch serve`
 // does, behind a fresh API key; with idx, states come from the asset
 // index first.
-func startServer(ctx context.Context, s arrowstore.Store, idx dasapi.AssetIndex, say func(string, ...any)) (addr, key string, stop func(), err error) {
+func startServer(ctx context.Context, s arrowstore.Store, idx das.AssetIndex, say func(string, ...any)) (addr, key string, stop func(), err error) {
 	key, _, err = auth.CreateKey(ctx, s, "bench")
 	if err != nil {
 		return "", "", nil, fmt.Errorf("api key: %w", err)

@@ -14,7 +14,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/ingest/decoders"
-	isource "github.com/dasch-labs/dasch/ingest/source"
+	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
@@ -94,8 +94,8 @@ func addIngestFlags(fs *flag.FlagSet, withTo bool) *ingestFlags {
 // ingestPlan is an ingest whose flags were checked.
 type ingestPlan struct {
 	f           *ingestFlags
-	source      isource.Source
-	rpc         *isource.RPC  // the source, when it is one
+	source      source.Source
+	rpc         *source.RPC   // the source, when it is one
 	first, last *uint64       // --from and --to
 	latest      bool          // --from latest: the node's newest slot
 	every       time.Duration // progress lines off a terminal
@@ -117,12 +117,12 @@ func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) 
 	if *f.partRows <= 0 || *f.partMB <= 0 || *f.partMB > 1<<16 || *f.partAge <= 0 {
 		return nil, usagef("--part-rows, --part-mb (at most 65536) and --part-age must be positive")
 	}
-	source, err := ingest.ParseSource(spec)
+	src, err := ingest.ParseSource(spec)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	p := &ingestPlan{f: f, source: source}
-	p.rpc, _ = source.(*isource.RPC)
+	p := &ingestPlan{f: f, source: src}
+	p.rpc, _ = src.(*source.RPC)
 	if p.rpc == nil {
 		for _, name := range rpcOnly {
 			if set(fs, name) {
@@ -189,7 +189,7 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 		}
 	}
 	if p.rpc != nil {
-		o := isource.RPCOptions{Commitment: *p.f.commitment, Fetchers: *p.f.fetchers}
+		o := source.RPCOptions{Commitment: *p.f.commitment, Fetchers: *p.f.fetchers}
 		if p.last != nil {
 			o.To = *p.last
 		}
@@ -241,7 +241,7 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 // node's newest, for latest), else the slot after the indexed one, else
 // (nothing indexed) the node's newest. A resumed run goes on after the
 // indexed slot when that is later.
-func rpcStart(ctx context.Context, s arrowstore.Store, rpc *isource.RPC, given *uint64, latest, resume bool) (uint64, error) {
+func rpcStart(ctx context.Context, s arrowstore.Store, rpc *source.RPC, given *uint64, latest, resume bool) (uint64, error) {
 	indexed, err := checkpoint.ContextSlot(ctx, s)
 	has := err == nil
 	if err != nil && !errors.Is(err, checkpoint.ErrNotIndexed) {

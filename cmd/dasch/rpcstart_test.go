@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	isource "github.com/dasch-labs/dasch/ingest/source"
+	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/rpcnode"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/store"
@@ -22,7 +22,7 @@ func TestRPCStart(t *testing.T) {
 	}
 	n := rpcnode.New(blocks)
 	defer n.Close()
-	rpc, err := isource.NewRPC(n.URL())
+	rpc, err := source.NewRPC(n.URL())
 	if err != nil {
 		t.Fatal(err)
 	}

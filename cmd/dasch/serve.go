@@ -13,7 +13,7 @@ import (
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest"
-	isource "github.com/dasch-labs/dasch/ingest/source"
+	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -180,11 +180,11 @@ func nodeTip(spec, commitment string) (func(context.Context) (uint64, error), er
 	if err != nil {
 		return nil, err
 	}
-	rpc, ok := src.(*isource.RPC)
+	rpc, ok := src.(*source.RPC)
 	if !ok {
 		return nil, fmt.Errorf("%s is not an rpc source", spec)
 	}
-	if err := rpc.Configure(isource.RPCOptions{Commitment: commitment, Attempts: 3, Backoff: 100 * time.Millisecond, Timeout: 2 * time.Second}); err != nil {
+	if err := rpc.Configure(source.RPCOptions{Commitment: commitment, Attempts: 3, Backoff: 100 * time.Millisecond, Timeout: 2 * time.Second}); err != nil {
 		return nil, err
 	}
 	return rpc.Tip, nil
