@@ -123,6 +123,18 @@ func TestLayout(t *testing.T) {
 			},
 		},
 		{
+			// Readers take store.Querier; Arrow is the write side's
+			// (store/arrowstore), HTTP the server's.
+			name: "the read side links neither Arrow nor fasthttp",
+			from: func(p string) bool {
+				return under(p, "api", "query", "hotindex", "asset", "auth", "checkpoint", "schema", "chain") || p == "store"
+			},
+			deps: true,
+			bad: func(imp string) bool {
+				return strings.HasPrefix(imp, "github.com/apache/arrow-go") || strings.HasPrefix(imp, "github.com/valyala/fasthttp")
+			},
+		},
+		{
 			// The benchmarks and their PostgreSQL reference run from
 			// cmd/dasch-bench.
 			name: "the server binary links no benchmark code and no PostgreSQL driver",
