@@ -1,4 +1,4 @@
-// Package serving holds a hot, read-optimised copy of the token balances in
+// Package hotindex holds a hot, read-optimised copy of the token balances in
 // the API process: mint holders by (balance, owner) descending and owner
 // balances by mint, each answering a page in O(log n + limit). ClickHouse
 // stays the source of truth; the index is loaded from token_balances and

@@ -1,4 +1,4 @@
-// Package assets benchmarks dasch's digital-asset read path: a seeded
+// Package assetbench benchmarks dasch's digital-asset read path: a seeded
 // generator of synthetic Token Metadata NFTs and programmable NFTs, SPL
 // and Token-2022 fungible tokens, MPL Core assets and compressed NFTs
 // (Bubblegum events); their load through the asset ingest decoder and

@@ -1,4 +1,4 @@
-// Package compressed benchmarks dasch's compressed-state read paths and
+// Package compressedbench benchmarks dasch's compressed-state read paths and
 // ingest against a PostgreSQL reference holding the same state in
 // Photon's schema, measured in the same run so the ratios compare like
 // with like on one machine.

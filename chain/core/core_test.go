@@ -10,6 +10,7 @@ import (
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/chain/token"
 	"github.com/dasch-labs/dasch/internal/borsh"
+	"github.com/dasch-labs/dasch/internal/fixture"
 )
 
 // coreFixtures holds the MPL Core accounts copied from the DAS corpus.
@@ -17,25 +18,10 @@ const coreFixtures = "../testdata/das/core/accounts"
 
 func loadCore(t testing.TB, dir, pubkey string) *solana.Account {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(coreFixtures, dir, pubkey+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := solana.ParseAccount(raw)
-	if err != nil {
-		t.Fatalf("%s/%s: %v", dir, pubkey, err)
-	}
-	return a
+	return fixture.Account(t, coreFixtures, dir, pubkey)
 }
 
-func pk(t testing.TB, s string) solana.Pubkey {
-	t.Helper()
-	k, err := solana.ParsePubkey(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
+func pk(t testing.TB, s string) solana.Pubkey { return fixture.Pubkey(t, s) }
 
 func TestDecodeCoreFixtures(t *testing.T) {
 	tests := []struct {

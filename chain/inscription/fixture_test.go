@@ -3,11 +3,10 @@ package inscription
 import (
 	"bytes"
 	"encoding/binary"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/internal/fixture"
 )
 
 // repoCorpus is the repository's copy of the DAS corpus accounts.
@@ -15,25 +14,10 @@ const repoCorpus = "../../testdata/das/accounts"
 
 func repoAccount(t *testing.T, dir, pubkey string) *solana.Account {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(repoCorpus, dir, pubkey+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := solana.ParseAccount(raw)
-	if err != nil {
-		t.Fatalf("%s/%s: %v", dir, pubkey, err)
-	}
-	return a
+	return fixture.Account(t, repoCorpus, dir, pubkey)
 }
 
-func pk(t testing.TB, s string) solana.Pubkey {
-	t.Helper()
-	k, err := solana.ParsePubkey(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
+func pk(t testing.TB, s string) solana.Pubkey { return fixture.Pubkey(t, s) }
 
 // le builds little-endian test payloads field by field.
 type le struct{ bytes.Buffer }

@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/internal/fixture"
 )
 
 // repoCorpus is the repository's copy of the DAS corpus accounts.
@@ -16,15 +15,7 @@ const repoCorpus = "../../testdata/das/accounts"
 
 func repoAccount(t *testing.T, dir, pubkey string) *solana.Account {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(repoCorpus, dir, pubkey+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := solana.ParseAccount(raw)
-	if err != nil {
-		t.Fatalf("%s/%s: %v", dir, pubkey, err)
-	}
-	return a
+	return fixture.Account(t, repoCorpus, dir, pubkey)
 }
 
 // le builds little-endian test payloads field by field.

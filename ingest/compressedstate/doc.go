@@ -1,4 +1,4 @@
-// Package compressed indexes Light Protocol compressed state (ZK
+// Package compressedstate indexes Light Protocol compressed state (ZK
 // compression) the way Photon does, in two parts.
 //
 // The Decoder runs inside the pipeline, per transaction and statelessly:
