@@ -22,9 +22,8 @@ type LoadFunc func(keys []solana.Pubkey, into map[solana.Pubkey]*State) error
 
 // Render renders the assets of ids, in order (an id may repeat), from the
 // states load returns. It loads the ids, then the edition PDAs of those
-// that have a mint (only token assets have editions: most assets need no
-// second key), then the collections of Core assets that are managed by
-// one.
+// whose mint can have one (editionPossible: most assets need no second
+// key), then the collections of Core assets that are managed by one.
 func Render(ids []solana.Pubkey, load LoadFunc, opts Options) ([]Result, error) {
 	seen := make(map[solana.Pubkey]bool, 2*len(ids))
 	var keys []solana.Pubkey
@@ -41,8 +40,11 @@ func Render(ids []solana.Pubkey, load LoadFunc, opts Options) ([]Result, error) 
 	editions := make(map[solana.Pubkey]solana.Pubkey, len(keys))
 	var more []solana.Pubkey
 	for _, id := range keys {
+		// Token Metadata makes a master edition only for a mint of supply
+		// one, and no supply can be minted after it: a larger supply has
+		// no edition to read.
 		st := states[id]
-		if st == nil || len(st.OfKind(schema.AssetKindMint)) == 0 {
+		if st == nil || !editionPossible(st.OfKind(schema.AssetKindMint)) {
 			continue
 		}
 		ed := metadata.EditionPDA(id)
@@ -77,6 +79,12 @@ func Render(ids []solana.Pubkey, load LoadFunc, opts Options) ([]Result, error) 
 		out[i] = Result{Asset: a, Err: err}
 	}
 	return out, nil
+}
+
+// editionPossible reports whether the asset of mints (its mint account,
+// if stored) can have an edition: a mint of supply at most one.
+func editionPossible(mints []Account) bool {
+	return len(mints) > 0 && mints[0].Amount <= 1
 }
 
 // render builds the asset id from the loaded states.
