@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dasch-labs/dasch/internal/tokenbucket"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -24,7 +25,9 @@ type Checker struct {
 	known      map[string]string    // key hash → project id
 	unknown    map[string]time.Time // key hash → when it was found missing
 	maxUnknown int
-	misses     bucket
+	// misses rations the store lookups of keys not in memory.
+	missMu sync.Mutex
+	misses tokenbucket.Bucket
 }
 
 // MissLookups is how many store lookups of keys not in memory a Checker
@@ -34,29 +37,7 @@ const MissLookups = 20
 // NewChecker returns a checker that loads keys from s on demand.
 func NewChecker(s store.Querier) *Checker {
 	return &Checker{s: s, negTTL: 2 * time.Second, known: map[string]string{}, unknown: map[string]time.Time{},
-		maxUnknown: 100_000, misses: bucket{rate: MissLookups, tokens: MissLookups}}
-}
-
-// bucket is a token bucket of rate tokens a second, holding at most rate.
-type bucket struct {
-	mu     sync.Mutex
-	rate   float64
-	tokens float64
-	last   time.Time
-}
-
-func (b *bucket) take(now time.Time) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if !b.last.IsZero() {
-		b.tokens = min(b.rate, b.tokens+now.Sub(b.last).Seconds()*b.rate)
-	}
-	b.last = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
+		maxUnknown: 100_000, misses: tokenbucket.New(MissLookups, MissLookups, time.Now())}
 }
 
 // CheckKey implements server.KeyChecker.
@@ -75,7 +56,10 @@ func (c *Checker) CheckKey(ctx context.Context, key string) (string, bool, error
 	if miss && time.Since(missAt) < c.negTTL {
 		return "", false, nil
 	}
-	if !c.misses.take(time.Now()) {
+	c.missMu.Lock()
+	rationed := !c.misses.Take(time.Now())
+	c.missMu.Unlock()
+	if rationed {
 		return "", false, nil
 	}
 	res, err := c.s.Query(ctx, `SELECT argMax(project_id, updated_at), argMax(revoked, updated_at)

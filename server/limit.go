@@ -3,6 +3,8 @@ package server
 import (
 	"sync"
 	"time"
+
+	"github.com/dasch-labs/dasch/internal/tokenbucket"
 )
 
 // limiter is a token bucket per api key.
@@ -11,12 +13,7 @@ type limiter struct {
 	burst float64
 
 	mu      sync.Mutex
-	buckets map[string]*bucket
-}
-
-type bucket struct {
-	tokens float64
-	last   time.Time
+	buckets map[string]*tokenbucket.Bucket
 }
 
 // pruneAbove bounds memory: past this many keys, buckets that have refilled
@@ -24,7 +21,7 @@ type bucket struct {
 const pruneAbove = 10000
 
 func newLimiter(rate float64, burst int) *limiter {
-	return &limiter{rate: rate, burst: float64(burst), buckets: make(map[string]*bucket)}
+	return &limiter{rate: rate, burst: float64(burst), buckets: make(map[string]*tokenbucket.Bucket)}
 }
 
 // allow takes one token for key if there is one.
@@ -36,23 +33,16 @@ func (l *limiter) allow(key string, now time.Time) bool {
 		if len(l.buckets) >= pruneAbove {
 			l.prune(now)
 		}
-		b = &bucket{tokens: l.burst, last: now}
+		nb := tokenbucket.New(l.rate, l.burst, now)
+		b = &nb
 		l.buckets[key] = b
 	}
-	if el := now.Sub(b.last).Seconds(); el > 0 {
-		b.tokens = min(l.burst, b.tokens+el*l.rate)
-		b.last = now
-	}
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
+	return b.Take(now)
 }
 
 func (l *limiter) prune(now time.Time) {
 	for k, b := range l.buckets {
-		if b.tokens+now.Sub(b.last).Seconds()*l.rate >= l.burst {
+		if b.Full(now) {
 			delete(l.buckets, k)
 		}
 	}

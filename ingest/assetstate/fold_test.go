@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -189,14 +190,14 @@ func TestFoldMatchesRender(t *testing.T) {
 	}
 	index(t, s, groups, step)
 	checkFolded(t, s)
-	if got := foldedRows(t, s); !mapsEqual(got, forward) {
+	if got := foldedRows(t, s); !maps.Equal(got, forward) {
 		t.Errorf("reverse order folded %d assets differently from forward order's %d", len(got), len(forward))
 	}
 	// Applying every range again changes nothing.
 	if err := step.Apply(context.Background(), s, 0, 1<<62); err != nil {
 		t.Fatal(err)
 	}
-	if got := foldedRows(t, s); !mapsEqual(got, forward) {
+	if got := foldedRows(t, s); !maps.Equal(got, forward) {
 		t.Error("applying the whole range again changed asset_state")
 	}
 }
@@ -213,16 +214,4 @@ func TestFoldBackfills(t *testing.T) {
 	}
 	index(t, s, [][]string{files[len(files)-1:]}, assetstate.NewFoldStep())
 	checkFolded(t, s)
-}
-
-func mapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }

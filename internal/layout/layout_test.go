@@ -4,6 +4,7 @@
 package layout
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -35,7 +36,7 @@ func list(t *testing.T, patterns ...string) []pkg {
 		t.Fatalf("go list: %v", err)
 	}
 	var pkgs []pkg
-	dec := json.NewDecoder(strings.NewReader(string(out)))
+	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
 		var p pkg
 		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
