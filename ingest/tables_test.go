@@ -24,7 +24,7 @@ import (
 )
 
 // TestTableSchemas checks every table a run writes, with every decoder
-// configured, against the migrated schema: its builder's Arrow fields
+// and step configured, against the migrated schema: its builder's Arrow fields
 // must be columns of the table that an insert may fill, each of the
 // ClickHouse type the Arrow type inserts into (nullable exactly where the
 // column is Nullable); every column an insert must fill (no DEFAULT or
@@ -35,7 +35,8 @@ func TestTableSchemas(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
 	dec, samples := sampleRows(t)
-	tables := ingest.TablesOf(dec, assetstate.Decoder{})
+	// The asset state step writes asset_state beside the decoders' tables.
+	tables := append(ingest.TablesOf(dec, assetstate.Decoder{}), assetstate.StateTable())
 	names := map[string]bool{}
 	for _, tbl := range tables {
 		names[tbl.Name] = true
@@ -310,6 +311,8 @@ func sampleRows(t *testing.T) (decode.Decoder, map[string]arrowbatch.Row) {
 		t.Fatal(err)
 	}
 	out.Add(ev)
+	collection := key(34)
+	out.Add(&assetstate.StateRow{ID: key(29), Edition: key(35), Collection: &collection, Version: 1, Slot: slot, Doc: []byte(`{}`)})
 
 	first := map[string]arrowbatch.Row{}
 	for _, r := range out.Rows() {

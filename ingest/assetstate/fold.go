@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/goccy/go-json"
 
@@ -16,7 +14,6 @@ import (
 	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest"
-	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
@@ -182,18 +179,9 @@ func (st *FoldStep) fold(ctx context.Context, s arrowstore.Writer, ids []solana.
 	return nil
 }
 
-// foldedRow is one asset_state row to write.
-type foldedRow struct {
-	id, edition solana.Pubkey
-	collection  *solana.Pubkey
-	slot        uint64
-	status, err string
-	doc         []byte
-}
-
 // foldAssets renders ids with every optional member shown, from the
 // newest stored rows of each and of the assets it is rendered from.
-func foldAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey) ([]foldedRow, error) {
+func foldAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey) ([]StateRow, error) {
 	states := map[solana.Pubkey]*asset.State{}
 	load := assetrows.Loader(ctx, s, nil)
 	results, err := asset.Render(ids, func(keys []solana.Pubkey, into map[solana.Pubkey]*asset.State) error {
@@ -210,26 +198,26 @@ func foldAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey) ([]fo
 	if err != nil {
 		return nil, fmt.Errorf("fold assets: %w", err)
 	}
-	rows := make([]foldedRow, len(ids))
+	rows := make([]StateRow, len(ids))
 	for i, id := range ids {
-		row := foldedRow{id: id, edition: metadata.EditionPDA(id)}
+		row := StateRow{ID: id, Edition: metadata.EditionPDA(id)}
 		res := results[i]
 		switch {
 		case res.Err == nil && res.Asset != nil:
-			if row.doc, err = json.Marshal(res.Asset); err != nil {
+			if row.Doc, err = json.Marshal(res.Asset); err != nil {
 				return nil, fmt.Errorf("fold asset %s: %w", id, err)
 			}
-			row.collection = collectionOf(res.Asset)
+			row.Collection = collectionOf(res.Asset)
 		case errors.Is(res.Err, asset.ErrNotFound) || res.Asset == nil && res.Err == nil:
-			row.status = schema.AssetStatusNotFound
+			row.Status = schema.AssetStatusNotFound
 		case errors.Is(res.Err, asset.ErrNoSupply):
-			row.status = schema.AssetStatusNoSupply
+			row.Status = schema.AssetStatusNoSupply
 		default:
-			row.status, row.err = schema.AssetStatusError, res.Err.Error()
+			row.Status, row.Error = schema.AssetStatusError, res.Err.Error()
 		}
-		row.slot = newestSlot(states[id], states[row.edition])
-		if row.collection != nil {
-			row.slot = max(row.slot, newestSlot(states[*row.collection]))
+		row.Slot = newestSlot(states[id], states[row.Edition])
+		if row.Collection != nil {
+			row.Slot = max(row.Slot, newestSlot(states[*row.Collection]))
 		}
 		rows[i] = row
 	}
@@ -277,47 +265,20 @@ func (st *FoldStep) version() uint64 {
 }
 
 // write inserts rows into asset_state in one record.
-func (st *FoldStep) write(ctx context.Context, s arrowstore.Writer, rows []foldedRow) error {
+func (st *FoldStep) write(ctx context.Context, s arrowstore.Writer, rows []StateRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	key := arrowbatch.PubkeyType()
-	sc := arrow.NewSchema([]arrow.Field{
-		{Name: "id", Type: key},
-		{Name: "version", Type: arrow.PrimitiveTypes.Uint64},
-		{Name: "slot", Type: arrow.PrimitiveTypes.Uint64},
-		{Name: "status", Type: arrow.BinaryTypes.String},
-		{Name: "error", Type: arrow.BinaryTypes.String},
-		{Name: "doc", Type: arrow.BinaryTypes.Binary},
-		{Name: "edition", Type: key},
-		{Name: "collection", Type: key, Nullable: true},
-	}, nil)
-	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	b := newStateBuilder(memory.DefaultAllocator)
 	defer b.Release()
-	id := b.Field(0).(*array.FixedSizeBinaryBuilder)
-	ver := b.Field(1).(*array.Uint64Builder)
-	slot := b.Field(2).(*array.Uint64Builder)
-	status := b.Field(3).(*array.StringBuilder)
-	msg := b.Field(4).(*array.StringBuilder)
-	doc := b.Field(5).(*array.BinaryBuilder)
-	edition := b.Field(6).(*array.FixedSizeBinaryBuilder)
-	coll := b.Field(7).(*array.FixedSizeBinaryBuilder)
 	v := st.version()
-	for _, r := range rows {
-		id.Append(r.id[:])
-		ver.Append(v)
-		slot.Append(r.slot)
-		status.Append(r.status)
-		msg.Append(r.err)
-		doc.Append(r.doc)
-		edition.Append(r.edition[:])
-		if r.collection != nil {
-			coll.Append(r.collection[:])
-		} else {
-			coll.AppendNull()
+	for i := range rows {
+		rows[i].Version = v
+		if err := b.Append(&rows[i]); err != nil {
+			return err
 		}
 	}
-	rec := b.NewRecordBatch()
+	rec := b.NewRecord()
 	defer rec.Release()
 	if err := s.Insert(ctx, schema.TableAssetState, rec); err != nil {
 		return fmt.Errorf("write %d folded assets: %w", len(rows), err)
