@@ -35,8 +35,9 @@ func TestTableSchemas(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
 	dec, samples := sampleRows(t)
-	// The asset state step writes asset_state beside the decoders' tables.
-	tables := append(ingest.TablesOf(dec, assetstate.Decoder{}), assetstate.StateTable())
+	// The asset state step writes asset_state and asset_keys beside the
+	// decoders' tables.
+	tables := append(ingest.TablesOf(dec, assetstate.Decoder{}), assetstate.StateTable(), assetstate.KeysTable())
 	names := map[string]bool{}
 	for _, tbl := range tables {
 		names[tbl.Name] = true
@@ -312,7 +313,9 @@ func sampleRows(t *testing.T) (decode.Decoder, map[string]arrowbatch.Row) {
 	}
 	out.Add(ev)
 	collection := key(34)
-	out.Add(&assetstate.StateRow{ID: key(29), Edition: key(35), Collection: &collection, Version: 1, Slot: slot, Doc: []byte(`{}`)})
+	out.Add(&assetstate.StateRow{ID: key(29), Edition: key(35), Collection: &collection, Version: 1, Slot: slot, Doc: []byte(`{}`),
+		Listing: assetstate.Listing{Interface: "V1_NFT", Owner: key(36), OwnerType: "single", Delegate: &collection, Supply: 1, Name: "n"}})
+	out.Add(&assetstate.KeyRow{Path: "owner", Key: key(36), ID: key(29), Verified: true, Slot: slot, CreatedSlot: slot, Version: 1})
 
 	first := map[string]arrowbatch.Row{}
 	for _, r := range out.Rows() {

@@ -164,6 +164,7 @@ func Migrations() []Migration {
 		{Version: 24, Name: "ledger_spends_only", Statements: ledgerSpendsOnly()},
 		{Version: 25, Name: "balance_merges", Statements: balanceMerges()},
 		{Version: 26, Name: "asset_state", Statements: assetState()},
+		{Version: 27, Name: "asset_listing", Statements: assetListing()},
 	}
 }
 

@@ -1,4 +1,5 @@
-// Package das serves the Metaplex DAS read API (getAsset, getAssetBatch),
+// Package das serves the Metaplex DAS read API (getAsset, getAssetBatch,
+// the listing methods and searchAssets),
 // one file per method, with the HTTP statuses and JSON-RPC codes of the
 // specification: 400/-32602 invalid params, 404/-32004 asset not found,
 // 500/-32000 unexpected errors (401 and 429 come from the server). Every
@@ -72,10 +73,23 @@ func Register(r *jsonrpc.Registry, d Deps) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
-	r.Register("getAsset", getAsset(d))
-	batch := getAssetBatch(d)
-	r.Register("getAssetBatch", batch)
-	r.Register("getAssets", batch)
+	// Names and aliases as the reference registers them.
+	for _, m := range []struct {
+		h     jsonrpc.Handler
+		names []string
+	}{
+		{getAsset(d), []string{"getAsset", "get_asset"}},
+		{getAssetBatch(d), []string{"getAssetBatch", "getAssets", "get_assets", "get_asset_batch"}},
+		{getAssetsByOwner(d), []string{"getAssetsByOwner", "get_assets_by_owner"}},
+		{getAssetsByCreator(d), []string{"getAssetsByCreator", "get_assets_by_creator"}},
+		{getAssetsByAuthority(d), []string{"getAssetsByAuthority"}},
+		{getAssetsByGroup(d), []string{"getAssetsByGroup", "get_assets_by_group"}},
+		{searchAssets(d), []string{"searchAssets", "search_assets"}},
+	} {
+		for _, name := range m.names {
+			r.Register(name, m.h)
+		}
+	}
 }
 
 // Spec error codes.

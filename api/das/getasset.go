@@ -18,13 +18,19 @@ type getAssetParams struct {
 var getAssetFields = []string{"id", "options", "displayOptions"}
 
 // options merges `options` and its alias `displayOptions`.
-func options(o, display *Options) asset.Options {
-	var out asset.Options
+func options(o, display *Options) asset.Options { return allOptions(o, display).Options }
+
+// allOptions merges `options` and its alias `displayOptions`, list
+// options included.
+func allOptions(o, display *Options) Options {
+	var out Options
 	for _, src := range []*Options{display, o} {
 		if src == nil {
 			continue
 		}
-		s := asset.Options(*src)
+		s := *src
+		out.GrandTotal = out.GrandTotal || s.GrandTotal
+		out.NativeBalance = out.NativeBalance || s.NativeBalance
 		out.ShowUnverifiedCollections = out.ShowUnverifiedCollections || s.ShowUnverifiedCollections
 		out.ShowCollectionMetadata = out.ShowCollectionMetadata || s.ShowCollectionMetadata
 		out.ShowFungible = out.ShowFungible || s.ShowFungible

@@ -69,8 +69,11 @@ func quote(s string) string {
 
 // Options are the display options, accepted as `options` or its alias
 // `displayOptions`. Unknown members are refused so a misspelt flag is not
-// silently ignored.
-type Options asset.Options
+// silently ignored. GrandTotal and NativeBalance act on lists only.
+type Options struct {
+	asset.Options
+	GrandTotal, NativeBalance bool
+}
 
 var optionFields = []string{
 	"showUnverifiedCollections", "showCollectionMetadata", "showFungible",
@@ -119,6 +122,8 @@ func (o *Options) UnmarshalJSON(b []byte) error {
 	set(&o.ShowFungible, in.ShowFungible)
 	set(&o.ShowInscription, in.ShowInscription)
 	set(&o.ShowZeroBalance, in.ShowZeroBalance)
+	set(&o.GrandTotal, in.ShowGrandTotal)
+	set(&o.NativeBalance, in.ShowNativeBalance)
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest"
+	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
@@ -172,7 +173,22 @@ func (st *FoldStep) fold(ctx context.Context, s arrowstore.Writer, ids []solana.
 		if err != nil {
 			return err
 		}
-		if err := st.write(ctx, s, rows); err != nil {
+		prev, err := loadPrevious(ctx, s, chunk)
+		if err != nil {
+			return err
+		}
+		v := st.version()
+		keys := keyRows(rows, prev, v)
+		// Keys first: a fold cut short before its state is written is
+		// folded again from the same previous state, so no tombstone is
+		// lost.
+		if err := writeRows(ctx, s, KeysTable(), keys, "listing keys"); err != nil {
+			return err
+		}
+		for i := range rows {
+			rows[i].Version = v
+		}
+		if err := writeRows(ctx, s, StateTable(), rows, "folded assets"); err != nil {
 			return err
 		}
 	}
@@ -208,6 +224,9 @@ func foldAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey) ([]St
 				return nil, fmt.Errorf("fold asset %s: %w", id, err)
 			}
 			row.Collection = collectionOf(res.Asset)
+			row.Listing = listingOf(id, res.Asset)
+			row.keys = keysOf(res.Asset)
+			row.CreatedSlot = oldestSlot(states[id])
 		case errors.Is(res.Err, asset.ErrNotFound) || res.Asset == nil && res.Err == nil:
 			row.Status = schema.AssetStatusNotFound
 		case errors.Is(res.Err, asset.ErrNoSupply):
@@ -254,6 +273,26 @@ func newestSlot(states ...*asset.State) uint64 {
 	return slot
 }
 
+// oldestSlot is the oldest slot of any row of st: when the asset was
+// first seen, as far as the rows kept tell.
+func oldestSlot(st *asset.State) uint64 {
+	var slot uint64
+	if st == nil {
+		return 0
+	}
+	for _, a := range st.Accounts {
+		if slot == 0 || a.Slot < slot {
+			slot = a.Slot
+		}
+	}
+	for _, e := range st.Events {
+		if slot == 0 || e.Slot < slot {
+			slot = e.Slot
+		}
+	}
+	return slot
+}
+
 // version is the next fold's version: its time, never below a previous one.
 func (st *FoldStep) version() uint64 {
 	v := uint64(time.Now().UnixNano())
@@ -264,24 +303,25 @@ func (st *FoldStep) version() uint64 {
 	return v
 }
 
-// write inserts rows into asset_state in one record.
-func (st *FoldStep) write(ctx context.Context, s arrowstore.Writer, rows []StateRow) error {
+// writeRows inserts rows into table in one record.
+func writeRows[R any, P interface {
+	*R
+	arrowbatch.Row
+}](ctx context.Context, s arrowstore.Writer, table arrowbatch.Table, rows []R, what string) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	b := newStateBuilder(memory.DefaultAllocator)
+	b := table.New(memory.DefaultAllocator)
 	defer b.Release()
-	v := st.version()
 	for i := range rows {
-		rows[i].Version = v
-		if err := b.Append(&rows[i]); err != nil {
+		if err := b.Append(P(&rows[i])); err != nil {
 			return err
 		}
 	}
 	rec := b.NewRecord()
 	defer rec.Release()
-	if err := s.Insert(ctx, schema.TableAssetState, rec); err != nil {
-		return fmt.Errorf("write %d folded assets: %w", len(rows), err)
+	if err := s.Insert(ctx, table.Name, rec); err != nil {
+		return fmt.Errorf("write %d %s: %w", len(rows), what, err)
 	}
 	return nil
 }

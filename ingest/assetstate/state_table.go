@@ -19,6 +19,24 @@ type StateRow struct {
 	Version, Slot uint64
 	Status, Error string
 	Doc           []byte
+	Listing
+	// keys are the keys the asset is listed under (keysOf).
+	keys []assetKey
+}
+
+// Listing is what searchAssets filters an asset by, decoded from its
+// folded document (zero for an asset with no document).
+type Listing struct {
+	Interface, OwnerType, RoyaltyModel string
+	Owner                              solana.Pubkey // zero: none
+	Delegate, SupplyMint, Tree         *solana.Pubkey
+	RoyaltyTarget                      *solana.Pubkey
+	Frozen, Burnt                      bool
+	Compressed, Compressible           bool
+	Supply                             uint64
+	RoyaltyBPS                         uint32
+	JSONURI, Name                      string
+	CreatedSlot                        uint64
 }
 
 // Table implements arrowbatch.Row.
@@ -33,26 +51,57 @@ func StateTable() arrowbatch.Table {
 
 type stateBuilder struct {
 	arrowbatch.Base
-	id, edition, collection *array.FixedSizeBinaryBuilder
-	version, slot           *array.Uint64Builder
-	status, msg             *array.StringBuilder
-	doc                     *array.BinaryBuilder
+	id, edition, collection, owner  *array.FixedSizeBinaryBuilder
+	delegate, supplyMint, tree      *array.FixedSizeBinaryBuilder
+	royaltyTarget                   *array.FixedSizeBinaryBuilder
+	version, slot, supply, created  *array.Uint64Builder
+	status, msg, iface, ownerType   *array.StringBuilder
+	royaltyModel, jsonURI, name     *array.StringBuilder
+	doc                             *array.BinaryBuilder
+	frozen, burnt, compressed, elig *array.BooleanBuilder
+	royaltyBPS                      *array.Uint32Builder
 }
 
 func newStateBuilder(mem memory.Allocator) *stateBuilder {
-	key, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
+	key, u64, str := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64, arrow.BinaryTypes.String
+	flag := arrow.FixedWidthTypes.Boolean
 	b := &stateBuilder{}
 	b.Base = arrowbatch.NewBase(
 		arrowbatch.Col(mem, &b.id, "id", key),
 		arrowbatch.Col(mem, &b.version, "version", u64),
 		arrowbatch.Col(mem, &b.slot, "slot", u64),
-		arrowbatch.Col(mem, &b.status, "status", arrow.BinaryTypes.String),
-		arrowbatch.Col(mem, &b.msg, "error", arrow.BinaryTypes.String),
+		arrowbatch.Col(mem, &b.status, "status", str),
+		arrowbatch.Col(mem, &b.msg, "error", str),
 		arrowbatch.Col(mem, &b.doc, "doc", arrow.BinaryTypes.Binary),
 		arrowbatch.Col(mem, &b.edition, "edition", key),
 		arrowbatch.NullableCol(mem, &b.collection, "collection", key),
+		arrowbatch.Col(mem, &b.iface, "interface", str),
+		arrowbatch.Col(mem, &b.owner, "owner", key),
+		arrowbatch.Col(mem, &b.ownerType, "owner_type", str),
+		arrowbatch.NullableCol(mem, &b.delegate, "delegate", key),
+		arrowbatch.Col(mem, &b.frozen, "frozen", flag),
+		arrowbatch.Col(mem, &b.burnt, "burnt", flag),
+		arrowbatch.Col(mem, &b.compressed, "compressed", flag),
+		arrowbatch.Col(mem, &b.elig, "compressible", flag),
+		arrowbatch.Col(mem, &b.supply, "supply", u64),
+		arrowbatch.NullableCol(mem, &b.supplyMint, "supply_mint", key),
+		arrowbatch.NullableCol(mem, &b.tree, "tree", key),
+		arrowbatch.Col(mem, &b.royaltyModel, "royalty_model", str),
+		arrowbatch.NullableCol(mem, &b.royaltyTarget, "royalty_target", key),
+		arrowbatch.Col(mem, &b.royaltyBPS, "royalty_bps", arrow.PrimitiveTypes.Uint32),
+		arrowbatch.Col(mem, &b.jsonURI, "json_uri", str),
+		arrowbatch.Col(mem, &b.name, "name", str),
+		arrowbatch.Col(mem, &b.created, "created_slot", u64),
 	)
 	return b
+}
+
+func appendKey(b *array.FixedSizeBinaryBuilder, k *solana.Pubkey) {
+	if k != nil {
+		b.Append(k[:])
+	} else {
+		b.AppendNull()
+	}
 }
 
 func (b *stateBuilder) Append(r arrowbatch.Row) error {
@@ -67,11 +116,92 @@ func (b *stateBuilder) Append(r arrowbatch.Row) error {
 	b.msg.Append(row.Error)
 	b.doc.Append(row.Doc)
 	b.edition.Append(row.Edition[:])
-	if row.Collection != nil {
-		b.collection.Append(row.Collection[:])
-	} else {
-		b.collection.AppendNull()
+	appendKey(b.collection, row.Collection)
+	l := &row.Listing
+	b.iface.Append(l.Interface)
+	b.owner.Append(l.Owner[:])
+	b.ownerType.Append(l.OwnerType)
+	appendKey(b.delegate, l.Delegate)
+	b.frozen.Append(l.Frozen)
+	b.burnt.Append(l.Burnt)
+	b.compressed.Append(l.Compressed)
+	b.elig.Append(l.Compressible)
+	b.supply.Append(l.Supply)
+	appendKey(b.supplyMint, l.SupplyMint)
+	appendKey(b.tree, l.Tree)
+	b.royaltyModel.Append(l.RoyaltyModel)
+	appendKey(b.royaltyTarget, l.RoyaltyTarget)
+	b.royaltyBPS.Append(l.RoyaltyBPS)
+	b.jsonURI.Append(l.JSONURI)
+	b.name.Append(l.Name)
+	b.created.Append(l.CreatedSlot)
+	b.Added(32*8 + 48 + len(row.Status) + len(row.Error) + len(row.Doc) + len(l.JSONURI) + len(l.Name))
+	return nil
+}
+
+// KeyRow is one asset_keys row: asset ID listed under Key on Path.
+type KeyRow struct {
+	Path        string
+	Key, ID     solana.Pubkey
+	Verified    bool
+	Slot        uint64
+	CreatedSlot uint64
+	Version     uint64
+	Deleted     bool
+}
+
+// Table implements arrowbatch.Row.
+func (*KeyRow) Table() string { return schema.TableAssetKeys }
+
+// KeysTable is asset_keys, which the fold step writes.
+func KeysTable() arrowbatch.Table {
+	return arrowbatch.Table{Name: schema.TableAssetKeys, New: func(mem memory.Allocator) arrowbatch.Builder {
+		return newKeysBuilder(mem)
+	}}
+}
+
+type keysBuilder struct {
+	arrowbatch.Base
+	path                   *array.StringBuilder
+	key, id                *array.FixedSizeBinaryBuilder
+	verified               *array.BooleanBuilder
+	slot, created, version *array.Uint64Builder
+	deleted                *array.Uint8Builder
+}
+
+func newKeysBuilder(mem memory.Allocator) *keysBuilder {
+	key, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
+	b := &keysBuilder{}
+	b.Base = arrowbatch.NewBase(
+		arrowbatch.Col(mem, &b.path, "path", arrow.BinaryTypes.String),
+		arrowbatch.Col(mem, &b.key, "key", key),
+		arrowbatch.Col(mem, &b.id, "id", key),
+		arrowbatch.Col(mem, &b.verified, "verified", arrow.FixedWidthTypes.Boolean),
+		arrowbatch.Col(mem, &b.slot, "slot", u64),
+		arrowbatch.Col(mem, &b.created, "created_slot", u64),
+		arrowbatch.Col(mem, &b.version, "version", u64),
+		arrowbatch.Col(mem, &b.deleted, "is_deleted", arrow.PrimitiveTypes.Uint8),
+	)
+	return b
+}
+
+func (b *keysBuilder) Append(r arrowbatch.Row) error {
+	row, ok := r.(*KeyRow)
+	if !ok {
+		return fmt.Errorf("%s: cannot append %T", schema.TableAssetKeys, r)
 	}
-	b.Added(32*3 + 16 + len(row.Status) + len(row.Error) + len(row.Doc))
+	b.path.Append(row.Path)
+	b.key.Append(row.Key[:])
+	b.id.Append(row.ID[:])
+	b.verified.Append(row.Verified)
+	b.slot.Append(row.Slot)
+	b.created.Append(row.CreatedSlot)
+	b.version.Append(row.Version)
+	var del uint8
+	if row.Deleted {
+		del = 1
+	}
+	b.deleted.Append(del)
+	b.Added(len(row.Path) + 64 + 26)
 	return nil
 }

@@ -1,0 +1,81 @@
+package assetstate
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/goccy/go-json"
+
+	"github.com/dasch-labs/dasch/asset"
+	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/query/assetrows"
+	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// previous is what an asset's last fold wrote that the next one needs.
+type previous struct {
+	keys    []assetKey
+	created uint64
+}
+
+// loadPrevious reads the last folded state of ids: the keys it was listed
+// under and when it was first seen.
+func loadPrevious(ctx context.Context, s store.Querier, ids []solana.Pubkey) (map[solana.Pubkey]previous, error) {
+	out := make(map[solana.Pubkey]previous, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	cond, params := assetrows.KeyIn("id", ids)
+	res, err := s.Query(ctx, `SELECT id, status, doc, created_slot FROM asset_state FINAL
+		WHERE `+cond+` SETTINGS max_threads = 1`, params)
+	if err != nil {
+		return nil, fmt.Errorf("load previous folds: %w", err)
+	}
+	for i := range res.Rows {
+		r := res.Row(i)
+		id, status, doc, created := solana.Pubkey(r.Key(0)), r.Str(1), r.Str(2), r.U64(3)
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("load previous folds: %w", err)
+		}
+		p := previous{created: created}
+		if status == schema.AssetStatusOK && doc != "" {
+			var a asset.Asset
+			if err := json.Unmarshal([]byte(doc), &a); err != nil {
+				return nil, fmt.Errorf("previous fold of %s: %w", id, err)
+			}
+			p.keys = keysOf(&a)
+		}
+		out[id] = p
+	}
+	return out, nil
+}
+
+// keyRows are the asset_keys rows of a fold of rows at version v: every
+// current key, and a tombstone for each key the previous fold listed the
+// asset under that it no longer has. It also keeps created_slot from
+// moving forward: rows older than the kept ones may have been replaced.
+func keyRows(rows []StateRow, prev map[solana.Pubkey]previous, v uint64) []KeyRow {
+	var out []KeyRow
+	for i := range rows {
+		r := &rows[i]
+		p := prev[r.ID]
+		if p.created != 0 && (r.CreatedSlot == 0 || p.created < r.CreatedSlot) {
+			r.CreatedSlot = p.created
+		}
+		for _, k := range r.keys {
+			out = append(out, KeyRow{Path: k.path, Key: k.key, ID: r.ID, Verified: k.verified,
+				Slot: r.Slot, CreatedSlot: r.CreatedSlot, Version: v})
+		}
+	next:
+		for _, old := range p.keys {
+			for _, k := range r.keys {
+				if k.path == old.path && k.key == old.key {
+					continue next
+				}
+			}
+			out = append(out, KeyRow{Path: old.path, Key: old.key, ID: r.ID, Version: v, Deleted: true})
+		}
+	}
+	return out
+}

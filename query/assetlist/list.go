@@ -1,0 +1,165 @@
+// Package assetlist finds the assets a listing or search method answers
+// with, in order, one page at a time: by key (owner, creator, authority,
+// group) from asset_keys, or by any searchAssets condition from
+// asset_state's decoded columns. It returns ids; the documents come from
+// the folded rows (query/assetrows).
+package assetlist
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/schema"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// Sort orders of a listing.
+const (
+	SortID           = "id"
+	SortCreated      = "created"
+	SortUpdated      = "updated"
+	SortRecentAction = "recent_action"
+	SortNone         = "none"
+)
+
+// Sort is a listing's order: By one of the Sort constants, descending
+// unless Asc. The id always breaks ties, in the same direction.
+type Sort struct {
+	By  string
+	Asc bool
+}
+
+// Page selects one page: Limit rows, after skipping (Page-1)*Limit when
+// Page is set; else only ids past After and before Before, or, in cursor
+// mode, past Cursor in the sort direction.
+type Page struct {
+	Limit         int
+	Page          int
+	Before, After *solana.Pubkey
+	Cursor        *solana.Pubkey
+}
+
+// Scope is a set of assets: the rows of a table matching a condition.
+type Scope struct {
+	from, where string
+	params      store.Params
+}
+
+// params names bound values p0, p1, ... so conditions built apart never
+// collide.
+type params struct{ p store.Params }
+
+func (ps *params) add(typ, v string) string {
+	if ps.p == nil {
+		ps.p = store.Params{}
+	}
+	name := "p" + strconv.Itoa(len(ps.p))
+	ps.p[name] = v
+	return "{" + name + ":" + typ + "}"
+}
+
+func (ps *params) key(k solana.Pubkey) string { return ps.add("FixedString(32)", string(k[:])) }
+
+// ByKey is the assets listed under key on path (schema.AssetPath*), only
+// those listed as verified when onlyVerified.
+func ByKey(path string, key solana.Pubkey, onlyVerified bool) Scope {
+	var ps params
+	where := "path = " + ps.add("String", path) + " AND key = " + ps.key(key)
+	if onlyVerified {
+		where += " AND verified"
+	}
+	return Scope{from: schema.TableAssetKeys + " FINAL", where: where, params: ps.p}
+}
+
+// sortColumn is the column ordering by s, "" for SortNone.
+func sortColumn(by string) (string, error) {
+	switch by {
+	case SortID, "":
+		return "id", nil
+	case SortCreated:
+		return "created_slot", nil
+	case SortUpdated, SortRecentAction:
+		return "slot", nil
+	case SortNone:
+		return "", nil
+	}
+	return "", fmt.Errorf("unknown sort %q", by)
+}
+
+// IDs returns one page of sc's ids in order.
+func IDs(ctx context.Context, s store.Querier, sc Scope, sort Sort, p Page) ([]solana.Pubkey, error) {
+	col, err := sortColumn(sort.By)
+	if err != nil {
+		return nil, err
+	}
+	if p.Limit <= 0 {
+		return nil, nil
+	}
+	ps := params{p: store.Params{}}
+	for k, v := range sc.params {
+		ps.p[k] = v
+	}
+	where := []string{"(" + sc.where + ")"}
+	dir := " DESC"
+	if sort.Asc {
+		dir = " ASC"
+	}
+	if p.Before != nil {
+		where = append(where, "id < "+ps.key(*p.Before))
+	}
+	if p.After != nil {
+		where = append(where, "id > "+ps.key(*p.After))
+	}
+	if p.Cursor != nil {
+		op := " < "
+		if sort.Asc {
+			op = " > "
+		}
+		where = append(where, "id"+op+ps.key(*p.Cursor))
+	}
+	var b strings.Builder
+	b.WriteString("SELECT id FROM " + sc.from + " WHERE " + strings.Join(where, " AND "))
+	switch col {
+	case "":
+		// Unordered, as the reference: table order, which is stable.
+	case "id":
+		b.WriteString(" ORDER BY id" + dir)
+	default:
+		b.WriteString(" ORDER BY " + col + dir + ", id" + dir)
+	}
+	b.WriteString(" LIMIT " + strconv.Itoa(p.Limit))
+	if p.Page > 1 {
+		b.WriteString(" OFFSET " + strconv.Itoa((p.Page-1)*p.Limit))
+	}
+	res, err := s.Query(ctx, b.String(), ps.p)
+	if err != nil {
+		return nil, fmt.Errorf("list assets: %w", err)
+	}
+	out := make([]solana.Pubkey, 0, len(res.Rows))
+	for i := range res.Rows {
+		r := res.Row(i)
+		id := solana.Pubkey(r.Key(0))
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("list assets: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
+
+// Count is how many assets sc holds.
+func Count(ctx context.Context, s store.Querier, sc Scope) (uint64, error) {
+	res, err := s.Query(ctx, "SELECT count() FROM "+sc.from+" WHERE "+sc.where, sc.params)
+	if err != nil {
+		return 0, fmt.Errorf("count assets: %w", err)
+	}
+	if len(res.Rows) == 0 {
+		return 0, nil
+	}
+	r := res.Row(0)
+	n := r.U64(0)
+	return n, r.Err()
+}

@@ -1,0 +1,66 @@
+package schema
+
+// TableAssetKeys holds the listing read paths of digital assets: one row
+// per (path, key, asset), written by the asset state step.
+const TableAssetKeys = "asset_keys"
+
+// Paths of asset_keys rows. A grouping's path is AssetPathGroup followed
+// by its group key ("group:collection").
+const (
+	AssetPathOwner     = "owner"
+	AssetPathCreator   = "creator"
+	AssetPathAuthority = "authority"
+	AssetPathGroup     = "group:"
+)
+
+// assetListing is migration 27: what listing and searching assets read.
+//
+// asset_state gains the decoded members searchAssets filters on, so a
+// search reads narrow columns instead of documents. asset_keys is one
+// table for every access path (owner, creator, authority, grouping),
+// ordered by (path, key, id): a page of an owner's assets is one range
+// read in id order, resumed from a keyset cursor without scanning what
+// came before. A fold writes every key of the asset it folds and, for
+// the keys its previous fold wrote and this one does not, a tombstone
+// (is_deleted), so FINAL shows each asset under its current keys only,
+// and counts over a key are exact. slot and created_slot are copied in
+// so the other sort orders need not read asset_state.
+//
+// asset_accounts gains a bloom filter on holder: the mints an owner holds
+// through token accounts are found without a full scan.
+func assetListing() []string {
+	return []string{
+		`ALTER TABLE asset_state
+			ADD COLUMN IF NOT EXISTS interface LowCardinality(String),
+			ADD COLUMN IF NOT EXISTS owner FixedString(32),
+			ADD COLUMN IF NOT EXISTS owner_type LowCardinality(String),
+			ADD COLUMN IF NOT EXISTS delegate Nullable(FixedString(32)),
+			ADD COLUMN IF NOT EXISTS frozen Bool,
+			ADD COLUMN IF NOT EXISTS burnt Bool,
+			ADD COLUMN IF NOT EXISTS compressed Bool,
+			ADD COLUMN IF NOT EXISTS compressible Bool,
+			ADD COLUMN IF NOT EXISTS supply UInt64,
+			ADD COLUMN IF NOT EXISTS supply_mint Nullable(FixedString(32)),
+			ADD COLUMN IF NOT EXISTS tree Nullable(FixedString(32)),
+			ADD COLUMN IF NOT EXISTS royalty_model LowCardinality(String),
+			ADD COLUMN IF NOT EXISTS royalty_target Nullable(FixedString(32)),
+			ADD COLUMN IF NOT EXISTS royalty_bps UInt32,
+			ADD COLUMN IF NOT EXISTS json_uri String,
+			ADD COLUMN IF NOT EXISTS name String,
+			ADD COLUMN IF NOT EXISTS created_slot UInt64`,
+		`CREATE TABLE IF NOT EXISTS asset_keys (
+			path LowCardinality(String),
+			key FixedString(32),
+			id FixedString(32),
+			verified Bool,
+			slot UInt64,
+			created_slot UInt64,
+			version UInt64,
+			is_deleted UInt8
+		) ENGINE = ReplacingMergeTree(version, is_deleted)
+		ORDER BY (path, key, id)
+		SETTINGS index_granularity = 1024`,
+		`ALTER TABLE asset_accounts ADD INDEX IF NOT EXISTS holder_bf holder TYPE bloom_filter(0.01) GRANULARITY 4`,
+		`ALTER TABLE asset_accounts MATERIALIZE INDEX holder_bf`,
+	}
+}
