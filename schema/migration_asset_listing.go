@@ -4,6 +4,12 @@ package schema
 // per (path, key, asset), written by the asset state step.
 const TableAssetKeys = "asset_keys"
 
+// Token accounts, decoded at ingest: by mint and by owner.
+const (
+	TableAssetTokenAccounts = "asset_token_accounts"
+	TableAssetTokenOwners   = "asset_token_owners"
+)
+
 // Paths of asset_keys rows. A grouping's path is AssetPathGroup followed
 // by its group key ("group:collection").
 const (
@@ -25,6 +31,14 @@ const (
 // (is_deleted), so FINAL shows each asset under its current keys only,
 // and counts over a key are exact. slot and created_slot are copied in
 // so the other sort orders need not read asset_state.
+//
+// SPL token accounts are decoded once, at ingest, into two tables of the
+// same columns: asset_token_accounts ordered by (mint, address), a
+// mint's holders in one range, and asset_token_owners ordered by (owner,
+// address), an owner's accounts in one range. Both replace by write
+// version; an account that changed owner leaves its old row under the
+// old owner, so readers of asset_token_owners keep only rows whose
+// (mint, address) is still that owner's in asset_token_accounts.
 //
 // asset_accounts gains a bloom filter on holder: the mints an owner holds
 // through token accounts are found without a full scan.
@@ -60,7 +74,32 @@ func assetListing() []string {
 		) ENGINE = ReplacingMergeTree(version, is_deleted)
 		ORDER BY (path, key, id)
 		SETTINGS index_granularity = 1024`,
+		`CREATE TABLE IF NOT EXISTS asset_token_accounts (` + tokenAccountColumns + `
+		) ENGINE = ReplacingMergeTree(version)
+		ORDER BY (mint, address)
+		SETTINGS index_granularity = 256`,
+		`CREATE TABLE IF NOT EXISTS asset_token_owners (` + tokenAccountColumns + `
+		) ENGINE = ReplacingMergeTree(version)
+		ORDER BY (owner, address)
+		SETTINGS index_granularity = 256`,
 		`ALTER TABLE asset_accounts ADD INDEX IF NOT EXISTS holder_bf holder TYPE bloom_filter(0.01) GRANULARITY 4`,
 		`ALTER TABLE asset_accounts MATERIALIZE INDEX holder_bf`,
 	}
 }
+
+// tokenAccountColumns are an SPL token account as decoded at ingest.
+// extensions is a Token-2022 account's extensions as JSON ('' for none).
+const tokenAccountColumns = `
+	address FixedString(32),
+	mint FixedString(32),
+	owner FixedString(32),
+	program FixedString(32),
+	amount UInt64,
+	frozen Bool,
+	delegate Nullable(FixedString(32)),
+	delegated_amount UInt64,
+	close_authority Nullable(FixedString(32)),
+	extensions String,
+	slot UInt64,
+	write_version UInt64,
+	version UInt128 DEFAULT bitShiftLeft(toUInt128(slot), 64) + write_version`

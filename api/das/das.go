@@ -85,6 +85,8 @@ func Register(r *jsonrpc.Registry, d Deps) {
 		{getAssetsByAuthority(d), []string{"getAssetsByAuthority"}},
 		{getAssetsByGroup(d), []string{"getAssetsByGroup", "get_assets_by_group"}},
 		{searchAssets(d), []string{"searchAssets", "search_assets"}},
+		{getGrouping(d), []string{"getGrouping", "get_grouping"}},
+		{getTokenAccounts(d), []string{"getTokenAccounts", "get_token_accounts"}},
 	} {
 		for _, name := range m.names {
 			r.Register(name, m.h)

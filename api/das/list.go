@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
 
 	"github.com/dasch-labs/dasch/asset"
@@ -252,3 +253,6 @@ func optAddress(s *string) (*solana.Pubkey, error) {
 	}
 	return &k, nil
 }
+
+// rawJSON is a member kept as encoded JSON.
+type rawJSON = json.RawMessage

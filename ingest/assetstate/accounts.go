@@ -23,6 +23,8 @@ type accountRow struct {
 	WriteVersion uint64
 	Holder       *solana.Pubkey // token accounts: the wallet holding them
 	Amount       uint64         // token accounts: balance; mints: supply
+	// tokenAccount is a token account's decoded state.
+	tokenAccount *token.TokenAccount
 }
 
 // Table implements arrowbatch.Row.
@@ -118,6 +120,7 @@ func classifyToken(acc *solana.Account, row *accountRow) (*accountRow, error) {
 		}
 		holder := t.Owner
 		row.AssetID, row.Kind, row.Holder, row.Amount = t.Mint, schema.AssetKindTokenAccount, &holder, t.Amount
+		row.tokenAccount = t
 	default:
 		return nil, nil // multisig or uninitialized
 	}

@@ -17,7 +17,7 @@ func (Decoder) Name() string { return "assets" }
 
 // Tables implements decode.Decoder.
 func (Decoder) Tables() []arrowbatch.Table {
-	return []arrowbatch.Table{accountsTable(), EventsTable()}
+	return append([]arrowbatch.Table{accountsTable(), EventsTable()}, tokenTables()...)
 }
 
 // DecodeAccount implements decode.Decoder.
@@ -27,6 +27,12 @@ func (Decoder) DecodeAccount(acc *solana.Account, out *decode.Batch) error {
 		return err
 	}
 	out.Add(row)
+	if t := row.tokenAccount; t != nil {
+		// Decoded once here, for the token-account read paths.
+		tr := &TokenAccountRow{Address: acc.Pubkey, Account: t, Slot: acc.Slot, WriteVersion: acc.WriteVersion}
+		out.Add(tr)
+		out.Add(TokenOwnerRow{tr})
+	}
 	return nil
 }
 

@@ -1,0 +1,113 @@
+// Package tokenaccounts reads SPL token accounts as decoded at ingest
+// (asset_token_accounts, asset_token_owners): by owner, by mint or both,
+// one page at a time in address order.
+package tokenaccounts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// Account is one token account.
+type Account struct {
+	Address, Mint, Owner    solana.Pubkey
+	Amount, DelegatedAmount uint64
+	Frozen                  bool
+	Delegate, CloseAuth     *solana.Pubkey
+	Extensions              string // JSON, "" for none
+}
+
+// Query selects accounts: of Owner, of Mint, or both; zero balances only
+// with Zero.
+type Query struct {
+	Owner, Mint *solana.Pubkey
+	Zero        bool
+}
+
+// Page is Limit accounts, after (Page-1)*Limit when Page is set, else
+// those with addresses after After and before Before.
+type Page struct {
+	Limit         int
+	Page          int
+	Before, After *solana.Pubkey
+}
+
+// ErrNoScope is a query with neither owner nor mint, with the reference's
+// text.
+var ErrNoScope = errors.New("Either 'ownerAddress' or 'mintAddress' must be provided")
+
+// List returns one page of q's accounts.
+func List(ctx context.Context, s store.Querier, q Query, p Page) ([]Account, error) {
+	if q.Owner == nil && q.Mint == nil {
+		return nil, ErrNoScope
+	}
+	if p.Limit <= 0 {
+		return nil, nil
+	}
+	params := store.Params{}
+	key := func(name string, k solana.Pubkey) string {
+		params[name] = string(k[:])
+		return "{" + name + ":FixedString(32)}"
+	}
+	var where []string
+	if q.Owner != nil {
+		o := key("owner", *q.Owner)
+		// The owner's rows name the candidates; the by-mint table says
+		// which are still the owner's.
+		in := "SELECT mint, address FROM asset_token_owners FINAL WHERE owner = " + o
+		if q.Mint != nil {
+			in += " AND mint = " + key("mint", *q.Mint)
+		}
+		where = append(where, "(mint, address) IN ("+in+")", "owner = "+o)
+	}
+	if q.Mint != nil {
+		where = append(where, "mint = "+key("mint", *q.Mint))
+	}
+	if !q.Zero {
+		where = append(where, "amount > 0")
+	}
+	if p.Before != nil {
+		where = append(where, "address < "+key("before", *p.Before))
+	}
+	if p.After != nil {
+		where = append(where, "address > "+key("after", *p.After))
+	}
+	sql := `SELECT address, mint, owner, amount, frozen, delegate, delegated_amount, close_authority, extensions
+		FROM asset_token_accounts FINAL WHERE ` + strings.Join(where, " AND ") +
+		" ORDER BY address LIMIT " + strconv.Itoa(p.Limit)
+	if p.Page > 1 {
+		sql += " OFFSET " + strconv.Itoa((p.Page-1)*p.Limit)
+	}
+	res, err := s.Query(ctx, sql, params)
+	if err != nil {
+		return nil, fmt.Errorf("list token accounts: %w", err)
+	}
+	out := make([]Account, 0, len(res.Rows))
+	for i := range res.Rows {
+		r := res.Row(i)
+		a := Account{
+			Address: solana.Pubkey(r.Key(0)), Mint: solana.Pubkey(r.Key(1)), Owner: solana.Pubkey(r.Key(2)),
+			Amount: r.U64(3), Frozen: r.Bool(4), DelegatedAmount: r.U64(6), Extensions: r.Str(8),
+		}
+		a.Delegate, a.CloseAuth = optKey(r.OptKey(5)), optKey(r.OptKey(7))
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("list token accounts: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func optKey(b [32]byte, ok bool) *solana.Pubkey {
+	if !ok {
+		return nil
+	}
+	k := solana.Pubkey(b)
+	return &k
+}
