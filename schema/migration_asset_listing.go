@@ -10,6 +10,9 @@ const (
 	TableAssetTokenOwners   = "asset_token_owners"
 )
 
+// TableAssetEditions lists print editions under their master edition.
+const TableAssetEditions = "asset_editions"
+
 // Paths of asset_keys rows. A grouping's path is AssetPathGroup followed
 // by its group key ("group:collection").
 const (
@@ -17,6 +20,9 @@ const (
 	AssetPathCreator   = "creator"
 	AssetPathAuthority = "authority"
 	AssetPathGroup     = "group:"
+	// AssetPathEdition is a print's master edition; its keys go to
+	// asset_editions, not asset_keys.
+	AssetPathEdition = "edition"
 )
 
 // assetListing is migration 27: what listing and searching assets read.
@@ -29,8 +35,14 @@ const (
 // came before. A fold writes every key of the asset it folds and, for
 // the keys its previous fold wrote and this one does not, a tombstone
 // (is_deleted), so FINAL shows each asset under its current keys only,
-// and counts over a key are exact. slot and created_slot are copied in
+// and counts over a key are exact. asset_state.keys holds the keys a fold
+// wrote, encoded, so the next fold finds them with its point read. slot and created_slot are copied in
 // so the other sort orders need not read asset_state.
+//
+// asset_editions lists each print edition (address, mint, number) under
+// its master edition's address, in edition number order, kept by the
+// same fold with tombstones; asset_state.print_supply and
+// print_max_supply are a master edition's counts (NULL for other assets).
 //
 // SPL token accounts are decoded once, at ingest, into two tables of the
 // same columns: asset_token_accounts ordered by (mint, address), a
@@ -61,7 +73,10 @@ func assetListing() []string {
 			ADD COLUMN IF NOT EXISTS royalty_bps UInt32,
 			ADD COLUMN IF NOT EXISTS json_uri String,
 			ADD COLUMN IF NOT EXISTS name String,
-			ADD COLUMN IF NOT EXISTS created_slot UInt64`,
+			ADD COLUMN IF NOT EXISTS created_slot UInt64,
+			ADD COLUMN IF NOT EXISTS print_supply Nullable(UInt64),
+			ADD COLUMN IF NOT EXISTS print_max_supply Nullable(UInt64),
+			ADD COLUMN IF NOT EXISTS keys Array(String)`,
 		`CREATE TABLE IF NOT EXISTS asset_keys (
 			path LowCardinality(String),
 			key FixedString(32),
@@ -73,6 +88,17 @@ func assetListing() []string {
 			is_deleted UInt8
 		) ENGINE = ReplacingMergeTree(version, is_deleted)
 		ORDER BY (path, key, id)
+		SETTINGS index_granularity = 1024`,
+		`CREATE TABLE IF NOT EXISTS asset_editions (
+			master FixedString(32),
+			edition FixedString(32),
+			mint FixedString(32),
+			number UInt64,
+			slot UInt64,
+			version UInt64,
+			is_deleted UInt8
+		) ENGINE = ReplacingMergeTree(version, is_deleted)
+		ORDER BY (master, number, edition)
 		SETTINGS index_granularity = 1024`,
 		`CREATE TABLE IF NOT EXISTS asset_token_accounts (` + tokenAccountColumns + `
 		) ENGINE = ReplacingMergeTree(version)

@@ -95,6 +95,21 @@ func (r *Row) OptKey(i int) (k [32]byte, ok bool) {
 	return k, true
 }
 
+// Strs reads an Array(String) column.
+func (r *Row) Strs(i int) []string {
+	vals := get[[]any](r, i, "Array(String)")
+	out := make([]string, len(vals))
+	for j, v := range vals {
+		s, ok := v.(string)
+		if !ok {
+			r.fail(i, "Array(String)")
+			return nil
+		}
+		out[j] = s
+	}
+	return out
+}
+
 func get[T any](r *Row, i int, want string) T {
 	if r.has(i) {
 		if v, ok := r.vals[i].(T); ok {

@@ -87,6 +87,7 @@ func Register(r *jsonrpc.Registry, d Deps) {
 		{searchAssets(d), []string{"searchAssets", "search_assets"}},
 		{getGrouping(d), []string{"getGrouping", "get_grouping"}},
 		{getTokenAccounts(d), []string{"getTokenAccounts", "get_token_accounts"}},
+		{getNftEditions(d), []string{"getNftEditions", "get_nft_editions"}},
 	} {
 		for _, name := range m.names {
 			r.Register(name, m.h)

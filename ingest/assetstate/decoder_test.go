@@ -57,10 +57,26 @@ func TestRouting(t *testing.T) {
 			if err := (Decoder{}).DecodeAccount(acc, &b); err != nil {
 				t.Fatal(err)
 			}
-			if len(b.Rows()) != 1 {
-				t.Fatalf("%d rows, want 1", len(b.Rows()))
+			// A token account is also decoded into the two token-account
+			// read paths.
+			want := 1
+			if tc.kind == schema.AssetKindTokenAccount {
+				want = 3
+			}
+			if len(b.Rows()) != want {
+				t.Fatalf("%d rows, want %d", len(b.Rows()), want)
 			}
 			row := b.Rows()[0].(*accountRow)
+			if want == 3 {
+				tr, ok := b.Rows()[1].(*TokenAccountRow)
+				if !ok || b.Rows()[2].Table() != schema.TableAssetTokenOwners {
+					t.Fatalf("rows %T %s, want the token account by mint and by owner", b.Rows()[1], b.Rows()[2].Table())
+				}
+				if tr.Address != acc.Pubkey || tr.Account.Mint != row.AssetID || tr.Account.Owner != *row.Holder ||
+					tr.Account.Amount != row.Amount || tr.Slot != acc.Slot {
+					t.Errorf("token account row %+v does not match the account row %+v", tr, row)
+				}
+			}
 			if row.Kind != tc.kind || row.AssetID != pk(t, tc.asset) || row.Pubkey != acc.Pubkey || row.Slot != acc.Slot {
 				t.Errorf("row %s under %s (pubkey %s slot %d), want %s under %s", row.Kind, row.AssetID, row.Pubkey, row.Slot, tc.kind, tc.asset)
 			}

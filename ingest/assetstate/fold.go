@@ -178,11 +178,14 @@ func (st *FoldStep) fold(ctx context.Context, s arrowstore.Writer, ids []solana.
 			return err
 		}
 		v := st.version()
-		keys := keyRows(rows, prev, v)
+		keys, editions := keyRows(rows, prev, v)
 		// Keys first: a fold cut short before its state is written is
 		// folded again from the same previous state, so no tombstone is
 		// lost.
 		if err := writeRows(ctx, s, KeysTable(), keys, "listing keys"); err != nil {
+			return err
+		}
+		if err := writeRows(ctx, s, EditionsTable(), editions, "editions"); err != nil {
 			return err
 		}
 		for i := range rows {
@@ -225,7 +228,9 @@ func foldAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey) ([]St
 			}
 			row.Collection = collectionOf(res.Asset)
 			row.Listing = listingOf(id, res.Asset)
-			row.keys = keysOf(res.Asset)
+			if row.Supply > 0 {
+				row.keys = keysOf(res.Asset)
+			}
 			row.CreatedSlot = oldestSlot(states[id])
 		case errors.Is(res.Err, asset.ErrNotFound) || res.Asset == nil && res.Err == nil:
 			row.Status = schema.AssetStatusNotFound
@@ -234,6 +239,9 @@ func foldAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey) ([]St
 		default:
 			row.Status, row.Error = schema.AssetStatusError, res.Err.Error()
 		}
+		// Editions are listed whatever the print's own state; an edition
+		// account that does not decode lists nothing (rendering reports it).
+		_ = editionOf(&row, states[row.Edition])
 		row.Slot = newestSlot(states[id], states[row.Edition])
 		if row.Collection != nil {
 			row.Slot = max(row.Slot, newestSlot(states[*row.Collection]))

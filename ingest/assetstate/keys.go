@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/goccy/go-json"
-
-	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/schema"
@@ -27,36 +24,38 @@ func loadPrevious(ctx context.Context, s store.Querier, ids []solana.Pubkey) (ma
 		return out, nil
 	}
 	cond, params := assetrows.KeyIn("id", ids)
-	res, err := s.Query(ctx, `SELECT id, status, doc, created_slot FROM asset_state FINAL
+	res, err := s.Query(ctx, `SELECT id, keys, created_slot FROM asset_state FINAL
 		WHERE `+cond+` SETTINGS max_threads = 1`, params)
 	if err != nil {
 		return nil, fmt.Errorf("load previous folds: %w", err)
 	}
 	for i := range res.Rows {
 		r := res.Row(i)
-		id, status, doc, created := solana.Pubkey(r.Key(0)), r.Str(1), r.Str(2), r.U64(3)
+		id, keys, created := solana.Pubkey(r.Key(0)), r.Strs(1), r.U64(2)
 		if err := r.Err(); err != nil {
 			return nil, fmt.Errorf("load previous folds: %w", err)
 		}
 		p := previous{created: created}
-		if status == schema.AssetStatusOK && doc != "" {
-			var a asset.Asset
-			if err := json.Unmarshal([]byte(doc), &a); err != nil {
+		for _, k := range keys {
+			dk, err := decodeKey([]byte(k))
+			if err != nil {
 				return nil, fmt.Errorf("previous fold of %s: %w", id, err)
 			}
-			p.keys = keysOf(&a)
+			p.keys = append(p.keys, dk)
 		}
 		out[id] = p
 	}
 	return out, nil
 }
 
-// keyRows are the asset_keys rows of a fold of rows at version v: every
-// current key, and a tombstone for each key the previous fold listed the
-// asset under that it no longer has. It also keeps created_slot from
-// moving forward: rows older than the kept ones may have been replaced.
-func keyRows(rows []StateRow, prev map[solana.Pubkey]previous, v uint64) []KeyRow {
+// keyRows are the asset_keys and asset_editions rows of a fold of rows
+// at version v: every current key, and a tombstone for each key the
+// previous fold listed the asset under that it no longer has. It also
+// keeps created_slot from moving forward: rows older than the kept ones
+// may have been replaced.
+func keyRows(rows []StateRow, prev map[solana.Pubkey]previous, v uint64) ([]KeyRow, []EditionRow) {
 	var out []KeyRow
+	var editions []EditionRow
 	for i := range rows {
 		r := &rows[i]
 		p := prev[r.ID]
@@ -64,6 +63,11 @@ func keyRows(rows []StateRow, prev map[solana.Pubkey]previous, v uint64) []KeyRo
 			r.CreatedSlot = p.created
 		}
 		for _, k := range r.keys {
+			if k.path == schema.AssetPathEdition {
+				editions = append(editions, EditionRow{Master: k.key, Edition: r.Edition, Mint: r.ID,
+					Number: k.number, Slot: r.Slot, Version: v})
+				continue
+			}
 			out = append(out, KeyRow{Path: k.path, Key: k.key, ID: r.ID, Verified: k.verified,
 				Slot: r.Slot, CreatedSlot: r.CreatedSlot, Version: v})
 		}
@@ -74,8 +78,12 @@ func keyRows(rows []StateRow, prev map[solana.Pubkey]previous, v uint64) []KeyRo
 					continue next
 				}
 			}
+			if old.path == schema.AssetPathEdition {
+				editions = append(editions, EditionRow{Master: old.key, Edition: r.Edition, Mint: r.ID, Version: v, Deleted: true})
+				continue
+			}
 			out = append(out, KeyRow{Path: old.path, Key: old.key, ID: r.ID, Version: v, Deleted: true})
 		}
 	}
-	return out
+	return out, editions
 }

@@ -1,7 +1,11 @@
 package assetstate
 
 import (
+	"encoding/binary"
+	"fmt"
+
 	"github.com/dasch-labs/dasch/asset"
+	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/schema"
 )
@@ -52,11 +56,34 @@ func pubkeyOf(s *string) *solana.Pubkey {
 	return &k
 }
 
-// assetKey is one key an asset is listed under.
+// assetKey is one key an asset is listed under. number is a print's
+// edition number (path AssetPathEdition).
 type assetKey struct {
 	path     string
 	key      solana.Pubkey
 	verified bool
+	number   uint64
+}
+
+// encode is k as asset_state.keys stores it: verified (1 byte), number
+// (8 bytes, big endian), key (32 bytes), then the path.
+func (k assetKey) encode() []byte {
+	b := make([]byte, 41, 41+len(k.path))
+	if k.verified {
+		b[0] = 1
+	}
+	binary.BigEndian.PutUint64(b[1:9], k.number)
+	copy(b[9:41], k.key[:])
+	return append(b, k.path...)
+}
+
+// decodeKey reverses encode.
+func decodeKey(b []byte) (assetKey, error) {
+	if len(b) < 41 {
+		return assetKey{}, fmt.Errorf("stored asset key of %d bytes, want at least 41", len(b))
+	}
+	return assetKey{verified: b[0] == 1, number: binary.BigEndian.Uint64(b[1:9]),
+		key: solana.Pubkey(b[9:41]), path: string(b[41:])}, nil
 }
 
 // keysOf lists the keys an asset with document a is listed under: its
@@ -94,4 +121,40 @@ func keysOf(a *asset.Asset) []assetKey {
 		add(schema.AssetPathGroup+g.GroupKey, g.GroupValue, g.Verified == nil || *g.Verified)
 	}
 	return out
+}
+
+// Token Metadata edition account keys (the account's first byte).
+const (
+	editionKeyPrint    = 1
+	editionKeyMasterV1 = 2
+	editionKeyMasterV2 = 6
+)
+
+// editionOf reads the asset's edition PDA account, when stored: a master
+// edition's counts go to the row's listing; a print is listed under its
+// master edition. A closed account is neither.
+func editionOf(row *StateRow, st *asset.State) error {
+	if st == nil {
+		return nil
+	}
+	acc := st.Find(schema.AssetKindEdition, row.Edition)
+	if acc == nil || len(acc.Data) == 0 {
+		return nil
+	}
+	switch acc.Data[0] {
+	case editionKeyMasterV1, editionKeyMasterV2:
+		m, err := metadata.DecodeMasterEdition(acc.Program, acc.Data)
+		if err != nil {
+			return fmt.Errorf("master edition: %w", err)
+		}
+		supply := m.Supply
+		row.PrintSupply, row.PrintMaxSupply = &supply, m.MaxSupply
+	case editionKeyPrint:
+		e, err := metadata.DecodeEdition(acc.Program, acc.Data)
+		if err != nil {
+			return fmt.Errorf("edition: %w", err)
+		}
+		row.keys = append(row.keys, assetKey{path: schema.AssetPathEdition, key: e.Parent, number: e.Edition})
+	}
+	return nil
 }

@@ -37,6 +37,9 @@ type Listing struct {
 	RoyaltyBPS                         uint32
 	JSONURI, Name                      string
 	CreatedSlot                        uint64
+	// PrintSupply and PrintMaxSupply are a master edition's counts; nil
+	// for any other asset (PrintMaxSupply also for an unlimited master).
+	PrintSupply, PrintMaxSupply *uint64
 }
 
 // Table implements arrowbatch.Row.
@@ -60,6 +63,9 @@ type stateBuilder struct {
 	doc                             *array.BinaryBuilder
 	frozen, burnt, compressed, elig *array.BooleanBuilder
 	royaltyBPS                      *array.Uint32Builder
+	printSupply, printMax           *array.Uint64Builder
+	keys                            *array.ListBuilder
+	keyVals                         *array.BinaryBuilder
 }
 
 func newStateBuilder(mem memory.Allocator) *stateBuilder {
@@ -92,8 +98,20 @@ func newStateBuilder(mem memory.Allocator) *stateBuilder {
 		arrowbatch.Col(mem, &b.jsonURI, "json_uri", str),
 		arrowbatch.Col(mem, &b.name, "name", str),
 		arrowbatch.Col(mem, &b.created, "created_slot", u64),
+		arrowbatch.NullableCol(mem, &b.printSupply, "print_supply", u64),
+		arrowbatch.NullableCol(mem, &b.printMax, "print_max_supply", u64),
+		arrowbatch.Col(mem, &b.keys, "keys", arrow.ListOfNonNullable(arrow.BinaryTypes.Binary)),
 	)
+	b.keyVals = b.keys.ValueBuilder().(*array.BinaryBuilder)
 	return b
+}
+
+func appendOptU64(b *array.Uint64Builder, v *uint64) {
+	if v != nil {
+		b.Append(*v)
+	} else {
+		b.AppendNull()
+	}
 }
 
 func appendKey(b *array.FixedSizeBinaryBuilder, k *solana.Pubkey) {
@@ -135,7 +153,13 @@ func (b *stateBuilder) Append(r arrowbatch.Row) error {
 	b.jsonURI.Append(l.JSONURI)
 	b.name.Append(l.Name)
 	b.created.Append(l.CreatedSlot)
-	b.Added(32*8 + 48 + len(row.Status) + len(row.Error) + len(row.Doc) + len(l.JSONURI) + len(l.Name))
+	appendOptU64(b.printSupply, l.PrintSupply)
+	appendOptU64(b.printMax, l.PrintMaxSupply)
+	b.keys.Append(true)
+	for _, k := range row.keys {
+		b.keyVals.Append(k.encode())
+	}
+	b.Added(32*8 + 64 + len(row.Status) + len(row.Error) + len(row.Doc) + len(l.JSONURI) + len(l.Name) + 48*len(row.keys))
 	return nil
 }
 
@@ -203,5 +227,66 @@ func (b *keysBuilder) Append(r arrowbatch.Row) error {
 	}
 	b.deleted.Append(del)
 	b.Added(len(row.Path) + 64 + 26)
+	return nil
+}
+
+// EditionRow is one asset_editions row: print Edition (of mint Mint,
+// number Number) under master edition Master.
+type EditionRow struct {
+	Master, Edition, Mint solana.Pubkey
+	Number, Slot          uint64
+	Version               uint64
+	Deleted               bool
+}
+
+// Table implements arrowbatch.Row.
+func (*EditionRow) Table() string { return schema.TableAssetEditions }
+
+// EditionsTable is asset_editions, which the fold step writes.
+func EditionsTable() arrowbatch.Table {
+	return arrowbatch.Table{Name: schema.TableAssetEditions, New: func(mem memory.Allocator) arrowbatch.Builder {
+		return newEditionsBuilder(mem)
+	}}
+}
+
+type editionsBuilder struct {
+	arrowbatch.Base
+	master, edition, mint *array.FixedSizeBinaryBuilder
+	number, slot, version *array.Uint64Builder
+	deleted               *array.Uint8Builder
+}
+
+func newEditionsBuilder(mem memory.Allocator) *editionsBuilder {
+	key, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
+	b := &editionsBuilder{}
+	b.Base = arrowbatch.NewBase(
+		arrowbatch.Col(mem, &b.master, "master", key),
+		arrowbatch.Col(mem, &b.edition, "edition", key),
+		arrowbatch.Col(mem, &b.mint, "mint", key),
+		arrowbatch.Col(mem, &b.number, "number", u64),
+		arrowbatch.Col(mem, &b.slot, "slot", u64),
+		arrowbatch.Col(mem, &b.version, "version", u64),
+		arrowbatch.Col(mem, &b.deleted, "is_deleted", arrow.PrimitiveTypes.Uint8),
+	)
+	return b
+}
+
+func (b *editionsBuilder) Append(r arrowbatch.Row) error {
+	row, ok := r.(*EditionRow)
+	if !ok {
+		return fmt.Errorf("%s: cannot append %T", schema.TableAssetEditions, r)
+	}
+	b.master.Append(row.Master[:])
+	b.edition.Append(row.Edition[:])
+	b.mint.Append(row.Mint[:])
+	b.number.Append(row.Number)
+	b.slot.Append(row.Slot)
+	b.version.Append(row.Version)
+	var del uint8
+	if row.Deleted {
+		del = 1
+	}
+	b.deleted.Append(del)
+	b.Added(96 + 25)
 	return nil
 }
