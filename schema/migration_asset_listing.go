@@ -114,7 +114,7 @@ func assetListing() []string {
 }
 
 // tokenAccountColumns are an SPL token account as decoded at ingest.
-// extensions is a Token-2022 account's extensions as JSON (” for none).
+// extensions is a Token-2022 account's extensions as JSON, empty for none.
 const tokenAccountColumns = `
 	address FixedString(32),
 	mint FixedString(32),
