@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dasch-labs/dasch/bench/benchjson"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
@@ -35,6 +36,23 @@ func (r InsertReport) Ratio() float64 { return r.PipelineRate() / r.RawRate() }
 func (r InsertReport) String() string {
 	return fmt.Sprintf("accounts: %d rows; raw insert %.0f rows/s (%.2fs); pipeline %.0f rows/s (%.2fs); pipeline/raw = %.2f",
 		r.Rows, r.RawRate(), r.Raw.Seconds(), r.PipelineRate(), r.Pipeline.Seconds(), r.Ratio())
+}
+
+// JSON is the run's record (bench/benchjson): rates only, no latency
+// series.
+func (r InsertReport) JSON(started time.Time, loadAvg string, batchRows int) *benchjson.Run {
+	j := benchjson.New("insert", started, loadAvg)
+	j.ElapsedS = time.Since(started).Seconds()
+	j.Params["rows"] = r.Rows
+	j.Params["batch"] = batchRows
+	j.Count("rows", int64(r.Rows))
+	j.Figure("raw_rows_per_s", r.RawRate())
+	j.Figure("pipeline_rows_per_s", r.PipelineRate())
+	j.Figure("pipeline_over_raw", r.Ratio())
+	j.Seconds("raw_s", r.Raw)
+	j.Seconds("pipeline_s", r.Pipeline)
+	j.Sample("bench", benchjson.SelfMemory)
+	return j
 }
 
 // RunInsert measures both rates on n synthetic accounts in s, which must be

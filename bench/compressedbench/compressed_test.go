@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dasch-labs/dasch/bench/benchjson"
 	"github.com/dasch-labs/dasch/bench/compressedbench"
 	"github.com/dasch-labs/dasch/bench/pgref"
 	"github.com/dasch-labs/dasch/internal/storetest"
@@ -126,6 +128,28 @@ func TestSmallRun(t *testing.T) {
 	var out strings.Builder
 	rep.WriteTable(&out)
 	t.Log("\n" + out.String())
+	run := jsonRoundTrip(t, rep)
+	want := []string{"holders_depth_0 / http", "holders_depth_0 / query_layer", "holders_depth_1000 / http",
+		"balances_by_owner / http", "token_accounts_by_owner_few / http", "token_accounts_by_owner_whale / query_layer",
+		"holders_8_clients / http", "balances_8_clients / http"}
+	if rep.Postgres {
+		want = append(want, "holders_depth_0 / postgres", "holders_depth_1000 / postgres_row_value", "balances_by_owner / postgres",
+			"token_accounts_by_owner_few / postgres_token_accounts_alone", "balances_8_clients / postgres")
+	}
+	for _, name := range want {
+		if s, ok := run.Find(name); !ok || s.N == 0 || s.P50MS <= 0 || s.P99MS < s.P50MS || s.ReqPerS == nil {
+			t.Errorf("series %q: %+v (found %v)", name, s, ok)
+		}
+	}
+	if _, ok := run.Find("holders_depth_1000000 / http"); ok {
+		t.Error("a skipped depth has a series")
+	}
+	if run.Suite != "compressed" || run.Counts["accounts"] != 20_000 || run.Figures["ingest_accounts_per_s"] <= 0 || run.Memory["bench"].RSSBytes <= 0 {
+		t.Errorf("record %+v", run)
+	}
+	if rep.Postgres && (run.Memory["postgres"].RSSBytes <= 0 || run.Figures["ingest_dasch_over_pg"] <= 0) {
+		t.Errorf("postgres in the record: memory %+v, figures %v", run.Memory, run.Figures)
+	}
 	if pgErr != nil {
 		t.Skip("dasch side checked; PostgreSQL comparison skipped: ", pgErr)
 	}
@@ -145,6 +169,20 @@ func TestSmallRun(t *testing.T) {
 	if rep.Transfers.PG <= 0 {
 		t.Error("postgres transfers not measured")
 	}
+}
+
+// jsonRoundTrip writes the run's record to a file and reads it back.
+func jsonRoundTrip(t *testing.T, rep *compressedbench.Report) *benchjson.Run {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "compressed.json")
+	if err := rep.JSON().WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	run, err := benchjson.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
 }
 
 // BenchmarkCompressed is the full comparison, printed as one table:

@@ -22,6 +22,7 @@ import (
 
 	"github.com/dasch-labs/dasch/api/methods"
 	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/bench/benchjson"
 	"github.com/dasch-labs/dasch/bench/internal/measure"
 	"github.com/dasch-labs/dasch/bench/pgref"
 	"github.com/dasch-labs/dasch/checkpoint"
@@ -181,6 +182,11 @@ type Report struct {
 
 	// Mismatches lists pages that differed between paths.
 	Mismatches []string
+
+	// Started is when the run began; Memory is the processes' resident
+	// memory at its end (benchjson's names: bench, postgres).
+	Started time.Time
+	Memory  map[string]benchjson.Memory
 }
 
 // Run generates the state, loads it into s (migrated and empty) and, when
@@ -192,7 +198,7 @@ func Run(ctx context.Context, s arrowstore.Store, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	r := &runner{cfg: cfg, s: s, plan: plan, began: time.Now(), step: compressedstate.NewStateStep(),
-		rep: &Report{Cfg: cfg, CPUs: runtime.NumCPU(), Postgres: cfg.Postgres, LoadBefore: loadAvg()}}
+		rep: &Report{Cfg: cfg, CPUs: runtime.NumCPU(), Postgres: cfg.Postgres, LoadBefore: loadAvg(), Started: time.Now()}}
 	defer r.close(ctx)
 	r.rep.Allocator = allocatorOptions(ctx, s)
 	if err := r.load(ctx); err != nil {
@@ -243,6 +249,7 @@ func Run(ctx context.Context, s arrowstore.Store, cfg Config) (*Report, error) {
 		}
 	}
 	r.rep.Elapsed = time.Since(r.began)
+	r.rep.Memory = r.memory()
 	r.say("done")
 	return r.rep, nil
 }
@@ -264,6 +271,17 @@ type runner struct {
 
 func (r *runner) say(format string, a ...any) {
 	fmt.Fprintf(r.cfg.Progress, "[%6.1fs] "+format+"\n", append([]any{time.Since(r.began).Seconds()}, a...)...)
+}
+
+// memory samples this process's and the reference server's resident
+// memory while both still run.
+func (r *runner) memory() map[string]benchjson.Memory {
+	m := map[string]benchjson.Memory{}
+	benchjson.Sample(m, "bench", benchjson.SelfMemory)
+	if r.pg != nil {
+		benchjson.Sample(m, "postgres", func() (benchjson.Memory, error) { return benchjson.TreeMemory(r.pg.PID()) })
+	}
+	return m
 }
 
 func (r *runner) close(ctx context.Context) {

@@ -212,6 +212,14 @@ func (s *Server) DSN() string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", s.port)
 }
 
+// PID is the postmaster's process id, 0 once stopped.
+func (s *Server) PID() int {
+	if s.proc == nil {
+		return 0
+	}
+	return s.proc.Pid
+}
+
 // LogTail is the end of the server log, for error reports.
 func (s *Server) LogTail() string {
 	b, _ := os.ReadFile(s.log)
