@@ -2,12 +2,16 @@ package assetbench_test
 
 import (
 	"context"
+	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dasch-labs/dasch/bench/assetbench"
+	"github.com/dasch-labs/dasch/bench/benchjson"
+	"github.com/dasch-labs/dasch/bench/pgref"
 	"github.com/dasch-labs/dasch/internal/storetest"
 )
 
@@ -20,6 +24,10 @@ func TestMain(m *testing.M) {
 // TestSmallRun runs the whole benchmark on a few thousand assets: the
 // load, the probe and every series must complete and be filled in.
 func TestSmallRun(t *testing.T) {
+	_, pgErr := pgref.FindBinDir()
+	if pgErr != nil && !errors.Is(pgErr, pgref.ErrNotInstalled) {
+		t.Fatal(pgErr)
+	}
 	s := storetest.Open(t)
 	tiny := assetbench.Budget{Warmup: 2, Requests: 5, Time: time.Second, MinRequests: 1}
 	rep, err := assetbench.Run(context.Background(), s, assetbench.Config{
@@ -32,6 +40,7 @@ func TestSmallRun(t *testing.T) {
 		Batch:       tiny,
 		Concurrent:  assetbench.Budget{Warmup: 1, Requests: 40, Time: time.Second},
 		SettleLimit: 10 * time.Second,
+		Postgres:    pgErr == nil,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +66,55 @@ func TestSmallRun(t *testing.T) {
 	var out strings.Builder
 	rep.WriteTable(&out)
 	t.Log("\n" + out.String())
+	run := jsonRoundTrip(t, rep)
+	want := []string{"getasset_all_kinds / http_index", "getasset_all_kinds / http_store", "getasset_all_kinds / query_layer",
+		"getasset_all_kinds / store_read", "getasset_nft / http_index", "getasset_compressed_nft / http_store",
+		"getassetbatch_20_ids / http_index", "getassetbatch_20_ids / store_read", "getasset_4_clients / http_index",
+		"getassetbatch_20_ids_4_clients / http_store"}
+	if rep.Postgres {
+		want = append(want, "getasset_all_kinds / postgres", "getassetbatch_20_ids / postgres", "getasset_mpl_core / postgres")
+	}
+	for _, name := range want {
+		if s, ok := run.Find(name); !ok || s.N == 0 || s.P50MS <= 0 || s.P99MS < s.P50MS || s.ReqPerS == nil {
+			t.Errorf("series %q: %+v (found %v)", name, s, ok)
+		}
+	}
+	if run.Suite != "assets" || run.Params["assets"] != float64(3_000) || run.Counts["assets"] != 3_000 || run.Memory["bench"].RSSBytes <= 0 {
+		t.Errorf("record %+v", run)
+	}
+	if pgErr != nil {
+		t.Skip("dasch side checked; PostgreSQL comparison skipped: ", pgErr)
+	}
+	if rep.PG.Rows == 0 || rep.PG.Load <= 0 || rep.PG.Index <= 0 || rep.PG.DiskBytes <= 0 {
+		t.Errorf("postgres figures %+v", rep.PG)
+	}
+	for _, k := range rep.PerKind {
+		if !k.PG.Measured() {
+			t.Errorf("%s: postgres not measured", k.Label)
+		}
+	}
+	for _, f := range []string{"getasset_http_index_over_pg_p50", "getasset_http_store_over_pg_p99", "getassetbatch_http_index_over_pg_p99"} {
+		if run.Figures[f] <= 0 {
+			t.Errorf("figure %s = %v", f, run.Figures[f])
+		}
+	}
+	if run.Memory["postgres"].RSSBytes <= 0 {
+		t.Errorf("postgres memory %+v", run.Memory)
+	}
+}
+
+// jsonRoundTrip writes the run's record to a file and reads it back.
+func jsonRoundTrip(t *testing.T, rep *assetbench.Report) *benchjson.Run {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "assets.json")
+	if err := rep.JSON().WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	run, err := benchjson.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
 }
 
 // BenchmarkAssets is the full benchmark, printed as one table:
@@ -64,7 +122,9 @@ func TestSmallRun(t *testing.T) {
 //	go test ./bench/assetbench -run '^$' -bench . -benchtime 1x
 //
 // DASCH_BENCH_ASSETS sets the size (default 50,000 here; the command
-// `dasch bench --suite assets` defaults to 1,000,000).
+// `dasch bench --suite assets` defaults to 1,000,000). PostgreSQL is
+// measured beside dasch when it is installed; the restart needs the
+// command, which owns its store.
 func BenchmarkAssets(b *testing.B) {
 	n, err := assetbench.AssetsFromEnv(50_000)
 	if err != nil {
@@ -72,9 +132,11 @@ func BenchmarkAssets(b *testing.B) {
 	}
 	for i := 0; i < b.N; i++ {
 		s := storetest.Open(b)
+		_, pgErr := pgref.FindBinDir()
 		rep, err := assetbench.Run(context.Background(), s, assetbench.Config{
 			Gen:      assetbench.GenConfig{Assets: n, Seed: 1},
 			Progress: os.Stderr,
+			Postgres: pgErr == nil,
 		})
 		if err != nil {
 			b.Fatal(err)

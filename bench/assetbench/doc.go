@@ -5,5 +5,8 @@
 // batcher, against the engine's raw insert rate for the same rows; and
 // getAsset / getAssetBatch latency through the real HTTP server on
 // loopback, serving from the asset index and from the store in the same
-// run, next to the query layer and the store read alone.
+// run, next to the query layer and the store read alone, and next to a
+// PostgreSQL 15 holding the same assets in the Metaplex reference
+// implementation's schema, read with its queries. Report.MeasureRestart
+// then times a restart of `dasch serve` on the loaded store.
 package assetbench

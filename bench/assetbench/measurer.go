@@ -122,6 +122,9 @@ func (m *measurer) row(ctx context.Context, row *Row, d draw, b Budget, rendered
 	if store {
 		series = append(series, path{"store read", &row.Store, m.ps.store(d, b.Warmup+b.Requests)})
 	}
+	if m.ps.pg != nil {
+		series = append(series, path{"postgres", &row.PG, pgPath(m.ps.pg, m.ps.pgBatch, d)})
+	}
 	for _, s := range series {
 		got, err := sequential(ctx, b, s.req)
 		if err != nil {

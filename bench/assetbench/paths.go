@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
@@ -38,6 +40,10 @@ type paths struct {
 	// rpc is the server reading the store, indexed the one reading the
 	// asset index first.
 	rpc, indexed *rpcClient
+	// pg is the reference's connection, nil without it; pgBatch its
+	// getAssetBatch statements.
+	pg      *pgx.Conn
+	pgBatch pgBatchSQL
 }
 
 // http requests through the server: getAsset for one id, getAssetBatch

@@ -36,35 +36,51 @@ func (r *Report) WriteTable(w io.Writer) {
 	fmt.Fprintln(w)
 
 	t := &measure.Table{}
-	t.Row("", "http, index", "http, store", "store ÷ index p50", "query layer", "store read", "target")
+	t.Row("", "http, index", "http, store", "store ÷ index p50", "query layer", "store read", "postgres 15", "target")
 	ingest := r.IngestAccountsPerSec()
 	raw := r.RawRowsPerSec()
 	rowsPerSec := float64(r.Ingest.Rows) / r.Ingest.Load.Seconds()
-	t.Row("ingest, accounts/s (decoder → batcher → insert)", measure.Count(int(ingest)), "", "", "", "", "")
-	t.Row("  token and Core assets/s", measure.Count(int(float64(total-r.Counts[KindCNFT])/r.Ingest.Load.Seconds())), "", "", "", "", "")
-	t.Row("  raw insert of the same rows, rows/s", measure.Count(int(raw)), "", "", "", "",
+	t.Row("ingest, accounts/s (decoder → batcher → insert)", measure.Count(int(ingest)), "", "", "", "", "", "")
+	t.Row("  token and Core assets/s", measure.Count(int(float64(total-r.Counts[KindCNFT])/r.Ingest.Load.Seconds())), "", "", "", "", "", "")
+	t.Row("  raw insert of the same rows, rows/s", measure.Count(int(raw)), "", "", "", "", "",
 		fmt.Sprintf("ingest at %.0f%% of it (%s rows/s)", 100*rowsPerSec/raw, measure.Count(int(rowsPerSec))))
-	t.Row("  compressed NFT events, rows | s", fmt.Sprintf("%s | %.1f", measure.Count(r.Events), r.EventsInsert.Seconds()), "", "", "", "", "")
-	t.Row("  asset state fold, assets/s | s", fmt.Sprintf("%s | %.1f", measure.Count(int(float64(total)/r.Fold.Seconds())), r.Fold.Seconds()), "", "", "", "", "")
+	t.Row("  compressed NFT events, rows | s", fmt.Sprintf("%s | %.1f", measure.Count(r.Events), r.EventsInsert.Seconds()), "", "", "", "", "", "")
+	t.Row("  asset state fold, assets/s | s", fmt.Sprintf("%s | %.1f", measure.Count(int(float64(total)/r.Fold.Seconds())), r.Fold.Seconds()), "", "", "", "", "", "")
 	t.Row("  generate (untimed) | ingest | merges, s",
-		fmt.Sprintf("%.1f | %.1f | %.1f", r.Generate.Seconds(), r.Ingest.Load.Seconds(), r.Settle.Seconds()), "", "", "", "", "")
-	t.Row("  asset_accounts on disk, GB | parts", fmt.Sprintf("%.2f | %d", float64(r.DiskBytes)/1e9, r.Parts), "", "", "", "", "")
+		fmt.Sprintf("%.1f | %.1f | %.1f", r.Generate.Seconds(), r.Ingest.Load.Seconds(), r.Settle.Seconds()), "", "", "", "", "", "")
+	t.Row("  asset_accounts on disk, GB | parts", fmt.Sprintf("%.2f | %d", float64(r.DiskBytes)/1e9, r.Parts), "", "", "", "", "", "")
+	if r.Postgres {
+		t.Row("postgres: rows | COPY s | keys, indexes, analyze s | GB", "", "", "", "", "",
+			fmt.Sprintf("%s | %.1f | %.1f | %.2f", measure.Count(int(r.PG.Rows)), r.PG.Load.Seconds(), r.PG.Index.Seconds(), float64(r.PG.DiskBytes)/1e9), "")
+	}
 	t.Row("asset index: entries | MiB | load s", fmt.Sprintf("%s | %d | %.1f", measure.Count(r.Index.Entries), r.Index.Bytes>>20, r.IndexLoad.Seconds()),
-		"", "", "", "", fmt.Sprintf("complete: %v", r.Index.Complete))
+		"", "", "", "", "", fmt.Sprintf("complete: %v", r.Index.Complete))
 
 	r.latRow(t, r.Single, TargetGetAssetP99)
+	pgRatioRow(t, r.Single)
 	for _, k := range r.PerKind {
 		r.latRow(t, k, TargetGetAssetP99)
 	}
 	r.latRow(t, r.Batch, TargetBatchP99)
+	pgRatioRow(t, r.Batch)
 	for _, cr := range r.Concurrent {
 		target := TargetGetAssetP99
 		if cr.Batch {
 			target = TargetBatchP99
 		}
-		t.Row(cr.Label+", req/s", measure.RPS(cr.Indexed), measure.RPS(cr.HTTP), ratio(cr.HTTP.Throughput, cr.Indexed.Throughput, true), "", "", "")
-		t.Row("  p50 / p99", measure.Lat(cr.Indexed), measure.Lat(cr.HTTP), ratio(float64(cr.HTTP.P50), float64(cr.Indexed.P50), false), "", "",
+		t.Row(cr.Label+", req/s", measure.RPS(cr.Indexed), measure.RPS(cr.HTTP), ratio(cr.HTTP.Throughput, cr.Indexed.Throughput, true), "", "", "", "")
+		t.Row("  p50 / p99", measure.Lat(cr.Indexed), measure.Lat(cr.HTTP), ratio(float64(cr.HTTP.P50), float64(cr.Indexed.P50), false), "", "", "",
 			verdict(cr.Indexed.P99 <= target, fmt.Sprintf("p99≤%dms", target.Milliseconds()))+" (single-client target)")
+	}
+	if rs := r.Restart; rs != nil {
+		full := "not reached"
+		if rs.Reached {
+			full = fmt.Sprintf("%.2f", rs.FullSpeed.Seconds())
+		}
+		t.Row("restart: to first getAsset | to full speed, s", "", fmt.Sprintf("%.2f | %s", rs.FirstAnswer.Seconds(), full), "", "", "", "",
+			fmt.Sprintf("full speed: %d answers in a row, p99 ≤ %g× steady", rs.Window, rs.Factor))
+		t.Row("  restarted: first answers | steady, p50 / p99", "", measure.Lat(rs.Warm)+" | "+measure.Lat(rs.Steady), "", "", "", "",
+			fmt.Sprintf("serve RSS %d MiB (peak %d)", rs.Memory.RSSBytes>>20, rs.Memory.HWMBytes>>20))
 	}
 	t.Write(w)
 	fmt.Fprintln(w)
@@ -73,6 +89,11 @@ func (r *Report) WriteTable(w io.Writer) {
 		c.Parallel, measure.Count(int(r.Ingest.Rows)), float64(r.Ingest.Bytes)/1e6)
 	fmt.Fprintf(w, "ids drawn uniformly at random; the first pass of every series (its warmup) checked that each id answers its own asset, never null or an error\n")
 	fmt.Fprintf(w, "compressed NFTs: built bubblegum.Events (mint_v1, a third transferred after), written to bubblegum_events as the asset ingest writes them\n")
+	if r.Postgres {
+		fmt.Fprintln(w, "postgres 15: the Metaplex reference's asset, asset_data, asset_grouping, asset_authority, asset_creators, tokens and")
+		fmt.Fprintln(w, "  token_accounts with its keys and indexes, the same assets COPYed in; getAsset and getAssetBatch run its queries")
+		fmt.Fprintln(w, "  (get_by_id; get_assets and get_related_for_assets) on one connection, every column decoded; no HTTP, no JSON encoding")
+	}
 	fmt.Fprintf(w, "asset index: serving.OpenAssets as `dasch serve --asset-index` opens it (budget %d MiB), syncing every %s during the run\n",
 		hotindex.DefaultAssetBudget>>20, hotindex.DefaultSyncInterval)
 	for _, k := range r.UnavailableKinds {
@@ -88,11 +109,26 @@ func (r *Report) WriteTable(w io.Writer) {
 func (r *Report) latRow(t *measure.Table, row Row, target time.Duration) {
 	label := row.Label + ", p50 / p99"
 	if row.Skip != "" {
-		t.Row(label, "skipped", "", "", "", measure.Lat(row.Store), row.Skip)
+		t.Row(label, "skipped", "", "", "", measure.Lat(row.Store), measure.Lat(row.PG), row.Skip)
 		return
 	}
 	t.Row(label, measure.Lat(row.Indexed), measure.Lat(row.HTTP), ratio(float64(row.HTTP.P50), float64(row.Indexed.P50), false),
-		measure.Lat(row.Query), measure.Lat(row.Store), verdict(row.Indexed.P99 <= target, fmt.Sprintf("p99≤%dms", target.Milliseconds())))
+		measure.Lat(row.Query), measure.Lat(row.Store), measure.Lat(row.PG), verdict(row.Indexed.P99 <= target, fmt.Sprintf("p99≤%dms", target.Milliseconds())))
+}
+
+// pgRatioRow prints dasch's HTTP paths over PostgreSQL's for row.
+func pgRatioRow(t *measure.Table, row Row) {
+	if row.PG.Measured() {
+		t.Row("  dasch ÷ postgres, p50 / p99", latRatio(row.Indexed, row.PG), latRatio(row.HTTP, row.PG), "", "", "", "", "")
+	}
+}
+
+// latRatio prints a ÷ b of p50 and of p99, "-" unless both are measured.
+func latRatio(a, b Series) string {
+	if !a.Measured() || !b.Measured() || b.P50 <= 0 || b.P99 <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f / %.2f", float64(a.P50)/float64(b.P50), float64(a.P99)/float64(b.P99))
 }
 
 // ratio prints a ÷ b ("×"); with inverse, b ÷ a (throughput: more is

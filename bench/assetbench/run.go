@@ -12,6 +12,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
+	"github.com/dasch-labs/dasch/bench/benchjson"
+	"github.com/dasch-labs/dasch/bench/pgref"
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest/assetstate"
@@ -36,6 +40,12 @@ type Config struct {
 	// SettleLimit bounds the wait for merges after the load. Default 5
 	// minutes.
 	SettleLimit time.Duration
+	// Postgres loads the same assets into a PostgreSQL 15 in the Metaplex
+	// reference's schema and measures its reads beside dasch's; without
+	// it the PostgreSQL series stay empty.
+	Postgres bool
+	// PGBinDir overrides where the PostgreSQL binaries are.
+	PGBinDir string
 	// Progress receives a line per step; nil discards them.
 	Progress io.Writer
 }
@@ -74,12 +84,13 @@ func (c *Config) applyDefaults() {
 	}
 }
 
-// Row is one request type answered four ways: over HTTP from the asset
-// index (Indexed) and from the store (HTTP), by the query layer alone and
-// by the store read alone.
+// Row is one request type answered five ways: over HTTP from the asset
+// index (Indexed) and from the store (HTTP), by the query layer alone, by
+// the store read alone, and by PostgreSQL with the reference's queries
+// (PG).
 type Row struct {
-	Label                       string
-	Indexed, HTTP, Query, Store Series
+	Label                           string
+	Indexed, HTTP, Query, Store, PG Series
 	// Skip says why the row was not measured, if it was not.
 	Skip string
 }
@@ -119,6 +130,22 @@ type Report struct {
 	PerKind          []Row
 	Concurrent       []ConcRow
 	UnavailableKinds []Kind // kinds this build cannot generate
+
+	// Postgres is set when the reference was loaded and measured.
+	Postgres bool
+	PG       PGFigures
+	// Restart is the restart of `dasch serve` on the loaded store, when
+	// measured (see MeasureRestart).
+	Restart *RestartFigures
+	// Started is when the run began; Memory is the processes' resident
+	// memory when the reads were measured (benchjson's names: bench,
+	// postgres, serve).
+	Started time.Time
+	Memory  map[string]benchjson.Memory
+
+	// apiKey is the key the run created: a server restarted on the store
+	// accepts it.
+	apiKey string
 }
 
 // RawRowsPerSec is the engine's insert rate of the same rows.
@@ -137,7 +164,7 @@ func Run(ctx context.Context, s arrowstore.Store, cfg Config) (*Report, error) {
 	say := func(format string, a ...any) {
 		fmt.Fprintf(cfg.Progress, "[%6.1fs] "+format+"\n", append([]any{time.Since(began).Seconds()}, a...)...)
 	}
-	rep := &Report{Cfg: cfg, CPUs: runtime.NumCPU(), LoadBefore: loadAvg()}
+	rep := &Report{Cfg: cfg, CPUs: runtime.NumCPU(), LoadBefore: loadAvg(), Started: began, Memory: map[string]benchjson.Memory{}}
 	p, err := NewPlan(cfg.Gen)
 	if err != nil {
 		return nil, err
@@ -158,6 +185,35 @@ func Run(ctx context.Context, s arrowstore.Store, cfg Config) (*Report, error) {
 	for _, k := range rep.Unserved {
 		say("%s: this build renders no generated %s (answers not found): left out of the measured mix", k, k)
 	}
+	var pc *pgx.Conn
+	if cfg.Postgres {
+		say("postgres: starting")
+		pg, err := pgref.Start(ctx, pgref.Options{BinDir: cfg.PGBinDir, Settings: pgSettings()})
+		if err != nil {
+			return nil, err
+		}
+		defer func() {
+			if err := pg.Stop(); err != nil {
+				say("postgres: %v", err)
+			}
+		}()
+		for _, d := range pg.Removed {
+			say("postgres: removed %s, left by a run whose process is gone", d)
+		}
+		say("postgres: loading %d assets in the reference's schema (COPY, %d streams)", p.Assets(), cfg.Parallel)
+		if rep.PG, err = loadPostgres(ctx, pg.DSN(), s, p, cfg.Parallel); err != nil {
+			return nil, err
+		}
+		rep.Postgres = true
+		say("postgres: %d rows, COPY %.1fs, keys, indexes and analyze %.1fs", rep.PG.Rows, rep.PG.Load.Seconds(), rep.PG.Index.Seconds())
+		conns, closeConns, err := pgConnect(ctx, pg.DSN(), 1, true)
+		if err != nil {
+			return nil, err
+		}
+		defer closeConns()
+		pc = conns[0]
+		defer benchjson.Sample(rep.Memory, "postgres", func() (benchjson.Memory, error) { return benchjson.TreeMemory(pg.PID()) })
+	}
 	// The index as `dasch serve` opens it, synced in the background.
 	ictx, stopIndex := context.WithCancel(ctx)
 	defer stopIndex()
@@ -177,13 +233,16 @@ func Run(ctx context.Context, s arrowstore.Store, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	defer istop()
+	rep.apiKey = key
 	say("dasch: serving JSON-RPC on %s (store) and %s (asset index)", addr, iaddr)
 	conns := slices.Max(append([]int{1}, cfg.Clients...)) + 8
 	m := &measurer{cfg: cfg, p: p, rep: rep, say: say,
-		ps: paths{s: s, rpc: newRPCClient(addr, key, conns), indexed: newRPCClient(iaddr, ikey, conns)}}
+		ps: paths{s: s, rpc: newRPCClient(addr, key, conns), indexed: newRPCClient(iaddr, ikey, conns), pg: pc,
+			pgBatch: newPGBatchSQL(cfg.BatchIDs)}}
 	if err := m.all(ctx); err != nil {
 		return nil, err
 	}
+	benchjson.Sample(rep.Memory, "bench", benchjson.SelfMemory)
 	rep.Elapsed = time.Since(began)
 	say("done")
 	return rep, nil
