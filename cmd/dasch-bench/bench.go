@@ -3,12 +3,17 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/dasch-labs/dasch/bench"
 	"github.com/dasch-labs/dasch/bench/assetbench"
+	"github.com/dasch-labs/dasch/bench/benchjson"
 	"github.com/dasch-labs/dasch/bench/compressedbench"
 	"github.com/dasch-labs/dasch/bench/pgref"
 	"github.com/dasch-labs/dasch/schema"
@@ -35,13 +40,17 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	transfers := fs.Int("transfers", 0, "compressed suite: transfers ingested after the pages, each spending a stored account and creating two (0: 1% of --accounts, at most 50,000; negative: none)")
 	liveSlots := fs.Int("live-slots", 0, "compressed suite: slots of 100 transfers ingested one at a time after the transfers, with the state step's balance copy and scanning token_balances (0: 20; negative: none)")
 	profile := fs.String("ingest-profile", "", "compressed suite: write a CPU profile (pprof) of the end-to-end ingest to this file")
-	withPG := fs.Bool("postgres", true, "compressed suite: load and query the PostgreSQL 15 reference")
-	pgBin := fs.String("pg-bin", "", "compressed suite: directory of initdb and postgres (default: "+pgref.DefaultBinDir+")")
+	withPG := fs.Bool("postgres", true, "compressed and assets suites: load and query the PostgreSQL 15 reference (assets suite: by default only when PostgreSQL is installed)")
+	pgBin := fs.String("pg-bin", "", "compressed and assets suites: directory of initdb and postgres (default: "+pgref.DefaultBinDir+")")
 	defAssets, err := assetbench.AssetsFromEnv(assetbench.DefaultAssets)
 	if err != nil {
 		return usagef("%v", err)
 	}
 	nAssets := fs.Int("assets", defAssets, "assets suite: digital assets to generate (env "+assetbench.EnvAssets+")")
+	restart := fs.Bool("restart", true, "assets suite: time a restart of `dasch serve --asset-index=false` on the loaded store (needs the dasch binary)")
+	daschBin := fs.String("dasch-bin", "", "assets suite: the dasch binary the restart runs (default: beside dasch-bench, else on PATH)")
+	quick := fs.Bool("quick", false, "compressed and assets suites: tiny request budgets, for smoke runs and tests (figures not comparable with full runs)")
+	jsonOut := fs.String("json", "", "every suite: also write the run as one JSON object to this file (docs/performance.md, \"Bench JSON\")")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -50,7 +59,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		if *rows <= 0 {
 			return usagef("--rows must be positive")
 		}
-		return benchInsert(ctx, e, *url, *rows, *batch)
+		return benchInsert(ctx, e, *url, *rows, *batch, *jsonOut)
 	case "compressed":
 		if *accounts <= 0 || *mints <= 0 || *clients <= 0 || *chunk <= 0 || *partChunks <= 0 {
 			return usagef("--accounts, --mints, --clients, --part-chunks and --chunk must be positive")
@@ -66,6 +75,11 @@ func runBench(ctx context.Context, e *env, args []string) error {
 			PGBinDir:      *pgBin,
 			Progress:      e.stderr,
 		}
+		if *quick {
+			tiny := compressedbench.Budget{Warmup: 1, Requests: 5, Time: time.Second, MinRequests: 1}
+			cfg.Pages, cfg.Concurrent = tiny, compressedbench.Budget{Warmup: 1, Requests: 200, Time: 2 * time.Second}
+			cfg.NarrowRows, cfg.SettleLimit = 200_000, 30*time.Second
+		}
 		if *profile != "" {
 			f, err := os.Create(*profile)
 			if err != nil {
@@ -74,17 +88,38 @@ func runBench(ctx context.Context, e *env, args []string) error {
 			defer f.Close()
 			cfg.IngestProfile = f
 		}
-		return benchCompressed(ctx, e, *url, cfg)
+		return benchCompressed(ctx, e, *url, cfg, *jsonOut)
 	case "assets":
 		if *nAssets <= 0 {
 			return usagef("--assets must be positive")
 		}
-		return benchAssets(ctx, e, *url, assetbench.Config{Gen: assetbench.GenConfig{Assets: *nAssets, Seed: *seed}, Progress: e.stderr})
+		cfg := assetbench.Config{Gen: assetbench.GenConfig{Assets: *nAssets, Seed: *seed}, Progress: e.stderr,
+			Postgres: *withPG, PGBinDir: *pgBin}
+		if !flagSet(fs, "postgres") && *pgBin == "" {
+			_, err := pgref.FindBinDir()
+			cfg.Postgres = err == nil
+		}
+		var rc assetbench.RestartConfig
+		if *quick {
+			tiny := assetbench.Budget{Warmup: 2, Requests: 5, Time: time.Second, MinRequests: 1}
+			cfg.RawRows, cfg.Clients, cfg.SettleLimit = 2_000, []int{4}, 10*time.Second
+			cfg.Single, cfg.PerKind, cfg.Batch = tiny, tiny, tiny
+			cfg.Concurrent = assetbench.Budget{Warmup: 1, Requests: 40, Time: time.Second}
+			rc.Warm = assetbench.Budget{Requests: 300, Time: 3 * time.Second}
+			rc.Steady = assetbench.Budget{Requests: 200, Time: 2 * time.Second, MinRequests: 100}
+		}
+		if *restart {
+			if rc.Bin, err = findDasch(*daschBin); err != nil {
+				return err
+			}
+		}
+		return benchAssets(ctx, e, *url, cfg, rc, *jsonOut)
 	}
 	return usagef("--suite must be insert, compressed or assets, not %q", *suite)
 }
 
-func benchInsert(ctx context.Context, e *env, url string, rows, batch int) error {
+func benchInsert(ctx context.Context, e *env, url string, rows, batch int, jsonOut string) error {
+	started, load := time.Now(), benchjson.LoadAvg()
 	if url == "" {
 		d, err := tempDir(e, "dasch-bench-*")
 		if err != nil {
@@ -106,29 +141,76 @@ func benchInsert(ctx context.Context, e *env, url string, rows, batch int) error
 	fmt.Fprintf(e.stdout, "raw insert (pre-built Arrow batches): %12.0f rows/s\n", rep.RawRate())
 	fmt.Fprintf(e.stdout, "pipeline (decode → Arrow → insert):   %12.0f rows/s\n", rep.PipelineRate())
 	fmt.Fprintf(e.stdout, "pipeline / raw:                       %12.2f\n", rep.Ratio())
-	return nil
+	return writeJSON(jsonOut, rep.JSON(started, load, batch))
 }
 
 // benchAssets runs on an empty embedded store of its own, opened as the
-// compressed suite opens it.
-func benchAssets(ctx context.Context, e *env, url string, cfg assetbench.Config) error {
+// compressed suite opens it; with rc.Bin, it then closes the store and
+// times a restart of that binary's server on it.
+func benchAssets(ctx context.Context, e *env, url string, cfg assetbench.Config, rc assetbench.RestartConfig, jsonOut string) error {
 	ctx, cancel := server.SignalContext(ctx)
 	defer cancel()
-	return withBenchStore(ctx, e, url, "assets", func(db *chdb.DB, dir string) error {
-		fmt.Fprintf(e.stderr, "bench: assets suite, %d assets, store %s\n", cfg.Gen.Assets, dir)
-		rep, err := assetbench.Run(ctx, db, cfg)
-		if err != nil {
-			return err
+	if cfg.Postgres {
+		if _, err := pgref.FindBinDir(); err != nil && cfg.PGBinDir == "" {
+			return fmt.Errorf("%w; or pass --postgres=false to measure dasch alone", err)
 		}
-		rep.WriteTable(e.stdout)
-		return nil
+	}
+	var rep *assetbench.Report
+	err := withBenchStore(ctx, e, url, "assets", func(db *chdb.DB, dir string) error {
+		fmt.Fprintf(e.stderr, "bench: assets suite, %d assets, store %s\n", cfg.Gen.Assets, dir)
+		var err error
+		rep, err = assetbench.Run(ctx, db, cfg)
+		return err
+	}, func(dir string) error {
+		if rc.Bin == "" {
+			return nil
+		}
+		rc.Dir = dir
+		rc.Progress = func(format string, a ...any) { fmt.Fprintf(e.stderr, "bench: "+format+"\n", a...) }
+		return rep.MeasureRestart(ctx, rc)
 	})
+	if rep == nil {
+		return err
+	}
+	// A failed restart still leaves the run's other figures to report.
+	rep.WriteTable(e.stdout)
+	if jerr := writeJSON(jsonOut, rep.JSON()); err == nil {
+		err = jerr
+	}
+	return err
+}
+
+// findDasch is the dasch binary: bin when given, else the one beside this
+// executable (as make build leaves them), else dasch on PATH.
+func findDasch(bin string) (string, error) {
+	if bin != "" {
+		return bin, nil
+	}
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), "dasch")
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath("dasch"); err == nil {
+		return p, nil
+	}
+	return "", usagef("the restart needs the dasch binary, not found beside dasch-bench or on PATH: build it (make build), pass --dasch-bin, or --restart=false")
+}
+
+// flagSet reports whether the command line set flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // withBenchStore opens an empty, migrated embedded store for a suite that
 // loads its own state (a temporary one when url is empty), with the query
-// condition cache off so repeated reads are computed every time.
-func withBenchStore(ctx context.Context, e *env, url, suite string, run func(db *chdb.DB, dir string) error) error {
+// condition cache off so repeated reads are computed every time. after,
+// when set, runs once run succeeded and the store is closed and the
+// engine stopped, before a temporary store is removed.
+func withBenchStore(ctx context.Context, e *env, url, suite string, run func(db *chdb.DB, dir string) error, after func(dir string) error) error {
 	dir := strings.TrimPrefix(url, "embedded:")
 	switch {
 	case url == "":
@@ -149,22 +231,32 @@ func withBenchStore(ctx context.Context, e *env, url, suite string, run func(db 
 	if err != nil {
 		return err
 	}
-	defer func() {
+	closed := false
+	closeStore := func() {
+		if closed {
+			return
+		}
+		closed = true
 		db.Close()
 		if err := chdb.Shutdown(); err != nil && !errors.Is(err, chdb.ErrShutdownIncomplete) {
 			e.log.Warn("stopping the embedded engine", "err", err)
 		}
-	}()
+	}
+	defer closeStore()
 	if _, err := schema.Migrate(ctx, db); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	return run(db, dir)
+	if err := run(db, dir); err != nil || after == nil {
+		return err
+	}
+	closeStore()
+	return after(dir)
 }
 
 // benchCompressed runs on an embedded store of its own: it needs an empty
 // one, and opens it with the query condition cache off so repeated pages
 // are computed every time rather than answered from that cache.
-func benchCompressed(ctx context.Context, e *env, url string, cfg compressedbench.Config) error {
+func benchCompressed(ctx context.Context, e *env, url string, cfg compressedbench.Config, jsonOut string) error {
 	// Ctrl-C must still stop the PostgreSQL reference and remove its files.
 	ctx, cancel := server.SignalContext(ctx)
 	defer cancel()
@@ -208,8 +300,19 @@ func benchCompressed(ctx context.Context, e *env, url string, cfg compressedbenc
 		return err
 	}
 	rep.WriteTable(e.stdout)
+	if err := writeJSON(jsonOut, rep.JSON()); err != nil {
+		return err
+	}
 	if len(rep.Mismatches) > 0 {
 		return fmt.Errorf("%d pages differed between dasch and the reference", len(rep.Mismatches))
 	}
 	return nil
+}
+
+// writeJSON writes a run's record to path; no path, no record.
+func writeJSON(path string, r *benchjson.Run) error {
+	if path == "" {
+		return nil
+	}
+	return r.WriteFile(path)
 }

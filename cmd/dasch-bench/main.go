@@ -19,7 +19,7 @@ import (
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
-const usage = "dasch-bench [--suite insert|compressed|assets] [--store URL] [--rows N] [--accounts N] [--chunk N] [--assets N]"
+const usage = "dasch-bench [--suite insert|compressed|assets] [--store URL] [--rows N] [--accounts N] [--chunk N] [--assets N] [--json FILE]"
 
 // env is what the suites may touch, as in cmd/dasch.
 type env struct {

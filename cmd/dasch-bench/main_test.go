@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dasch-labs/dasch/bench/benchjson"
+	"github.com/dasch-labs/dasch/bench/pgref"
 	"github.com/dasch-labs/dasch/internal/tempdir"
 )
 
@@ -79,6 +81,76 @@ func TestInsertSuite(t *testing.T) {
 		for _, want := range []string{"bench: 2000 synthetic accounts, batches of 1000", "raw insert", "pipeline / raw:"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%v: output lacks %q:\n%s", c, want, out)
+			}
+		}
+	}
+}
+
+// TestSuitesJSON runs each suite small with --json and reads the record
+// back: its suite, its sizes and the series and figures a script compares.
+func TestSuitesJSON(t *testing.T) {
+	_, pgErr := pgref.FindBinDir()
+	tests := []struct {
+		suite   string
+		args    []string
+		series  []string
+		figures []string
+		params  map[string]any
+	}{
+		{"insert", []string{"--rows", "2000", "--batch", "1000"}, nil,
+			[]string{"raw_rows_per_s", "pipeline_rows_per_s", "pipeline_over_raw"}, map[string]any{"rows": float64(2000)}},
+		{"compressed", []string{"--quick", "--accounts", "20000", "--chunk", "3900", "--part-chunks", "2", "--transfers", "3000",
+			"--live-slots", "3", "--clients", "8", "--postgres=false"},
+			[]string{"holders_depth_0 / http", "balances_by_owner / query_layer", "holders_8_clients / http", "live_slot_balance_copy / ingest"},
+			[]string{"ingest_accounts_per_s", "transfers_per_s"}, map[string]any{"accounts": float64(20000), "postgres": false}},
+		// PostgreSQL by default when it is installed, and the restart of
+		// the dasch binary built beside dasch-bench.
+		{"assets", []string{"--quick", "--assets", "3000"},
+			[]string{"getasset_all_kinds / http_index", "getasset_all_kinds / http_store", "getassetbatch_100_ids / http_index",
+				"restart_first_answers / http_store", "restart_steady / http_store"},
+			[]string{"restart_first_answer_s", "ingest_accounts_per_s"}, map[string]any{"assets": float64(3000), "postgres": pgErr == nil, "restart": true}},
+	}
+	for _, tc := range tests {
+		path := filepath.Join(t.TempDir(), tc.suite+".json")
+		args := append([]string{"--suite", tc.suite, "--json", path}, tc.args...)
+		out, errOut, err := run(t, bin, args...)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s\n%s", tc.suite, err, out, errOut)
+		}
+		r, err := benchjson.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.suite, err)
+		}
+		if r.Schema != benchjson.Version || r.Suite != tc.suite || r.ElapsedS <= 0 || r.Memory["bench"].RSSBytes <= 0 {
+			t.Errorf("%s: record %+v", tc.suite, r)
+		}
+		for k, v := range tc.params {
+			if r.Params[k] != v {
+				t.Errorf("%s: param %s = %v, want %v", tc.suite, k, r.Params[k], v)
+			}
+		}
+		series := tc.series
+		if tc.suite == "assets" && pgErr == nil {
+			series = append(series, "getasset_all_kinds / postgres", "getassetbatch_100_ids / postgres")
+		}
+		for _, name := range series {
+			if s, ok := r.Find(name); !ok || s.N == 0 || s.P99MS < s.P50MS || s.P50MS <= 0 {
+				t.Errorf("%s: series %q: %+v (found %v)", tc.suite, name, s, ok)
+			}
+		}
+		for _, f := range tc.figures {
+			if r.Figures[f] <= 0 {
+				t.Errorf("%s: figure %s = %v", tc.suite, f, r.Figures[f])
+			}
+		}
+		if tc.suite == "assets" {
+			if r.Memory["serve"].RSSBytes <= 0 {
+				t.Errorf("assets: no memory of the restarted server: %+v", r.Memory)
+			}
+			for _, want := range []string{"restart: to first getAsset | to full speed, s", "dasch ÷ postgres"} {
+				if (pgErr == nil || !strings.Contains(want, "postgres")) && !strings.Contains(out, want) {
+					t.Errorf("assets: table lacks %q:\n%s", want, out)
+				}
 			}
 		}
 	}
