@@ -33,7 +33,7 @@ func commands() map[string]command {
 		"migrate":     {"create or upgrade the schema", "migrate [--store URL]", runMigrate},
 		"keys":        {"manage API keys", "keys create [--store URL] --project NAME", runKeys},
 		"sql":         {"run SQL on the store and print the result", "sql [--store URL] [--format table|tsv|json] \"SELECT ...\"", runSQL},
-		"bench":       {"benchmarks: insert limit vs pipeline, compressed state vs PostgreSQL (runs dasch-bench)", "bench [--suite insert|compressed|assets] [--store URL] [--rows N] [--accounts N] [--chunk N] [--assets N]", runBench},
+		"bench":       {"benchmarks: insert limit vs pipeline, compressed state and assets vs PostgreSQL (runs dasch-bench)", "bench [--suite insert|compressed|assets] [--store URL] [--rows N] [--accounts N] [--chunk N] [--assets N] [--json FILE]", runBench},
 		"conformance": {"replay a Photon or DAS conformance corpus against the API", "conformance photon [--compat docs/compat.md] [--split=false] DIR | conformance das [--compat docs/das-compat.md] [--only TEXT] DIR", runConformance},
 		"version":     {"print the version", "version", runVersion},
 	}
