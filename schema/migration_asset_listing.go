@@ -76,7 +76,10 @@ func assetListing() []string {
 			ADD COLUMN IF NOT EXISTS created_slot UInt64,
 			ADD COLUMN IF NOT EXISTS print_supply Nullable(UInt64),
 			ADD COLUMN IF NOT EXISTS print_max_supply Nullable(UInt64),
-			ADD COLUMN IF NOT EXISTS keys Array(String)`,
+			ADD COLUMN IF NOT EXISTS keys Array(String),
+			ADD COLUMN IF NOT EXISTS is_agent Bool,
+			ADD COLUMN IF NOT EXISTS agent_token Nullable(FixedString(32)),
+			ADD COLUMN IF NOT EXISTS asset_signer Nullable(FixedString(32))`,
 		`CREATE TABLE IF NOT EXISTS asset_keys (
 			path LowCardinality(String),
 			key FixedString(32),

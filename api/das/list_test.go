@@ -270,6 +270,9 @@ func TestSearchAssets(t *testing.T) {
 		{"token type all", `{"ownerAddress":"` + o1 + `","tokenType":"All"}`, 20},
 		{"helius token type", `{"ownerAddress":"` + o1 + `","tokenType":"regularNft"}`, 20},
 		{"compressed", `{"ownerAddress":"` + o1 + `","tokenType":"compressedNft"}`, 0},
+		{"asset signer", `{"assetSigner":"` + core.AssetSignerPDA(f.assets[4]).String() + `"}`, 1},
+		{"not an agent", `{"isAgent":false,"ownerAddress":"` + o2 + `"}`, 10},
+		{"delegate, the Metaplex client's spelling", `{"delegateAddress":"` + o1 + `"}`, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -38,6 +38,10 @@ type listParams struct {
 	TokenType        *string   `json:"tokenType"`
 	TokenTypeSnake   *string   `json:"token_type"`
 	Tree             *string   `json:"tree"`
+	DelegateAddress  *string   `json:"delegateAddress"`
+	IsAgent          *bool     `json:"isAgent"`
+	AgentToken       *string   `json:"agentToken"`
+	AssetSigner      *string   `json:"assetSigner"`
 }
 
 // pageFields are the pagination members, in the reference's order after

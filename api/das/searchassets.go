@@ -14,7 +14,8 @@ var searchAssetsFields = []string{"negate", "conditionType", "interface", "owner
 	"creatorAddress", "creatorVerified", "authorityAddress", "grouping", "delegate", "frozen",
 	"supply", "supplyMint", "compressed", "compressible", "royaltyTargetType", "royaltyTarget",
 	"royaltyAmount", "burnt", "sortBy", "limit", "page", "before", "after", "jsonUri", "options",
-	"cursor", "name", "tokenType", "displayOptions", "token_type", "tree"}
+	"cursor", "name", "tokenType", "displayOptions", "token_type", "tree", "delegateAddress",
+	"isAgent", "agentToken", "assetSigner"}
 
 // tokenTypes maps both spellings of tokenType, the reference's and
 // Helius's, to the search's token types.
@@ -67,6 +68,13 @@ func (p *listParams) query() (assetlist.Query, error) {
 		Negate: p.Negate != nil && *p.Negate, CreatorVerified: p.CreatorVerified,
 		Frozen: p.Frozen, Supply: p.Supply, Compressed: p.Compressed, Compressible: p.Compressible,
 		Burnt: p.Burnt, RoyaltyAmount: p.RoyaltyAmount, JSONURI: p.JSONURI, Name: p.Name,
+		IsAgent: p.IsAgent,
+	}
+	delegate := p.Delegate
+	if delegate == nil {
+		delegate = p.DelegateAddress // the Metaplex client's spelling
+	} else if p.DelegateAddress != nil {
+		return q, invalidParams("Invalid params: give delegate or delegateAddress, not both")
 	}
 	if p.ConditionType != nil {
 		switch *p.ConditionType {
@@ -114,8 +122,8 @@ func (p *listParams) query() (assetlist.Query, error) {
 		dst **solana.Pubkey
 	}{
 		{p.OwnerAddress, &q.Owner}, {p.CreatorAddress, &q.Creator}, {p.AuthorityAddress, &q.Authority},
-		{p.Delegate, &q.Delegate}, {p.SupplyMint, &q.SupplyMint}, {p.RoyaltyTarget, &q.RoyaltyTarget},
-		{p.Tree, &q.Tree},
+		{delegate, &q.Delegate}, {p.SupplyMint, &q.SupplyMint}, {p.RoyaltyTarget, &q.RoyaltyTarget},
+		{p.Tree, &q.Tree}, {p.AgentToken, &q.AgentToken}, {p.AssetSigner, &q.AssetSigner},
 	} {
 		if *a.dst, err = optAddress(a.s); err != nil {
 			return q, err

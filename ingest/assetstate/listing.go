@@ -38,6 +38,7 @@ func listingOf(id solana.Pubkey, a *asset.Asset) Listing {
 		l.Tree = pubkeyOf(&a.Compression.Tree)
 	}
 	l.RoyaltyTarget = pubkeyOf(a.Royalty.Target)
+	l.IsAgent, l.AgentToken, l.AssetSigner = a.IsAgent, pubkeyOf(a.AgentToken), pubkeyOf(a.AssetSigner)
 	if a.Content != nil {
 		l.JSONURI, l.Name = a.Content.JSONURI, a.Content.Metadata.Name
 	}

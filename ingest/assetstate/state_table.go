@@ -40,6 +40,10 @@ type Listing struct {
 	// PrintSupply and PrintMaxSupply are a master edition's counts; nil
 	// for any other asset (PrintMaxSupply also for an unlimited master).
 	PrintSupply, PrintMaxSupply *uint64
+	// IsAgent, AgentToken and AssetSigner are a Core asset's agent
+	// registration and signer PDA.
+	IsAgent                 bool
+	AgentToken, AssetSigner *solana.Pubkey
 }
 
 // Table implements arrowbatch.Row.
@@ -64,6 +68,8 @@ type stateBuilder struct {
 	frozen, burnt, compressed, elig *array.BooleanBuilder
 	royaltyBPS                      *array.Uint32Builder
 	printSupply, printMax           *array.Uint64Builder
+	agentToken, assetSigner         *array.FixedSizeBinaryBuilder
+	isAgent                         *array.BooleanBuilder
 	keys                            *array.ListBuilder
 	keyVals                         *array.BinaryBuilder
 }
@@ -101,6 +107,9 @@ func newStateBuilder(mem memory.Allocator) *stateBuilder {
 		arrowbatch.NullableCol(mem, &b.printSupply, "print_supply", u64),
 		arrowbatch.NullableCol(mem, &b.printMax, "print_max_supply", u64),
 		arrowbatch.Col(mem, &b.keys, "keys", arrow.ListOfNonNullable(arrow.BinaryTypes.Binary)),
+		arrowbatch.Col(mem, &b.isAgent, "is_agent", flag),
+		arrowbatch.NullableCol(mem, &b.agentToken, "agent_token", key),
+		arrowbatch.NullableCol(mem, &b.assetSigner, "asset_signer", key),
 	)
 	b.keyVals = b.keys.ValueBuilder().(*array.BinaryBuilder)
 	return b
@@ -155,6 +164,9 @@ func (b *stateBuilder) Append(r arrowbatch.Row) error {
 	b.created.Append(l.CreatedSlot)
 	appendOptU64(b.printSupply, l.PrintSupply)
 	appendOptU64(b.printMax, l.PrintMaxSupply)
+	b.isAgent.Append(l.IsAgent)
+	appendKey(b.agentToken, l.AgentToken)
+	appendKey(b.assetSigner, l.AssetSigner)
 	b.keys.Append(true)
 	for _, k := range row.keys {
 		b.keyVals.Append(k.encode())

@@ -50,6 +50,8 @@ type Query struct {
 	JSONURI, Name                           *string
 	TokenType                               *string // a Token* constant
 	Tree                                    *solana.Pubkey
+	IsAgent                                 *bool
+	AgentToken, AssetSigner                 *solana.Pubkey
 }
 
 // Errors of a search the reference refuses, with its texts.
@@ -178,6 +180,13 @@ func Search(q Query) (Scope, error) {
 	}
 	if q.Tree != nil {
 		add("tree = " + ps.key(*q.Tree))
+	}
+	flag("is_agent", q.IsAgent)
+	if q.AgentToken != nil {
+		add("agent_token = " + ps.key(*q.AgentToken))
+	}
+	if q.AssetSigner != nil {
+		add("asset_signer = " + ps.key(*q.AssetSigner))
 	}
 	if q.JSONURI != nil {
 		add("json_uri = " + ps.add("String", *q.JSONURI))
