@@ -15,7 +15,6 @@ import (
 	"github.com/dasch-labs/dasch/ingest/assetstate"
 	"github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/internal/parallel"
-	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
@@ -68,7 +67,7 @@ func decodeChunk(accs []solana.Account) ([]arrowbatch.Row, error) {
 // ingestFigures is the pipeline's load of the generated accounts.
 type ingestFigures struct {
 	Accounts int
-	Rows     int64 // asset_accounts rows inserted
+	Rows     int64 // rows inserted, every table the decoder writes
 	Bytes    int64 // bytes the batcher handed to the engine
 	Load     time.Duration
 }
@@ -150,20 +149,32 @@ func ingestChunks(ctx context.Context, s arrowstore.Store, chunks [][]solana.Acc
 	return fig, nil
 }
 
-// rawTable receives the raw insert reference: asset_accounts' own schema.
-const rawTable = "bench_asset_accounts_raw"
+// rawPrefix names the copies of the decoder's tables that receive the raw
+// insert reference.
+const rawPrefix = "bench_raw_"
 
 // rawInsert measures the engine's insert rate for the first rows of the
 // same state: the rows are decoded and built into Arrow batches of the
-// batcher's size before the clock starts, then inserted one at a time, as
-// the batcher inserts a table, into a copy of asset_accounts. It returns
-// the rows inserted and the time taken.
+// batcher's size, one builder per table the decoder writes, before the
+// clock starts, then inserted one at a time, as the batcher inserts a
+// table, into copies of those tables. It returns the rows inserted and
+// the time taken.
 func rawInsert(ctx context.Context, s arrowstore.Store, chunks [][]solana.Account, maxRows int) (int, time.Duration, error) {
-	tbl := assetstate.Decoder{}.Tables()[0]
-	b := tbl.New(memory.NewGoAllocator())
-	defer b.Release()
+	builders := map[string]arrowbatch.Builder{}
+	var order []string
+	for _, tbl := range (assetstate.Decoder{}).Tables() {
+		b := tbl.New(memory.NewGoAllocator())
+		defer b.Release()
+		builders[tbl.Name] = b
+		order = append(order, tbl.Name)
+	}
 	var recs []interface{ Release() }
 	var batches []func() error
+	flush := func(table string, b arrowbatch.Builder) {
+		rec := b.NewRecord()
+		recs = append(recs, rec)
+		batches = append(batches, func() error { return s.Insert(ctx, rawPrefix+table, rec) })
+	}
 	rows := 0
 	for _, ch := range chunks {
 		rs, err := decodeChunk(ch)
@@ -174,37 +185,42 @@ func rawInsert(ctx context.Context, s arrowstore.Store, chunks [][]solana.Accoun
 			if rows == maxRows {
 				break
 			}
+			b, ok := builders[r.Table()]
+			if !ok {
+				return 0, 0, fmt.Errorf("raw insert: no table %s", r.Table())
+			}
 			if err := b.Append(r); err != nil {
 				return 0, 0, err
 			}
 			rows++
 			if b.Len() == arrowbatch.DefaultRows || b.Size() >= arrowbatch.DefaultBytes {
-				rec := b.NewRecord()
-				recs = append(recs, rec)
-				batches = append(batches, func() error { return s.Insert(ctx, rawTable, rec) })
+				flush(r.Table(), b)
 			}
 		}
 		if rows == maxRows {
 			break
 		}
 	}
-	if b.Len() > 0 {
-		rec := b.NewRecord()
-		recs = append(recs, rec)
-		batches = append(batches, func() error { return s.Insert(ctx, rawTable, rec) })
+	for _, table := range order {
+		if b := builders[table]; b.Len() > 0 {
+			flush(table, b)
+		}
 	}
 	defer func() {
 		for _, r := range recs {
 			r.Release()
 		}
 	}()
-	if err := s.Exec(ctx, "DROP TABLE IF EXISTS "+rawTable+" SYNC", nil); err != nil {
-		return 0, 0, fmt.Errorf("raw insert: %w", err)
+	for _, table := range order {
+		raw := rawPrefix + table
+		if err := s.Exec(ctx, "DROP TABLE IF EXISTS "+raw+" SYNC", nil); err != nil {
+			return 0, 0, fmt.Errorf("raw insert: %w", err)
+		}
+		if err := s.Exec(ctx, "CREATE TABLE "+raw+" AS "+table, nil); err != nil {
+			return 0, 0, fmt.Errorf("raw insert: %w", err)
+		}
+		defer scratch.Drop(ctx, s, raw)
 	}
-	if err := s.Exec(ctx, "CREATE TABLE "+rawTable+" AS "+schema.TableAssetAccounts, nil); err != nil {
-		return 0, 0, fmt.Errorf("raw insert: %w", err)
-	}
-	defer scratch.Drop(ctx, s, rawTable)
 	start := time.Now()
 	for _, ins := range batches {
 		if err := ins(); err != nil {

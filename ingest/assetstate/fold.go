@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -33,7 +34,9 @@ type FoldStep struct {
 	// backfilled is set once the step has checked that a store indexed
 	// before asset_state existed has every asset folded.
 	backfilled bool
-	// last is the version of the newest fold, so versions only grow.
+	// mu guards last, the version of the newest fold, so versions only
+	// grow across the concurrent chunk folds.
+	mu   sync.Mutex
 	last uint64
 }
 
@@ -45,8 +48,13 @@ func NewFoldStep() *FoldStep { return &FoldStep{} }
 // Name implements ingest.StateStep.
 func (*FoldStep) Name() string { return "asset state" }
 
-// foldChunk is how many assets one fold reads and writes at once.
+// foldChunk is how many written assets one fold reads and writes at once
+// (with their dependents, unless those are many).
 const foldChunk = 500
+
+// foldWorkers is how many chunks are folded at once: each fold's reads
+// run on one engine thread and wait on the engine most of the time.
+const foldWorkers = 3
 
 // Apply implements ingest.StateStep.
 func (st *FoldStep) Apply(ctx context.Context, s arrowstore.Writer, from, to uint64) error {
@@ -82,8 +90,50 @@ func (st *FoldStep) backfill(ctx context.Context, s arrowstore.Writer, from, to 
 
 // foldWritten folds every asset with a row matching cond, and the assets
 // folded from those that are editions or Core collections, a chunk of ids
-// at a time in id order, so memory does not grow with the range.
+// at a time in id order, so memory does not grow with the range. Chunks
+// are found one after another and folded by foldWorkers at once: they hold
+// distinct written ids, and an asset folded twice at once (written in one
+// chunk, a dependent in another) is folded from the same stored rows.
 func (st *FoldStep) foldWritten(ctx context.Context, s arrowstore.Writer, cond string, params store.Params) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	chunks := make(chan []solana.Pubkey)
+	errs := make(chan error, foldWorkers+1)
+	var wg sync.WaitGroup
+	for range foldWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ids := range chunks {
+				if err := st.fold(ctx, s, ids); err != nil {
+					errs <- err
+					cancel()
+					return
+				}
+			}
+		}()
+	}
+	err := findWritten(ctx, s, cond, params, func(ids []solana.Pubkey) error {
+		select {
+		case chunks <- ids:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+	close(chunks)
+	wg.Wait()
+	close(errs)
+	// A worker's error is the cause; the finder's is then cancellation.
+	if werr := <-errs; werr != nil {
+		return werr
+	}
+	return err
+}
+
+// findWritten hands emit each chunk of written ids, in id order, with the
+// dependents of its editions and Core collections.
+func findWritten(ctx context.Context, s store.Querier, cond string, params store.Params, emit func([]solana.Pubkey) error) error {
 	var after solana.Pubkey
 	for first := true; ; first = false {
 		p := store.Params{"after": string(after[:])}
@@ -133,7 +183,7 @@ func (st *FoldStep) foldWritten(ctx context.Context, s arrowstore.Writer, cond s
 				ids = append(ids, id)
 			}
 		}
-		if err := st.fold(ctx, s, ids); err != nil {
+		if err := emit(ids); err != nil {
 			return err
 		}
 		after = written
@@ -165,10 +215,16 @@ func dependents(ctx context.Context, s store.Querier, sources []solana.Pubkey) (
 	return out, nil
 }
 
-// fold folds ids, a chunk at a time, into asset_state.
+// fold folds ids into asset_state, in chunks of at most twice foldChunk
+// (a chunk of written ids and a few dependents are one fold).
 func (st *FoldStep) fold(ctx context.Context, s arrowstore.Writer, ids []solana.Pubkey) error {
-	for start := 0; start < len(ids); start += foldChunk {
-		chunk := ids[start:min(start+foldChunk, len(ids))]
+	for start := 0; start < len(ids); {
+		end := min(start+2*foldChunk, len(ids))
+		if end < len(ids) {
+			end = start + foldChunk
+		}
+		chunk := ids[start:end]
+		start = end
 		rows, err := foldAssets(ctx, s, chunk)
 		if err != nil {
 			return err
@@ -303,6 +359,8 @@ func oldestSlot(st *asset.State) uint64 {
 
 // version is the next fold's version: its time, never below a previous one.
 func (st *FoldStep) version() uint64 {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	v := uint64(time.Now().UnixNano())
 	if v <= st.last {
 		v = st.last + 1
