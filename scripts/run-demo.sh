@@ -35,6 +35,11 @@ if [[ -n "$RPC" ]]; then
 	[[ -z "$FROM" ]] || follow+=(--from "$FROM")
 else
 	"$DASCH" ingest --store "$STORE" --source files:testdata/demo
+	# Digital assets from the DAS corpus: a pNFT with its holder, and an
+	# MPL Core collection with its assets.
+	for d in get_asset_by_owner_with_show_fungible mpl_core_get_assets_by_group; do
+		"$DASCH" ingest --store "$STORE" --source "files:testdata/das/accounts/$d"
+	done
 fi
 # keys create prints the key as its last line.
 key="$("$DASCH" keys create --store "$STORE" --project demo | tail -n1)"
@@ -54,7 +59,17 @@ API key for project demo: $key
 Try it from another terminal:
 
   curl -s 'http://$host/?api-key=$key' -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}'
-
 MSG
+if [[ -z "$RPC" ]]; then
+	url="http://$host/?api-key=$key"
+	cat <<MSG
+  curl -s '$url' -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getCompressedMintTokenHolders","params":{"mint":"2U35cKS3Cj2xs5EBdByXYU7LaKAitqjSZc1Jnvu4iPf4"}}'
+  curl -s '$url' -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getAsset","params":{"id":"AH6wj7T8Ke5nbukjtcobjjs1CDWUcQxndtnLkKAdrSrM"}}'
+  curl -s '$url' -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getAssetsByOwner","params":{"ownerAddress":"GqPnSDXwp4JFtKS7YZ2HERgBbYLKpKVYy9TpVunzLRa9"}}'
+  curl -s '$url' -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getAssetsByGroup","params":{"groupKey":"collection","groupValue":"JChzyyp1CnNz56tJLteQ5BsbngmWQ3JwcxLZrmuQA5b7","options":{"showGrandTotal":true}}}'
+  curl -s '$url' -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"searchAssets","params":{"ownerAddress":"APrZTeVysBJqAznfLXS71NAzjr2fCVTSF1A66MeErzM7","interface":"MplCoreAsset"}}'
+MSG
+fi
+echo
 [[ -z "$RPC" ]] || echo "Following $RPC: answers move as its blocks are indexed."
 exec "$DASCH" serve --store "$STORE" --listen "$LISTEN" "${follow[@]}"

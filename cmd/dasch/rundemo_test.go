@@ -25,7 +25,8 @@ func TestRunDemo(t *testing.T) {
 		env  []string
 		slot string
 	}{
-		{"demo data", nil, "270893658"},
+		// The demo's block, then the DAS corpus accounts it also indexes.
+		{"demo data", nil, "309930554"},
 		{"following a node", []string{"RPC=" + n.URL(), "FROM=40"}, "43"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -45,9 +46,13 @@ func TestRunDemo(t *testing.T) {
 				}
 			}()
 			var key, base string
+			var curls []string
 			sc := bufio.NewScanner(stdout)
 			for sc.Scan() && base == "" {
 				line := sc.Text()
+				if _, body, ok := strings.Cut(line, " -d '"); ok {
+					curls = append(curls, strings.TrimSuffix(body, "'"))
+				}
 				if k, ok := strings.CutPrefix(line, "API key for project demo: "); ok {
 					key = k
 				}
@@ -72,6 +77,18 @@ func TestRunDemo(t *testing.T) {
 					t.Fatalf("getIndexerSlot: %s, want %s\n%s", raw, c.slot, stderr.String())
 				}
 				time.Sleep(50 * time.Millisecond)
+			}
+			if c.env != nil {
+				return
+			}
+			// Every curl line printed answers a result: one per surface.
+			if len(curls) != 6 {
+				t.Errorf("%d curl lines, want 6: %q", len(curls), curls)
+			}
+			for _, body := range curls {
+				if _, m, raw := rpc(t, base+"/?api-key="+key, body); m["result"] == nil {
+					t.Errorf("%s: %s", body, raw)
+				}
 			}
 		})
 	}

@@ -29,7 +29,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	hot := fs.Bool("hot-index", true, "serve mint holders and token balances from an in-memory index kept in sync with the store")
 	tokenIndex := fs.Bool("token-index", true, "serve compressed token accounts by owner and by delegate from an in-memory index kept in sync with the store")
 	tokenMB := fs.Int64("token-index-mb", hotindex.DefaultTokenBudget>>20, "memory budget of the token account index in MiB; owners past it are read from the store")
-	assetIndex := fs.Bool("asset-index", true, "serve getAsset and getAssetBatch from an in-memory index of asset state kept in sync with the store")
+	// Off by default: the folded state answers getAsset from the store at
+	// full speed, and the index grows with the assets it holds.
+	assetIndex := fs.Bool("asset-index", false, "also hold raw asset state in memory, kept in sync with the store, for getAsset and getAssetBatch (the folded state in the store answers without it)")
 	assetMB := fs.Int64("asset-index-mb", hotindex.DefaultAssetBudget>>20, "memory budget of the asset index in MiB; assets past it are read from the store")
 	// The embedded engine takes one process per data directory: a server
 	// that follows the chain ingests in its own process.
