@@ -189,6 +189,10 @@ type TokenInfo struct {
 	TokenProgram    string  `json:"token_program"`
 	MintAuthority   *string `json:"mint_authority,omitempty"`
 	FreezeAuthority *string `json:"freeze_authority,omitempty"`
+	// Balance and AssociatedTokenAddress are the owner's holding, in a
+	// listing of an owner's fungibles (Helius's members).
+	Balance                *uint64 `json:"balance,omitempty"`
+	AssociatedTokenAddress *string `json:"associated_token_address,omitempty"`
 }
 
 // MplCoreInfo carries Core-specific counters: NumMinted and CurrentSize for

@@ -173,6 +173,9 @@ type listRequest struct {
 	sort   assetlist.Sort
 	paging paging
 	opts   Options
+	// decorate, when set, adds to the page's items what the listing
+	// knows beyond their documents.
+	decorate func(ctx context.Context, items []*asset.Asset) error
 }
 
 // list answers r: the page's ids from the listing, then their folded
@@ -208,6 +211,11 @@ func (d Deps) list(ctx context.Context, method string, r listRequest) (any, erro
 		}
 	}
 	out.Total = len(out.Items)
+	if r.decorate != nil {
+		if err := r.decorate(ctx, out.Items); err != nil {
+			return nil, failed(d, method, err)
+		}
+	}
 	switch mode {
 	case modePage:
 		out.Page = &pg.Page

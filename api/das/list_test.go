@@ -323,3 +323,40 @@ func TestListErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnerFungibles: with showFungible, getAssetsByOwner also lists the
+// fungible tokens the owner holds through token accounts (as Helius),
+// with its balance and token account; without it, only what it owns.
+func TestOwnerFungibles(t *testing.T) {
+	e := newEnv(t)
+	e.index(
+		"accounts/search_asset_with_token_type_fungible/7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs.json",
+		"accounts/search_asset_with_token_type_fungible/7BajpcYgnxmWK91RhrfsdB3Tm83PcDwPvMC8ZinvtTY6.json",
+		"accounts/search_asset_with_token_type_fungible/6BRNfDfdq1nKyU1TQiCEQLWyPtD8EwUH9Kt2ahsbidUx.json",
+	)
+	const owner, fungible = "2oerfxddTpK5hWAmCMYB6fr9WvNrjEH54CHCWK8sAq7g", "7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs"
+	if l := e.list("getAssetsByOwner", `{"ownerAddress":"`+owner+`"}`); len(l.Items) != 0 {
+		t.Errorf("without showFungible: %v, want none (the owner owns no NFT here)", l.ids())
+	}
+	a := e.call("getAssetsByOwner", `{"ownerAddress":"`+owner+`","options":{"showFungible":true,"showGrandTotal":true}}`)
+	var got struct {
+		GrandTotal uint64 `json:"grand_total"`
+		Items      []struct {
+			ID        string `json:"id"`
+			TokenInfo struct {
+				Balance *uint64 `json:"balance"`
+				ATA     *string `json:"associated_token_address"`
+			} `json:"token_info"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(a.Result, &got); err != nil || a.Error != nil {
+		t.Fatalf("%s %+v %v", a.Result, a.Error, err)
+	}
+	if len(got.Items) != 1 || got.Items[0].ID != fungible || got.GrandTotal != 1 {
+		t.Fatalf("with showFungible: %s, want %s alone", a.Result, fungible)
+	}
+	ti := got.Items[0].TokenInfo
+	if ti.Balance == nil || *ti.Balance == 0 || ti.ATA == nil {
+		t.Errorf("token_info %s, want the owner's balance and token account", a.Result)
+	}
+}

@@ -74,6 +74,25 @@ func ByKey(path string, key solana.Pubkey, onlyVerified bool) Scope {
 	return Scope{from: schema.TableAssetKeys + " FINAL", where: where, params: ps.p}
 }
 
+// ByOwnerWithFungibles is the assets owner owns and the fungible assets
+// it holds through token accounts with a balance (any balance with
+// zero).
+func ByOwnerWithFungibles(owner solana.Pubkey, zero bool) Scope {
+	var ps params
+	o := ps.key(owner)
+	amount := " AND amount > 0"
+	if zero {
+		amount = ""
+	}
+	held := "SELECT mint FROM " + schema.TableAssetTokenAccounts + " FINAL WHERE (mint, address) IN (SELECT mint, address FROM " +
+		schema.TableAssetTokenOwners + " FINAL WHERE owner = " + o + ") AND owner = " + o + amount
+	from := "(SELECT id, slot, created_slot FROM " + schema.TableAssetKeys + " FINAL WHERE path = " +
+		ps.add("String", schema.AssetPathOwner) + " AND key = " + o +
+		" UNION DISTINCT SELECT id, slot, created_slot FROM " + schema.TableAssetState +
+		" FINAL WHERE status = '' AND supply > 0 AND interface IN " + list(&ps, fungibleInterfaces) + " AND id IN (" + held + "))"
+	return Scope{from: from, where: "true", params: ps.p}
+}
+
 // sortColumn is the column ordering by s, "" for SortNone.
 func sortColumn(by string) (string, error) {
 	switch by {

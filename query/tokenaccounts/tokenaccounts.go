@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
+	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -21,6 +23,12 @@ type Account struct {
 	Frozen                  bool
 	Delegate, CloseAuth     *solana.Pubkey
 	Extensions              string // JSON, "" for none
+	Program                 solana.Pubkey
+}
+
+// ATA is the associated token account address of owner for a's mint.
+func (a Account) ATA(owner solana.Pubkey) solana.Pubkey {
+	return token.AssociatedTokenAddress(owner, a.Mint, a.Program)
 }
 
 // Query selects accounts: of Owner, of Mint, or both; zero balances only
@@ -78,7 +86,7 @@ func List(ctx context.Context, s store.Querier, q Query, p Page) ([]Account, err
 	if p.After != nil {
 		where = append(where, "address > "+key("after", *p.After))
 	}
-	sql := `SELECT address, mint, owner, amount, frozen, delegate, delegated_amount, close_authority, extensions
+	sql := `SELECT address, mint, owner, amount, frozen, delegate, delegated_amount, close_authority, extensions, program
 		FROM asset_token_accounts FINAL WHERE ` + strings.Join(where, " AND ") +
 		" ORDER BY address LIMIT " + strconv.Itoa(p.Limit)
 	if p.Page > 1 {
@@ -96,6 +104,7 @@ func List(ctx context.Context, s store.Querier, q Query, p Page) ([]Account, err
 			Amount: r.U64(3), Frozen: r.Bool(4), DelegatedAmount: r.U64(6), Extensions: r.Str(8),
 		}
 		a.Delegate, a.CloseAuth = optKey(r.OptKey(5)), optKey(r.OptKey(7))
+		a.Program = solana.Pubkey(r.Key(9))
 		if err := r.Err(); err != nil {
 			return nil, fmt.Errorf("list token accounts: %w", err)
 		}
@@ -110,4 +119,39 @@ func optKey(b [32]byte, ok bool) *solana.Pubkey {
 	}
 	k := solana.Pubkey(b)
 	return &k
+}
+
+// Holdings returns owner's token account of each of mints that it holds:
+// its associated token account when it has one, else its largest.
+func Holdings(ctx context.Context, s store.Querier, owner solana.Pubkey, mints []solana.Pubkey) (map[solana.Pubkey]Account, error) {
+	out := map[solana.Pubkey]Account{}
+	if len(mints) == 0 {
+		return out, nil
+	}
+	in, params := assetrows.KeyIn("mint", mints)
+	params["owner"] = string(owner[:])
+	res, err := s.Query(ctx, `SELECT address, mint, amount, program FROM asset_token_accounts FINAL
+		WHERE (mint, address) IN (SELECT mint, address FROM asset_token_owners FINAL
+			WHERE owner = {owner:FixedString(32)} AND `+in+`)
+		AND owner = {owner:FixedString(32)}`, params)
+	if err != nil {
+		return nil, fmt.Errorf("read holdings: %w", err)
+	}
+	for i := range res.Rows {
+		r := res.Row(i)
+		a := Account{Address: solana.Pubkey(r.Key(0)), Mint: solana.Pubkey(r.Key(1)), Owner: owner,
+			Amount: r.U64(2), Program: solana.Pubkey(r.Key(3))}
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("read holdings: %w", err)
+		}
+		prev, ok := out[a.Mint]
+		switch {
+		case !ok:
+			out[a.Mint] = a
+		case prev.Address == prev.ATA(owner):
+		case a.Address == a.ATA(owner) || a.Amount > prev.Amount:
+			out[a.Mint] = a
+		}
+	}
+	return out, nil
 }
