@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -30,10 +31,11 @@ var (
 // maxKeyLen rejects absurd keys without a store round trip.
 const maxKeyLen = 256
 
-// outcome is the answer to one request before encoding.
+// outcome is the answer to one request: its error, or its result encoded
+// as soon as the call returns, so a batch holds bytes, not results.
 type outcome struct {
-	result any
-	err    *jsonrpc.Error
+	enc []byte
+	err *jsonrpc.Error
 }
 
 func (s *Server) serveRPC(rc *fasthttp.RequestCtx) {
@@ -86,20 +88,47 @@ func (s *Server) serveRPC(rc *fasthttp.RequestCtx) {
 		}
 	}
 	if len(todo) == 1 {
-		out[todo[0]] = s.call(ctx, project, &reqs[todo[0]])
+		out[todo[0]] = s.answer(ctx, project, &reqs[todo[0]])
 	} else if len(todo) > 1 {
 		sem := make(chan struct{}, s.cfg.BatchConcurrency)
 		var wg sync.WaitGroup
+		var spent atomic.Int64
 		for _, i := range todo {
 			sem <- struct{}{}
+			// Past the budget, the calls left are refused before they run:
+			// the answers so far bound the work and memory of the request.
+			if spent.Load() > int64(s.cfg.MaxAnswerBytes) {
+				out[i].err = s.errTooLarge
+				<-sem
+				continue
+			}
 			wg.Go(func() {
 				defer func() { <-sem }()
-				out[i] = s.call(ctx, project, &reqs[i])
+				out[i] = s.answer(ctx, project, &reqs[i])
+				spent.Add(int64(len(out[i].enc)))
 			})
 		}
 		wg.Wait()
 	}
 	s.writeOutcomes(rc, msg, out)
+}
+
+// answer runs one request and encodes its result; notifications are run
+// and not encoded.
+func (s *Server) answer(ctx context.Context, project string, r *jsonrpc.Request) outcome {
+	res, err := s.call(ctx, project, r)
+	if err != nil {
+		return outcome{err: err}
+	}
+	if r.Notification {
+		return outcome{}
+	}
+	enc, eerr := jsonrpc.AppendResult(nil, r.ID, res)
+	if eerr != nil {
+		s.log.Error("encoding result failed", "method", r.Method, "err", eerr)
+		return outcome{err: errInternal}
+	}
+	return outcome{enc: enc}
 }
 
 // failAll answers every request of msg with e, echoing ids when the body
@@ -121,10 +150,10 @@ func (s *Server) failAll(rc *fasthttp.RequestCtx, msg jsonrpc.Message, e *jsonrp
 }
 
 // call runs one request's handler.
-func (s *Server) call(ctx context.Context, project string, r *jsonrpc.Request) outcome {
+func (s *Server) call(ctx context.Context, project string, r *jsonrpc.Request) (any, *jsonrpc.Error) {
 	h, ok := s.reg.Lookup(r.Method)
 	if !ok {
-		return outcome{err: jsonrpc.MethodNotFound()}
+		return nil, jsonrpc.MethodNotFound()
 	}
 	c := &jsonrpc.Call{Method: r.Method, Params: r.Params, ProjectID: project, ID: r.ID}
 	res, err := s.invoke(ctx, h, c)
@@ -132,9 +161,9 @@ func (s *Server) call(ctx context.Context, project string, r *jsonrpc.Request) o
 		s.cfg.Usage.Record(project, r.Method, err == nil)
 	}
 	if err != nil {
-		return outcome{err: s.toRPCError(c, err)}
+		return nil, s.toRPCError(c, err)
 	}
-	return outcome{result: res}
+	return res, nil
 }
 
 // errPanicked marks a recovered panic; the stack was logged where it happened.
@@ -228,16 +257,10 @@ func (s *Server) writeOutcomes(rc *fasthttp.RequestCtx, msg jsonrpc.Message, out
 	}
 }
 
-// appendOutcome encodes o; a result that cannot be encoded turns o into an
-// internal error so the HTTP status reflects it.
+// appendOutcome appends o's encoded answer.
 func (s *Server) appendOutcome(buf []byte, r jsonrpc.Request, o *outcome) []byte {
 	if o.err == nil {
-		out, err := jsonrpc.AppendResult(buf, r.ID, o.result)
-		if err == nil {
-			return out
-		}
-		s.log.Error("encoding result failed", "method", r.Method, "err", err)
-		o.err = errInternal
+		return append(buf, o.enc...)
 	}
 	return jsonrpc.AppendError(buf, r.ID, o.err)
 }

@@ -70,6 +70,10 @@ type Config struct {
 	// NoCORS answers no CORS preflight and adds no CORS header: browsers
 	// then keep answers from pages of other origins.
 	NoCORS bool
+	// MaxAnswerBytes bounds the encoded answers of one HTTP request: once
+	// a batch's answers pass it, its calls not yet started are refused
+	// unrun. Default 32 MiB.
+	MaxAnswerBytes int
 	// CompressMinBytes is the smallest JSON-RPC answer sent gzipped to a
 	// client whose Accept-Encoding admits gzip. 0 (the default) never
 	// compresses (see compress.go for the trade).
@@ -85,6 +89,7 @@ const (
 	defaultIdleTimeout     = 60 * time.Second
 	defaultShutdownTimeout = 30 * time.Second
 	defaultBatchConc       = 4
+	defaultMaxAnswerBytes  = 32 << 20
 )
 
 func (c *Config) applyDefaults() {
@@ -115,6 +120,9 @@ func (c *Config) applyDefaults() {
 	if c.BatchConcurrency <= 0 {
 		c.BatchConcurrency = defaultBatchConc
 	}
+	if c.MaxAnswerBytes <= 0 {
+		c.MaxAnswerBytes = defaultMaxAnswerBytes
+	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
@@ -130,7 +138,9 @@ type Server struct {
 	health  Health
 	limiter *limiter
 	srv     *fasthttp.Server
-	bufs    sync.Pool
+	// errTooLarge refuses the calls of a batch past MaxAnswerBytes.
+	errTooLarge *jsonrpc.Error
+	bufs        sync.Pool
 	// allowRPC and allowGet are the Allow headers of "/" and of the
 	// probes: OPTIONS is answered too while CORS is on.
 	allowRPC, allowGet string
@@ -162,6 +172,9 @@ func New(cfg Config, reg *jsonrpc.Registry, keys KeyChecker, health Health) (*Se
 		health: health,
 		base:   context.Background(),
 	}
+	s.errTooLarge = jsonrpc.InvalidRequest("Request too large: the answers of this batch passed " +
+		byteSize(cfg.MaxAnswerBytes) + " before this call ran; send it in a smaller batch").
+		WithStatus(fasthttp.StatusRequestEntityTooLarge)
 	s.allowRPC, s.allowGet = "POST", "GET, HEAD"
 	if !cfg.NoCORS {
 		s.allowRPC, s.allowGet = s.allowRPC+", OPTIONS", s.allowGet+", OPTIONS"
@@ -369,4 +382,12 @@ var keyParam = regexp.MustCompile(`(?i)(api[-_]key(?:=|:\s*))[^&\s"'\\]*`)
 // one.
 func RedactKeys(s string) string {
 	return keyParam.ReplaceAllString(s, "${1}REDACTED")
+}
+
+// byteSize is n bytes in MiB when it is a whole number of them.
+func byteSize(n int) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return strconv.Itoa(n>>20) + " MiB"
+	}
+	return strconv.Itoa(n) + " bytes"
 }

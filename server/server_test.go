@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -857,5 +858,38 @@ func TestProbes(t *testing.T) {
 		if status, _, body := do(t, http.MethodGet, ts.url+tt.path, ""); status != tt.status {
 			t.Errorf("%s: %d %s, want %d", tt.path, status, body, tt.status)
 		}
+	}
+}
+
+// TestAnswerBudget: once a batch's answers pass MaxAnswerBytes, the calls
+// not yet started are refused without running (413 per element), so one
+// request's work and memory stay bounded.
+func TestAnswerBudget(t *testing.T) {
+	var ran atomic.Int32
+	reg := testRegistry()
+	reg.Register("big", func(context.Context, *jsonrpc.Call) (any, error) {
+		ran.Add(1)
+		return strings.Repeat("x", 600), nil
+	})
+	ts := start(t, server.Config{MaxAnswerBytes: 1000, BatchConcurrency: 1}, reg, nil)
+	body := "[" + strings.TrimSuffix(strings.Repeat(`{"jsonrpc":"2.0","id":1,"method":"big"},`, 10), ",") + "]"
+	status, _, b := do(t, http.MethodPost, ts.url+"/?api-key=good", body)
+	var got []response
+	if err := json.Unmarshal(b, &got); err != nil || status != 200 || len(got) != 10 {
+		t.Fatalf("HTTP %d %s (%v)", status, b, err)
+	}
+	// 600 bytes, then 1,200: past 1,000, the other eight do not run.
+	if n := ran.Load(); n != 2 {
+		t.Errorf("%d calls ran, want 2", n)
+	}
+	for i, r := range got {
+		refused := r.Error != nil && r.Error.Code == -32600 && strings.Contains(r.Error.Message, "passed 1000 bytes")
+		if (i >= 2) != refused {
+			t.Errorf("element %d: %+v, refused %v", i, r.Error, refused)
+		}
+	}
+	// A single call is never refused by the budget.
+	if status, _, b := do(t, http.MethodPost, ts.url+"/?api-key=good", `{"jsonrpc":"2.0","id":1,"method":"big"}`); status != 200 {
+		t.Errorf("single call: %d %s", status, b)
 	}
 }

@@ -25,6 +25,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request deadline")
 	rate := fs.Float64("rate-limit", 0, "requests per second per API key (0 = unlimited)")
 	corsOrigins := fs.String("cors-origins", "*", "origins whose web pages may call the API (CORS), comma-separated; * = any, empty = CORS off")
+	answerMB := fs.Int("max-answer-mb", 32, "answers of one HTTP request past which the calls of a batch not yet run are refused (413)")
 	gzipMin := fs.Int("compress-min-bytes", 0, "gzip answers of at least this many bytes for clients whose Accept-Encoding admits gzip (0 = never; it pays over links slower than about 1.5 Gbit/s)")
 	hot := fs.Bool("hot-index", true, "serve mint holders and token balances from an in-memory index kept in sync with the store")
 	tokenIndex := fs.Bool("token-index", true, "serve compressed token accounts by owner and by delegate from an in-memory index kept in sync with the store")
@@ -117,6 +118,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		RateLimitPerKey:  *rate,
 		Logger:           e.log,
 		CompressMinBytes: *gzipMin,
+		MaxAnswerBytes:   *answerMB << 20,
 		CORSOrigins:      origins,
 		NoCORS:           noCORS,
 		Usage:            server.NewUsageCounter(),
