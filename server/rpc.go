@@ -42,15 +42,16 @@ func (s *Server) serveRPC(rc *fasthttp.RequestCtx) {
 	// fasthttp reuses the body buffer once this function returns, and a
 	// handler that ignores its deadline may still be reading its params.
 	body := bytes.Clone(rc.PostBody())
-	msg, perr := jsonrpc.Parse(body)
 
+	// The key is checked before the body is parsed: a request without a
+	// valid key costs no more than parsing a small body (to echo its ids).
 	key := rc.QueryArgs().Peek("api-key")
 	if len(key) == 0 {
-		s.failAll(rc, msg, errMissingKey)
+		s.refuse(rc, body, errMissingKey)
 		return
 	}
 	if len(key) > maxKeyLen {
-		s.failAll(rc, msg, errInvalidKey)
+		s.refuse(rc, body, errInvalidKey)
 		return
 	}
 	apiKey := string(key)
@@ -61,13 +62,14 @@ func (s *Server) serveRPC(rc *fasthttp.RequestCtx) {
 	project, ok, err := s.keys.CheckKey(ctx, apiKey)
 	if err != nil {
 		s.log.Error("api key check failed", "err", err)
-		s.failAll(rc, msg, errUnavailable)
+		s.refuse(rc, body, errUnavailable)
 		return
 	}
 	if !ok {
-		s.failAll(rc, msg, errInvalidKey)
+		s.refuse(rc, body, errInvalidKey)
 		return
 	}
+	msg, perr := jsonrpc.Parse(body)
 	if perr != nil {
 		s.writeError(rc, perr)
 		return
@@ -129,6 +131,21 @@ func (s *Server) answer(ctx context.Context, project string, r *jsonrpc.Request)
 		return outcome{err: errInternal}
 	}
 	return outcome{enc: enc}
+}
+
+// refuseParseMax is the largest body a refused request is parsed for, to
+// answer each of its ids; a larger one is answered once, with id null.
+const refuseParseMax = 64 << 10
+
+// refuse answers a request that is not run (no key, a bad key, keys
+// unavailable) with e.
+func (s *Server) refuse(rc *fasthttp.RequestCtx, body []byte, e *jsonrpc.Error) {
+	if len(body) > refuseParseMax {
+		s.writeError(rc, e)
+		return
+	}
+	msg, _ := jsonrpc.Parse(body)
+	s.failAll(rc, msg, e)
 }
 
 // failAll answers every request of msg with e, echoing ids when the body

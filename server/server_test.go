@@ -893,3 +893,19 @@ func TestAnswerBudget(t *testing.T) {
 		t.Errorf("single call: %d %s", status, b)
 	}
 }
+
+// TestRefusedBodyNotParsed: without a valid key, a large body is not
+// parsed: the answer is one error with id null (a small body still has
+// each id echoed, as TestBatch checks).
+func TestRefusedBodyNotParsed(t *testing.T) {
+	ts := start(t, server.Config{}, nil, nil)
+	pad := strings.Repeat("x", 20<<10)
+	body := "[" + strings.TrimSuffix(strings.Repeat(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"p":"`+pad+`"}},`, 50), ",") + "]"
+	for _, q := range []string{"?api-key=bad", "?"} {
+		status, _, b := do(t, http.MethodPost, ts.url+"/"+q, body)
+		r := decode(t, b)
+		if status != 401 || string(r.ID) != "null" || r.Error == nil || r.Error.Code != -32001 {
+			t.Errorf("%s: HTTP %d %s, want one 401 error with id null", q, status, b)
+		}
+	}
+}
