@@ -24,11 +24,15 @@ type getTokenAccountsParams struct {
 	Options        *Options `json:"options"`
 	Cursor         *string  `json:"cursor"`
 	DisplayOptions *Options `json:"displayOptions"`
+	SortBy         *struct {
+		SortBy        *string `json:"sortBy"`
+		SortDirection *string `json:"sortDirection"`
+	} `json:"sortBy"`
 }
 
 // The reference's order, then Helius's spellings.
 var getTokenAccountsFields = []string{"ownerAddress", "mintAddress", "limit", "page", "before",
-	"after", "options", "cursor", "displayOptions", "owner", "mint"}
+	"after", "options", "cursor", "displayOptions", "owner", "mint", "sortBy"}
 
 // tokenAccountList is getTokenAccounts' answer. Cursor is the last
 // address of a full page read without page/before/after, null on the
@@ -80,12 +84,32 @@ func getTokenAccounts(d Deps) jsonrpc.Handler {
 		if q.Mint, err = optAddress(mint); err != nil {
 			return nil, err
 		}
-		pg, mode, err := paging{Limit: p.Limit, Page: p.Page, Before: p.Before, After: p.After, Cursor: p.Cursor}.
-			page(sortByID)
+		byAmount, err := p.byAmount()
 		if err != nil {
 			return nil, err
 		}
-		tp := tokenaccounts.Page{Limit: pg.Limit, Page: pg.Page, Before: pg.Before, After: pg.After}
+		pgn := paging{Limit: p.Limit, Page: p.Page, Before: p.Before, After: p.After, Cursor: p.Cursor}
+		var past *tokenaccounts.AmountCursor
+		if byAmount {
+			if q.Mint == nil {
+				return nil, invalidParams("Invalid params: sortBy amount ranks the holders of a mint: give mintAddress")
+			}
+			if p.Before != nil || p.After != nil {
+				return nil, invalidParams(errPaginationSorting)
+			}
+			if p.Cursor != nil && p.Page == nil {
+				c, err := tokenaccounts.DecodeAmountCursor(*p.Cursor)
+				if err != nil {
+					return nil, invalidParams("Cursor Validation Err: " + *p.Cursor + " is invalid")
+				}
+				past, pgn.Cursor = &c, nil
+			}
+		}
+		pg, mode, err := pgn.page(sortByID)
+		if err != nil {
+			return nil, err
+		}
+		tp := tokenaccounts.Page{Limit: pg.Limit, Page: pg.Page, Before: pg.Before, After: pg.After, ByAmount: byAmount, Past: past}
 		if pg.Cursor != nil {
 			tp.After = pg.Cursor // addresses ascend
 		}
@@ -119,7 +143,11 @@ func getTokenAccounts(d Deps) jsonrpc.Handler {
 			out.Before, out.After = p.Before, p.After
 		case modeCursor:
 			if n := len(accounts); n > 0 && n == pg.Limit {
-				c := base58.Encode(accounts[n-1].Address[:])
+				last := accounts[n-1]
+				c := base58.Encode(last.Address[:])
+				if byAmount {
+					c = tokenaccounts.AmountCursor{Amount: last.Amount, Address: last.Address}.Encode()
+				}
 				out.Cursor = &c
 			}
 		}
@@ -136,4 +164,19 @@ func keyStr(k *solana.Pubkey) *string {
 	}
 	s := k.String()
 	return &s
+}
+
+// byAmount reports whether the request ranks accounts by amount, an
+// addition: `sortBy: {sortBy: "amount"}`, largest first.
+func (p *getTokenAccountsParams) byAmount() (bool, error) {
+	if p.SortBy == nil {
+		return false, nil
+	}
+	if p.SortBy.SortBy == nil || *p.SortBy.SortBy != "amount" {
+		return false, invalidParams("Invalid params: getTokenAccounts sorts by `amount` only")
+	}
+	if d := p.SortBy.SortDirection; d != nil && *d != "desc" {
+		return false, invalidParams("Invalid params: sortBy amount ranks largest first: sortDirection must be `desc`")
+	}
+	return true, nil
 }

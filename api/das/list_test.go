@@ -2,6 +2,7 @@ package das
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -17,6 +18,8 @@ import (
 	"github.com/dasch-labs/dasch/chain/core"
 	"github.com/dasch-labs/dasch/chain/core/coretest"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
+	"github.com/dasch-labs/dasch/chain/token/tokentest"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/decoders"
 	"github.com/dasch-labs/dasch/ingest/source"
@@ -25,12 +28,12 @@ import (
 // testKey is a deterministic address named by s.
 func testKey(s string) solana.Pubkey { return solana.Pubkey(sha256.Sum256([]byte(s))) }
 
-// coreFile writes a Core account (asset or collection) as an account
-// fixture in dir and returns its path.
-func coreFile(t *testing.T, dir string, pubkey solana.Pubkey, data []byte, slot uint64) string {
+// accountFile writes an account of program as an account fixture in dir
+// and returns its path.
+func accountFile(t *testing.T, dir string, pubkey, program solana.Pubkey, data []byte, slot uint64) string {
 	t.Helper()
 	b, err := json.Marshal(map[string]any{
-		"pubkey": pubkey.String(), "owner": core.CoreProgram().String(), "lamports": 1000,
+		"pubkey": pubkey.String(), "owner": program.String(), "lamports": 1000,
 		"executable": false, "rent_epoch": "0", "data": base64.StdEncoding.EncodeToString(data),
 		"slot": slot, "write_version": 0,
 	})
@@ -42,6 +45,12 @@ func coreFile(t *testing.T, dir string, pubkey solana.Pubkey, data []byte, slot 
 		t.Fatal(err)
 	}
 	return path
+}
+
+// coreFile writes a Core account (asset or collection) as an account
+// fixture in dir and returns its path.
+func coreFile(t *testing.T, dir string, pubkey solana.Pubkey, data []byte, slot uint64) string {
+	return accountFile(t, dir, pubkey, core.CoreProgram(), data, slot)
 }
 
 // indexFiles ingests files in one pipeline run.
@@ -358,5 +367,89 @@ func TestOwnerFungibles(t *testing.T) {
 	ti := got.Items[0].TokenInfo
 	if ti.Balance == nil || *ti.Balance == 0 || ti.ATA == nil {
 		t.Errorf("token_info %s, want the owner's balance and token account", a.Result)
+	}
+}
+
+// TestTokenAccountsByAmount ranks a mint's holders by amount with
+// sortBy amount, following the answered cursors to the end, and lists an
+// owner's accounts after one of them changed owner.
+func TestTokenAccountsByAmount(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	mint := testKey("mint")
+	amounts := []uint64{5, 100, 0, 100, 7, 42, 1}
+	var files []string
+	type holding struct {
+		address solana.Pubkey
+		amount  uint64
+	}
+	var want []holding
+	for i, n := range amounts {
+		addr := testKey("account" + strconv.Itoa(i))
+		data := tokentest.EncodeTokenAccount(&token.TokenAccount{Mint: mint, Owner: testKey("holder" + strconv.Itoa(i%3)),
+			Amount: n, State: token.StateInitialized})
+		files = append(files, accountFile(t, dir, addr, token.TokenProgram(), data, 10))
+		if n > 0 {
+			want = append(want, holding{addr, n})
+		}
+	}
+	e.indexFiles(files...)
+	slices.SortFunc(want, func(a, b holding) int {
+		if a.amount != b.amount {
+			return cmp.Compare(b.amount, a.amount)
+		}
+		return bytes.Compare(a.address[:], b.address[:])
+	})
+	type page struct {
+		Cursor        *string `json:"cursor"`
+		TokenAccounts []struct {
+			Address string `json:"address"`
+			Amount  uint64 `json:"amount"`
+		} `json:"token_accounts"`
+	}
+	var got []holding
+	cursor := ""
+	for range 10 {
+		p := `{"mintAddress":"` + mint.String() + `","sortBy":{"sortBy":"amount"},"limit":2`
+		if cursor != "" {
+			p += `,"cursor":"` + cursor + `"`
+		}
+		a := e.call("getTokenAccounts", p+`}`)
+		var pg page
+		if err := json.Unmarshal(a.Result, &pg); err != nil || a.Error != nil {
+			t.Fatalf("%s: %s %+v", p, a.Result, a.Error)
+		}
+		for _, ta := range pg.TokenAccounts {
+			got = append(got, holding{solana.MustParsePubkey(ta.Address), ta.Amount})
+		}
+		if pg.Cursor == nil {
+			break
+		}
+		cursor = *pg.Cursor
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("ranked: %v, want %v", got, want)
+	}
+	// account1 (100, holder1) moves to holder0: listed under its new owner only.
+	moved := testKey("account1")
+	data := tokentest.EncodeTokenAccount(&token.TokenAccount{Mint: mint, Owner: testKey("holder0"), Amount: 100, State: token.StateInitialized})
+	e.indexFiles(accountFile(t, dir, moved, token.TokenProgram(), data, 20))
+	count := func(owner string) int {
+		a := e.call("getTokenAccounts", `{"ownerAddress":"`+testKey(owner).String()+`","options":{"showZeroBalance":true}}`)
+		var pg page
+		if err := json.Unmarshal(a.Result, &pg); err != nil || a.Error != nil {
+			t.Fatalf("%s %+v", a.Result, a.Error)
+		}
+		return len(pg.TokenAccounts)
+	}
+	// holder0 had accounts 0, 3, 6; holder1 had 1 and 4.
+	if n0, n1 := count("holder0"), count("holder1"); n0 != 4 || n1 != 1 {
+		t.Errorf("after the move: holder0 %d accounts, holder1 %d; want 4 and 1", n0, n1)
+	}
+	for _, bad := range []string{`"sortBy":{"sortBy":"amount"}`, `"mintAddress":"` + mint.String() + `","sortBy":{"sortBy":"size"}`,
+		`"mintAddress":"` + mint.String() + `","sortBy":{"sortBy":"amount"},"cursor":"abc"`} {
+		if a := e.call("getTokenAccounts", `{`+bad+`}`); a.Error == nil || a.Status != 400 {
+			t.Errorf("%s: HTTP %d %+v, want 400", bad, a.Status, a.Error)
+		}
 	}
 }

@@ -5,10 +5,13 @@ package tokenaccounts
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mr-tron/base58"
 
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/chain/token"
@@ -39,12 +42,42 @@ type Query struct {
 }
 
 // Page is Limit accounts, after (Page-1)*Limit when Page is set, else
-// those with addresses after After and before Before.
+// those with addresses after After and before Before. ByAmount orders by
+// amount, largest first (then address), resuming past Past when set.
 type Page struct {
 	Limit         int
 	Page          int
 	Before, After *solana.Pubkey
+	ByAmount      bool
+	Past          *AmountCursor
 }
+
+// AmountCursor is a position in amount order: the last account answered.
+type AmountCursor struct {
+	Amount  uint64
+	Address solana.Pubkey
+}
+
+// Encode is c as a cursor string: base58 of the amount (8 bytes, big
+// endian) and the address.
+func (c AmountCursor) Encode() string {
+	var b [40]byte
+	binary.BigEndian.PutUint64(b[:8], c.Amount)
+	copy(b[8:], c.Address[:])
+	return base58.Encode(b[:])
+}
+
+// DecodeAmountCursor reverses Encode.
+func DecodeAmountCursor(s string) (AmountCursor, error) {
+	b, err := base58.Decode(s)
+	if err != nil || len(b) != 40 {
+		return AmountCursor{}, fmt.Errorf("cursor %q is not an amount cursor", s)
+	}
+	return AmountCursor{Amount: binary.BigEndian.Uint64(b[:8]), Address: solana.Pubkey(b[8:])}, nil
+}
+
+// ErrAmountNeedsMint is an amount order without a mint.
+var ErrAmountNeedsMint = errors.New("sortBy amount needs mintAddress")
 
 // ErrNoScope is a query with neither owner nor mint, with the reference's
 // text.
@@ -86,9 +119,20 @@ func List(ctx context.Context, s store.Querier, q Query, p Page) ([]Account, err
 	if p.After != nil {
 		where = append(where, "address > "+key("after", *p.After))
 	}
+	order := " ORDER BY address"
+	if p.ByAmount {
+		if q.Mint == nil {
+			return nil, ErrAmountNeedsMint
+		}
+		order = " ORDER BY amount DESC, address"
+		if c := p.Past; c != nil {
+			params["past_amount"] = strconv.FormatUint(c.Amount, 10)
+			a := "{past_amount:UInt64}"
+			where = append(where, "(amount < "+a+" OR (amount = "+a+" AND address > "+key("past", c.Address)+"))")
+		}
+	}
 	sql := `SELECT address, mint, owner, amount, frozen, delegate, delegated_amount, close_authority, extensions, program
-		FROM asset_token_accounts FINAL WHERE ` + strings.Join(where, " AND ") +
-		" ORDER BY address LIMIT " + strconv.Itoa(p.Limit)
+		FROM asset_token_accounts FINAL WHERE ` + strings.Join(where, " AND ") + order + " LIMIT " + strconv.Itoa(p.Limit)
 	if p.Page > 1 {
 		sql += " OFFSET " + strconv.Itoa((p.Page-1)*p.Limit)
 	}
