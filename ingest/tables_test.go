@@ -17,6 +17,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/assetstate"
+	"github.com/dasch-labs/dasch/ingest/bubblegumtree"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/internal/storetest"
@@ -37,7 +38,7 @@ func TestTableSchemas(t *testing.T) {
 	dec, samples := sampleRows(t)
 	// The asset state step writes asset_state and asset_keys beside the
 	// decoders' tables.
-	tables := append(ingest.TablesOf(dec, assetstate.Decoder{}), assetstate.StateTable(), assetstate.KeysTable(), assetstate.EditionsTable())
+	tables := append(ingest.TablesOf(dec, assetstate.Decoder{}, bubblegumtree.Decoder{}), assetstate.StateTable(), assetstate.KeysTable(), assetstate.EditionsTable())
 	names := map[string]bool{}
 	for _, tbl := range tables {
 		names[tbl.Name] = true
@@ -312,6 +313,10 @@ func sampleRows(t *testing.T) (decode.Decoder, map[string]arrowbatch.Row) {
 		t.Fatal(err)
 	}
 	out.Add(ev)
+	for _, r := range bubblegumtree.NodeRows(&bubblegum.ChangeLog{Tree: bubblegum.Key(key(31)), Seq: 2, Index: 1,
+		Path: []bubblegum.PathNode{{Node: bubblegum.Key(key(36)), Index: 3}, {Node: bubblegum.Key(key(37)), Index: 1}}}, slot) {
+		out.Add(r)
+	}
 	collection := key(34)
 	out.Add(&assetstate.StateRow{ID: key(29), Edition: key(35), Collection: &collection, Version: 1, Slot: slot, Doc: []byte(`{}`),
 		Listing: assetstate.Listing{Interface: "V1_NFT", Owner: key(36), OwnerType: "single", Delegate: &collection, Supply: 1, Name: "n"}})

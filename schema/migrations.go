@@ -165,6 +165,7 @@ func Migrations() []Migration {
 		{Version: 25, Name: "balance_merges", Statements: balanceMerges()},
 		{Version: 26, Name: "asset_state", Statements: assetState()},
 		{Version: 27, Name: "asset_listing", Statements: assetListing()},
+		{Version: 28, Name: "bubblegum_nodes", Statements: bubblegumNodes()},
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/assetstate"
+	"github.com/dasch-labs/dasch/ingest/bubblegumtree"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
@@ -44,6 +45,8 @@ func Configure(ctx context.Context, s arrowstore.Writer, cfg *ingest.Config, o O
 		}
 	}
 	cfg.Decoders = append(cfg.Decoders, assetstate.Decoder{})
+	// The nodes of Bubblegum trees, which asset proofs are read from.
+	cfg.Decoders = append(cfg.Decoders, bubblegumtree.Decoder{})
 	cfg.Steps = append(cfg.Steps, assetstate.NewFoldStep())
 	return nil
 }
