@@ -88,6 +88,8 @@ func Register(r *jsonrpc.Registry, d Deps) {
 		{getGrouping(d), []string{"getGrouping", "get_grouping"}},
 		{getTokenAccounts(d), []string{"getTokenAccounts", "get_token_accounts"}},
 		{getNftEditions(d), []string{"getNftEditions", "get_nft_editions"}},
+		{getAssetProof(d), []string{"getAssetProof", "get_asset_proof"}},
+		{getAssetProofBatch(d), []string{"getAssetProofBatch", "getAssetProofs", "get_asset_proofs", "get_asset_proof_batch"}},
 	} {
 		for _, name := range m.names {
 			r.Register(name, m.h)
