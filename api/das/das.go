@@ -90,6 +90,7 @@ func Register(r *jsonrpc.Registry, d Deps) {
 		{getNftEditions(d), []string{"getNftEditions", "get_nft_editions"}},
 		{getAssetProof(d), []string{"getAssetProof", "get_asset_proof"}},
 		{getAssetProofBatch(d), []string{"getAssetProofBatch", "getAssetProofs", "get_asset_proofs", "get_asset_proof_batch"}},
+		{getAssetSignatures(d), []string{"getAssetSignatures", "getSignaturesForAsset"}},
 	} {
 		for _, name := range m.names {
 			r.Register(name, m.h)

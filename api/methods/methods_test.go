@@ -28,9 +28,9 @@ func TestSets(t *testing.T) {
 	}
 	das := names(methods.DAS)
 	if !slices.Equal(das, []string{"getAsset", "getAssetBatch", "getAssetProof", "getAssetProofBatch", "getAssetProofs",
-		"getAssets", "getAssetsByAuthority",
+		"getAssetSignatures", "getAssets", "getAssetsByAuthority",
 		"getAssetsByCreator", "getAssetsByGroup", "getAssetsByOwner", "getGrouping", "getNftEditions",
-		"getTokenAccounts", "get_asset", "get_asset_batch", "get_asset_proof", "get_asset_proof_batch", "get_asset_proofs",
+		"getSignaturesForAsset", "getTokenAccounts", "get_asset", "get_asset_batch", "get_asset_proof", "get_asset_proof_batch", "get_asset_proofs",
 		"get_assets", "get_assets_by_creator",
 		"get_assets_by_group", "get_assets_by_owner", "get_grouping", "get_nft_editions",
 		"get_token_accounts", "searchAssets", "search_assets"}) {
