@@ -89,17 +89,11 @@ func getNftEditions(d Deps) jsonrpc.Handler {
 			out.Editions = append(out.Editions, nftEdition{MintAddress: m, EditionAddress: e.Address.String(),
 				EditionNumber: e.Number, Mint: m, Edition: e.Number})
 		}
-		switch mode {
-		case modePage:
-			out.Page = &pg.Page
-		case modeKeyset:
-			out.Before, out.After = p.Before, p.After
-		case modeCursor:
-			if n := len(eds); n > 0 && n == pg.Limit {
-				c := eds[n-1].Address.String()
-				out.Cursor = &c
-			}
+		next := ""
+		if n := len(eds); n > 0 && n == pg.Limit {
+			next = eds[n-1].Address.String()
 		}
+		out.Page, out.Before, out.After, out.Cursor = paging{Before: p.Before, After: p.After}.members(mode, pg, next)
 		return out, nil
 	}
 }

@@ -136,21 +136,16 @@ func getTokenAccounts(d Deps) jsonrpc.Handler {
 				out.TokenAccounts[i].Extensions = rawJSON(a.Extensions)
 			}
 		}
-		switch mode {
-		case modePage:
-			out.Page = &pg.Page
-		case modeKeyset:
-			out.Before, out.After = p.Before, p.After
-		case modeCursor:
-			if n := len(accounts); n > 0 && n == pg.Limit {
-				last := accounts[n-1]
-				c := base58.Encode(last.Address[:])
-				if byAmount {
-					c = tokenaccounts.AmountCursor{Amount: last.Amount, Address: last.Address}.Encode()
-				}
-				out.Cursor = &c
+		// A cursor only for a full page: null says this was the last.
+		next := ""
+		if n := len(accounts); n > 0 && n == pg.Limit {
+			last := accounts[n-1]
+			next = base58.Encode(last.Address[:])
+			if byAmount {
+				next = tokenaccounts.AmountCursor{Amount: last.Amount, Address: last.Address}.Encode()
 			}
 		}
+		out.Page, out.Before, out.After, out.Cursor = pgn.members(mode, pg, next)
 		return out, nil
 	}
 }

@@ -146,6 +146,24 @@ func (p paging) page(sort assetlist.Sort) (assetlist.Page, pageMode, error) {
 	return out, mode, nil
 }
 
+// members are what an answer in mode says of its page: its number, the
+// before / after given, or the cursor to resume from (next; none when
+// empty).
+func (p paging) members(mode pageMode, pg assetlist.Page, next string) (page *int, before, after, cursor *string) {
+	switch mode {
+	case modePage:
+		n := pg.Page
+		page = &n
+	case modeKeyset:
+		before, after = p.Before, p.After
+	case modeCursor:
+		if next != "" {
+			cursor = &next
+		}
+	}
+	return page, before, after, cursor
+}
+
 // assetList is the answer of every list method. Total is the number of
 // items on the page, as the reference counts it; GrandTotal, with
 // showGrandTotal, every asset of the listing.
@@ -216,17 +234,11 @@ func (d Deps) list(ctx context.Context, method string, r listRequest) (any, erro
 			return nil, failed(d, method, err)
 		}
 	}
-	switch mode {
-	case modePage:
-		out.Page = &pg.Page
-	case modeKeyset:
-		out.Before, out.After = r.paging.Before, r.paging.After
-	case modeCursor:
-		if n := len(ids); n > 0 {
-			c := ids[n-1].String()
-			out.Cursor = &c
-		}
+	next := ""
+	if n := len(ids); n > 0 {
+		next = ids[n-1].String()
 	}
+	out.Page, out.Before, out.After, out.Cursor = r.paging.members(mode, pg, next)
 	if r.opts.GrandTotal {
 		n, err := assetlist.Count(ctx, d.Store, r.scope)
 		if err != nil {
