@@ -1,12 +1,14 @@
-// Package das_test checks dasch's getAsset and getAssets against the Metaplex
-// Digital Asset Standard API client, @metaplex-foundation/digital-asset-standard-api
+// Package das_test checks dasch's DAS methods against the Metaplex Digital
+// Asset Standard API client, @metaplex-foundation/digital-asset-standard-api
 // on a Umi RPC (the versions pinned in package.json), the client Metaplex
 // publishes for DAS endpoints.
 //
-// The test needs node and npm on PATH, and skips without them. It installs
-// the pinned packages with `npm ci` from the machine's npm cache, builds
-// bin/dasch, ingests fixtures of the DAS corpus (testdata/das) into one
-// store, serves it on loopback, and runs client.mjs against the server.
+// The tests need node and npm on PATH, and skip without them. They install
+// the pinned packages with `npm ci` from the machine's npm cache and build
+// bin/dasch. TestDASClient ingests fixtures of the DAS corpus (testdata/das)
+// into one store, serves it on loopback, and runs client.mjs (getAsset,
+// getAssets) against the server; TestDASListings gives every listing case
+// of the corpus its own store and runs listings.mjs.
 package das_test
 
 import (

@@ -10,12 +10,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -66,17 +68,78 @@ func LastLine(s string) string {
 // gets SIGINT and must exit cleanly.
 func Serve(t *testing.T, ctx context.Context, bin, storeURL string, flags ...string) string {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--store", storeURL, "--listen", "127.0.0.1:0"}, flags...)...)
-	stdout, err := cmd.StdoutPipe()
+	s, err := startServe(ctx, bin, storeURL, flags)
+	if s != nil {
+		t.Cleanup(func() {
+			if err := s.stop(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	return s.base
+}
+
+// ServeAll is Serve for several stores at once: the servers start
+// together and stop together at cleanup, as a store's shutdown takes
+// seconds.
+func ServeAll(t *testing.T, ctx context.Context, bin string, storeURLs []string, flags ...string) []string {
+	t.Helper()
+	servers := make([]*server, len(storeURLs))
+	errs := make([]error, len(storeURLs))
+	var wg sync.WaitGroup
+	for i, u := range storeURLs {
+		wg.Go(func() { servers[i], errs[i] = startServe(ctx, bin, u, flags) })
+	}
+	wg.Wait()
+	t.Cleanup(func() {
+		stopErrs := make([]error, len(servers))
+		var wg sync.WaitGroup
+		for i, s := range servers {
+			if s != nil {
+				wg.Go(func() { stopErrs[i] = s.stop() })
+			}
+		}
+		wg.Wait()
+		for _, err := range stopErrs {
+			if err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
+	bases := make([]string, len(servers))
+	for i, s := range servers {
+		bases[i] = s.base
+	}
+	return bases
+}
+
+// server is a running `dasch serve`.
+type server struct {
+	base   string
+	cmd    *exec.Cmd
+	done   chan error
+	stderr *syncBuffer
+}
+
+// startServe starts a server and waits for its address. On an error
+// after the start it returns the server too, to be stopped.
+func startServe(ctx context.Context, bin, storeURL string, flags []string) (*server, error) {
+	cmd := exec.Command(bin, append([]string{"serve", "--store", storeURL, "--listen", "127.0.0.1:0"}, flags...)...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	s := &server{cmd: cmd, done: make(chan error, 1), stderr: &syncBuffer{}}
+	cmd.Stderr = s.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
 	base := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -88,32 +151,52 @@ func Serve(t *testing.T, ctx context.Context, bin, storeURL string, flags ...str
 				}
 			}
 		}
-		done <- cmd.Wait()
+		s.done <- cmd.Wait()
 	}()
-	t.Cleanup(func() {
-		if err := cmd.Process.Signal(os.Interrupt); err != nil && !errors.Is(err, os.ErrProcessDone) {
-			t.Errorf("stop serve: %v", err)
-		}
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("serve exited with %v: %s", err, stderr.String())
-			}
-		case <-time.After(20 * time.Second):
-			cmd.Process.Kill()
-			<-done
-			t.Errorf("serve did not shut down on SIGINT: %s", stderr.String())
-		}
-	})
 	select {
-	case b := <-base:
-		return b
+	case s.base = <-base:
+		return s, nil
 	case <-ctx.Done():
-		t.Fatalf("serve did not start: %s", stderr.String())
+		return s, fmt.Errorf("serve %s did not start: %s", storeURL, s.stderr)
 	case <-time.After(30 * time.Second):
-		t.Fatalf("serve did not start in 30s: %s", stderr.String())
+		return s, fmt.Errorf("serve %s did not start in 30s: %s", storeURL, s.stderr)
 	}
-	return ""
+}
+
+// stop sends SIGINT and waits for a clean exit.
+func (s *server) stop() error {
+	if err := s.cmd.Process.Signal(os.Interrupt); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return fmt.Errorf("stop serve: %v", err)
+	}
+	select {
+	case err := <-s.done:
+		if err != nil {
+			return fmt.Errorf("serve exited with %v: %s", err, s.stderr)
+		}
+		return nil
+	case <-time.After(20 * time.Second):
+		s.cmd.Process.Kill()
+		<-s.done
+		return fmt.Errorf("serve did not shut down on SIGINT: %s", s.stderr)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to read while a process writes it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // Decode reads one summary entry into v; false when the call failed (already
@@ -142,15 +225,21 @@ func Show(v any) string {
 // error naming the client, and its entry is absent.
 func Client(t *testing.T, ctx context.Context, name string, args ...string) map[string]json.RawMessage {
 	t.Helper()
+	return Script(t, ctx, name, "client.mjs", args...)
+}
+
+// Script is Client for another script of the test's directory.
+func Script(t *testing.T, ctx context.Context, name, script string, args ...string) map[string]json.RawMessage {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "node", append([]string{"client.mjs"}, args...)...)
+	cmd := exec.CommandContext(ctx, "node", append([]string{script}, args...)...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
 	var summary map[string]json.RawMessage
 	if err := json.Unmarshal(stdout.Bytes(), &summary); err != nil {
-		t.Fatalf("node client.mjs: %v; no summary (%v)\nstdout: %s\nstderr: %s", runErr, err, stdout.String(), stderr.String())
+		t.Fatalf("node %s: %v; no summary (%v)\nstdout: %s\nstderr: %s", script, runErr, err, stdout.String(), stderr.String())
 	}
 	var failed map[string]string
 	if err := json.Unmarshal(summary["errors"], &failed); err != nil {
@@ -160,7 +249,7 @@ func Client(t *testing.T, ctx context.Context, name string, args ...string) map[
 		t.Errorf("%s %s failed:\n%s", name, call, failed[call])
 	}
 	if runErr != nil && len(failed) == 0 {
-		t.Fatalf("node client.mjs: %v\n%s", runErr, stderr.String())
+		t.Fatalf("node %s: %v\n%s", script, runErr, stderr.String())
 	}
 	return summary
 }
