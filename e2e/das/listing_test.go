@@ -33,9 +33,6 @@ var inputNames = map[string]map[string]string{
 // under its wire name.
 var pageInputs = []string{"sortBy", "limit", "page", "before", "after", "cursor", "displayOptions"}
 
-// lists names each list member of an answer and its items' id member.
-var lists = map[string]string{"items": "id", "token_accounts": "address", "editions": "edition_address"}
-
 // call is one entry of listings.mjs's calls.
 type call struct {
 	URL    string         `json:"url"`
@@ -216,34 +213,8 @@ func checkCase(t *testing.T, summary map[string]json.RawMessage, c *e2ekit.DASCa
 // answer.
 func expectedList(t *testing.T, c *e2ekit.DASCase) listed {
 	t.Helper()
-	out := listed{Head: map[string]any{}}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(c.Expected, &members); err != nil {
-		t.Fatalf("case %s: %v", c.Name, err)
-	}
-	for k, raw := range members {
-		if idKey, ok := lists[k]; ok {
-			var items []map[string]any
-			if err := json.Unmarshal(raw, &items); err != nil {
-				t.Fatal(err)
-			}
-			out.IDs = []string{}
-			for _, it := range items {
-				id, _ := it[idKey].(string)
-				out.IDs = append(out.IDs, id)
-			}
-			continue
-		}
-		var v any
-		if err := json.Unmarshal(raw, &v); err != nil {
-			t.Fatal(err)
-		}
-		out.Head[k] = v
-	}
-	if out.IDs == nil {
-		t.Fatalf("case %s: expected_result has no list", c.Name)
-	}
-	return out
+	head, ids, _ := c.ExpectedList(t)
+	return listed{Head: head, IDs: ids}
 }
 
 // listings runs listings.mjs with calls.

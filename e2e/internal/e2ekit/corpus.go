@@ -105,3 +105,41 @@ func Index(t *testing.T, ctx context.Context, bin, dir string, files []string) (
 	key = LastLine(Run(t, ctx, bin, "keys", "create", "--store", storeURL, "--project", "e2e"))
 	return storeURL, key
 }
+
+// ListIDs names each list member of a DAS list answer and its items' id
+// member.
+var ListIDs = map[string]string{"items": "id", "token_accounts": "address", "editions": "edition_address"}
+
+// ExpectedList splits the case's expected_result, a list answer, into its
+// members but the list (as encoding/json decodes them into an any), the
+// list's item ids, and its items.
+func (c *DASCase) ExpectedList(t *testing.T) (head map[string]any, ids []string, items []map[string]any) {
+	t.Helper()
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(c.Expected, &members); err != nil {
+		t.Fatalf("case %s: %v", c.Name, err)
+	}
+	head = map[string]any{}
+	for k, raw := range members {
+		if idKey, ok := ListIDs[k]; ok {
+			if err := json.Unmarshal(raw, &items); err != nil {
+				t.Fatalf("case %s: %s: %v", c.Name, k, err)
+			}
+			ids = []string{}
+			for _, it := range items {
+				id, _ := it[idKey].(string)
+				ids = append(ids, id)
+			}
+			continue
+		}
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatal(err)
+		}
+		head[k] = v
+	}
+	if ids == nil {
+		t.Fatalf("case %s: expected_result has no list", c.Name)
+	}
+	return head, ids, items
+}
