@@ -97,6 +97,8 @@ async function run(c) {
             return list(await h[c.method](c.params));
         case 'asset':
             return asset(await h[c.method](c.params));
+        case 'raw':
+            return await h[c.method](c.params);
         case 'assets': {
             const got = await h[c.method](c.params);
             if (!Array.isArray(got)) {

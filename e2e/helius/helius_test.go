@@ -34,6 +34,9 @@ var storeCases = [][]string{
 		"get_token_accounts_by_mint",
 		"get_nft_editions",
 		"search_asset_with_token_type_compressed",
+		// A compressed NFT minted as its tree's first leaf, then moved:
+		// the tree's whole history is indexed, so proofs verify.
+		"mint_transfer_mpl_programs",
 	},
 	// One owner's two NFTs and one fungible token.
 	{
@@ -332,17 +335,52 @@ func sdkChecks(cases map[string]*e2ekit.DASCase) []check {
 		wantHTTPError(400, "Bad Request"))
 	add(core, "error/malformed", "getAsset", map[string]any{"id": malformed}, "failure", wantHTTPError(400, "Bad Request"))
 	add(core, "error/missing", "getAsset", map[string]any{"id": missing}, "failure", wantHTTPError(404, "Not Found"))
-	// DAS methods of the SDK that dasch does not serve.
-	for _, m := range []struct {
-		method string
-		params map[string]any
-	}{
-		{"getAssetProof", map[string]any{"id": coreAsset.ID}},
-		{"getAssetProofBatch", map[string]any{"ids": []string{coreAsset.ID}}},
-		{"getSignaturesForAsset", map[string]any{"id": coreAsset.ID, "page": 1}},
-	} {
-		add(core, "unserved/"+m.method, m.method, m.params, "failure", wantRPCError("RPC error ("+m.method+"): Method not found"))
+	// Proofs and signatures of the compressed NFT, through the SDK's own
+	// methods: a proof of its tree, and the transactions of its leaf.
+	cnft := asset("mint_transfer_mpl_programs").ID
+	type proof struct {
+		Root   string   `json:"root"`
+		Proof  []string `json:"proof"`
+		Leaf   string   `json:"leaf"`
+		TreeID string   `json:"tree_id"`
 	}
+	checkProof := func(t *testing.T, name string, p proof) {
+		if p.Root == "" || len(p.Proof) == 0 || p.Leaf == "" || p.TreeID == "" {
+			t.Errorf("%s: %+v, want a root, a proof, the leaf and its tree", name, p)
+		}
+	}
+	add(core, "getAssetProof", "getAssetProof", map[string]any{"id": cnft}, "raw",
+		func(t *testing.T, name string, summary map[string]json.RawMessage) {
+			var p proof
+			if e2ekit.Decode(t, summary, name, &p) {
+				checkProof(t, name, p)
+			}
+		})
+	add(core, "getAssetProofBatch", "getAssetProofBatch", map[string]any{"ids": []string{cnft, missing}}, "raw",
+		func(t *testing.T, name string, summary map[string]json.RawMessage) {
+			var got map[string]*proof
+			if !e2ekit.Decode(t, summary, name, &got) {
+				return
+			}
+			if p := got[cnft]; p == nil {
+				t.Errorf("%s: %v, want a proof of %s", name, got, cnft)
+			} else {
+				checkProof(t, name, *p)
+			}
+			if p, ok := got[missing]; !ok || p != nil {
+				t.Errorf("%s: %s answered %v, want null", name, missing, p)
+			}
+		})
+	add(core, "getSignaturesForAsset", "getSignaturesForAsset", map[string]any{"id": cnft, "page": 1}, "raw",
+		func(t *testing.T, name string, summary map[string]json.RawMessage) {
+			var got struct {
+				Total int        `json:"total"`
+				Items [][]string `json:"items"`
+			}
+			if e2ekit.Decode(t, summary, name, &got) && (got.Total == 0 || len(got.Items) != got.Total || len(got.Items[0]) != 2) {
+				t.Errorf("%s: %+v, want [signature, instruction] items", name, got)
+			}
+		})
 	return out
 }
 
