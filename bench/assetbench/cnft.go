@@ -38,7 +38,7 @@ func (p *Plan) CNFTEvents(i int) []bubblegum.Event {
 	md := &bubblegum.Metadata{Version: 1, Name: "Compressed #" + strconv.Itoa(i), Symbol: "CMP", URI: p.uri(uint64(i)),
 		SellerFeeBasisPoints: uint16(r.IntN(1001)), IsMutable: true, Creators: creators}
 	if r.IntN(2) == 0 {
-		md.Collection = &bubblegum.Collection{Verified: true, Key: bubblegum.Key(p.key(domCollection, r.Uint64N(uint64(p.collections))))}
+		md.Collection = &bubblegum.Collection{Verified: true, Key: bubblegum.Key(p.collection(r))}
 	}
 	leaf := func(owner bubblegum.Key) *bubblegum.Leaf {
 		return &bubblegum.Leaf{Version: 1, ID: id, Owner: owner, Delegate: owner, Nonce: nonce,

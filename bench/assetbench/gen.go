@@ -45,6 +45,11 @@ type GenConfig struct {
 	// Weights is the mix of kinds; zero means DefaultWeights. Kinds the
 	// generator cannot produce in this build (see Available) get none.
 	Weights [NumKinds]int
+	// Skew concentrates ownership, collection membership, creators and
+	// authorities for the listing series (skew.go): one owner of ~1% of
+	// the assets, one collection of ~10%, heavy-tailed others. Without it
+	// each is drawn uniformly.
+	Skew bool
 }
 
 // DefaultAssets is the default size.
@@ -101,6 +106,10 @@ type Plan struct {
 	ByKind [NumKinds][]int32
 	// Token Metadata collections, Core collections and wallets.
 	collections, coreCollections, owners int
+	// The skewed draws (GenConfig.Skew); bigCollection is the big
+	// collection's chance, out of MaxUint32.
+	ownerDraw, creatorDraw, authorityDraw weighted
+	bigCollection                         uint64
 }
 
 // NewPlan lays out cfg.
@@ -133,6 +142,9 @@ func NewPlan(cfg GenConfig) (*Plan, error) {
 		p.kinds[i] = k
 		p.ByKind[k] = append(p.ByKind[k], int32(i))
 	}
+	if cfg.Skew {
+		p.skew()
+	}
 	return p, nil
 }
 
@@ -164,14 +176,6 @@ func (p *Plan) key(dom, i uint64) solana.Pubkey {
 // which other assets are generated, or in which order.
 func (p *Plan) rng(dom, i uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(mix(p.Cfg.Seed, dom, i), i))
-}
-
-func (p *Plan) owner(r *rand.Rand) solana.Pubkey { return p.key(domOwner, r.Uint64N(uint64(p.owners))) }
-
-func (p *Plan) creator(r *rand.Rand) solana.Pubkey { return p.key(domCreator, r.Uint64N(creators)) }
-
-func (p *Plan) authority(r *rand.Rand) solana.Pubkey {
-	return p.key(domAuthority, r.Uint64N(authorities))
 }
 
 // uri is an Arweave-style metadata URI.

@@ -101,7 +101,7 @@ func (p *Plan) nft(w *writer, r *rand.Rand, i int, programmable bool) ([]solana.
 		HasCreators:          true, Creators: p.creatorsOf(r),
 		PrimarySaleHappened: r.IntN(2) == 0, IsMutable: r.IntN(4) != 0,
 		EditionNonce: &nonce, TokenStandard: &std,
-		Collection: &metadata.Collection{Verified: r.IntN(10) != 0, Key: p.key(domCollection, r.Uint64N(uint64(p.collections)))},
+		Collection: &metadata.Collection{Verified: r.IntN(10) != 0, Key: p.collection(r)},
 	}
 	ta := &token.TokenAccount{Program: tokenProgram, Mint: id, Owner: holder, Amount: 1, State: token.StateInitialized}
 	if programmable {

@@ -2,6 +2,8 @@ package assetbench
 
 import (
 	"bytes"
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/dasch-labs/dasch/chain/core"
@@ -106,6 +108,8 @@ func TestGeneratorDeterministic(t *testing.T) {
 	a, _ := NewPlan(GenConfig{Assets: 300, Seed: 3})
 	b, _ := NewPlan(GenConfig{Assets: 300, Seed: 3})
 	c, _ := NewPlan(GenConfig{Assets: 300, Seed: 4})
+	d, _ := NewPlan(GenConfig{Assets: 300, Seed: 3, Skew: true})
+	e, _ := NewPlan(GenConfig{Assets: 300, Seed: 3, Skew: true})
 	same := func(p, q *Plan) bool {
 		for i := range p.Assets() {
 			x, _ := p.Accounts(i, nil)
@@ -127,6 +131,12 @@ func TestGeneratorDeterministic(t *testing.T) {
 	if same(a, c) {
 		t.Error("different seeds, same accounts")
 	}
+	if !same(d, e) {
+		t.Error("same seed, skewed, different accounts")
+	}
+	if same(a, d) {
+		t.Error("skewed and uniform, same accounts")
+	}
 }
 
 func BenchmarkGenerate(b *testing.B) {
@@ -135,5 +145,74 @@ func BenchmarkGenerate(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		accs, _ = p.Accounts(i%p.Assets(), accs[:0])
+	}
+}
+
+// TestSkew checks the skewed draws' shares at 10M assets' scale without
+// generating: the big owner, creator and authority weigh about 1% of the
+// draws, the big collection about 10% of the assets, the other owners
+// from 1 to 1,000 assets with most of them small.
+func TestSkew(t *testing.T) {
+	p, err := NewPlan(GenConfig{Assets: 2_000_000, Seed: 1, Skew: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	owned := len(p.ByKind[KindNFT]) + len(p.ByKind[KindPNFT]) + len(p.ByKind[KindCore]) + len(p.ByKind[KindCNFT])
+	w := p.ownerDraw
+	sizes := make([]uint64, len(w.cum))
+	for j := range w.cum {
+		sizes[j] = w.cum[j]
+		if j > 0 {
+			sizes[j] -= w.cum[j-1]
+		}
+	}
+	if sizes[0] != 20_000 || w.cum[len(w.cum)-1] != uint64(owned) {
+		t.Errorf("big owner %d of %d draws, want 20,000 of %d", sizes[0], w.cum[len(w.cum)-1], owned)
+	}
+	rest := slices.Clone(sizes[1:])
+	slices.Sort(rest)
+	if rest[0] != 1 || rest[len(rest)-1] != maxOwnerAssets || rest[len(rest)/2] > 3 {
+		t.Errorf("other owners: min %d, median %d, max %d", rest[0], rest[len(rest)/2], rest[len(rest)-1])
+	}
+	for name, d := range map[string]weighted{"creator": p.creatorDraw, "authority": p.authorityDraw} {
+		if d.cum[0] != 20_000 || len(d.cum) < 50 {
+			t.Errorf("%s: big %d, %d keys", name, d.cum[0], len(d.cum))
+		}
+	}
+	// The big collection's chance times its candidate members.
+	members := 0.9*float64(len(p.ByKind[KindNFT])+len(p.ByKind[KindPNFT])) + 0.5*float64(len(p.ByKind[KindCNFT]))
+	if got := float64(p.bigCollection) / math.MaxUint32 * members; got < 199_000 || got > 201_000 {
+		t.Errorf("big collection: %.0f expected members, want 200,000", got)
+	}
+	// The draws follow the weights.
+	r := p.rng(domOwner, 1)
+	big := 0
+	for range 100_000 {
+		if w.pick(r) == 0 {
+			big++
+		}
+	}
+	if want := 100_000 * 20_000 / owned; big < want*9/10 || big > want*11/10 {
+		t.Errorf("big owner drawn %d times of 100,000, want about %d", big, want)
+	}
+}
+
+func TestListPages(t *testing.T) {
+	for _, tc := range []struct{ n, page int }{{100_000, 50}, {1_000_000, 50}, {99_000, 50}, {5_000, 3}, {36, 1}, {1, 1}} {
+		if got := offsetPage(tc.n); got != tc.page {
+			t.Errorf("offsetPage(%d) = %d, want %d", tc.n, got, tc.page)
+		}
+	}
+	ids := make([]solana.Pubkey, 36)
+	for i := range ids {
+		ids[i][0] = byte(100 - i)
+	}
+	c, page := deep(ids)
+	if *c != ids[32] || len(page) != 3 || page[0] != ids[33] {
+		t.Errorf("deep cursor %v, page of %d", c[0], len(page))
+	}
+	big := make([]solana.Pubkey, 100_000)
+	if c, page := deep(big); c != &big[90_000] || len(page) != listPage {
+		t.Errorf("deep cursor of 100,000: page of %d", len(page))
 	}
 }
