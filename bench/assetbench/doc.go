@@ -7,6 +7,9 @@
 // loopback, serving from the asset index and from the store in the same
 // run, next to the query layer and the store read alone, and next to a
 // PostgreSQL 15 holding the same assets in the Metaplex reference
-// implementation's schema, read with its queries. Report.MeasureRestart
+// implementation's schema, read with its queries. On a skewed state (one
+// owner of ~1% of the assets, one collection of ~10%), it times pages of
+// getAssetsByOwner, getAssetsByGroup and searchAssets the same way, beside
+// the reference's listing SQL. Report.MeasureRestart
 // then times a restart of `dasch serve` on the loaded store.
 package assetbench

@@ -1,6 +1,7 @@
 package assetbench
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/dasch-labs/dasch/bench/benchjson"
@@ -68,6 +69,42 @@ func (r *Report) JSON() *benchjson.Run {
 	}
 	ratios("getasset", r.Single)
 	ratios("getassetbatch", r.Batch)
+	j.Params["lists"] = !c.NoLists
+	for _, lr := range r.Lists.Rows {
+		name := seriesName(lr.Label)
+		add(lr.Label, PathStore, lr.HTTP)
+		add(lr.Label, PathPostgres, lr.PG)
+		add(lr.Label+" "+strconv.Itoa(lr.Conc.Clients)+" clients", PathStore, lr.Conc)
+		j.Count(name+"_items", int64(lr.Items))
+		if lr.GrandTotal > 0 {
+			j.Count(name+"_grand_total", lr.GrandTotal)
+		}
+		if lr.PG.Measured() {
+			j.Count(name+"_pg_items", int64(lr.PGItems))
+			same := int64(0)
+			if lr.Same {
+				same = 1
+			}
+			j.Count(name+"_same_ids", same)
+			if lr.PGGrandTotal > 0 {
+				j.Count(name+"_pg_grand_total", lr.PGGrandTotal)
+			}
+			j.Figure(name+"_over_pg_p50", float64(lr.HTTP.P50)/float64(lr.PG.P50))
+			j.Figure(name+"_over_pg_p99", float64(lr.HTTP.P99)/float64(lr.PG.P99))
+		}
+	}
+	if l := r.Lists; len(l.Rows) > 0 {
+		j.Count("list_big_owner_assets", int64(l.BigOwner))
+		j.Count("list_small_owner_assets", int64(l.SmallOwner))
+		j.Count("list_big_collection_assets", int64(l.BigCollection))
+		j.Count("list_big_creator_assets", int64(l.BigCreator))
+		j.Count("list_page_mode_page", int64(l.Page))
+		for name, k := range map[string]KeyStats{"owners": l.Owners, "creators": l.Creators, "authorities": l.Authorities, "collections": l.Collections} {
+			j.Count("list_"+name, int64(k.Keys))
+			j.Count("list_"+name+"_max_assets", int64(k.Max))
+			j.Count("list_"+name+"_median_assets", int64(k.Median))
+		}
+	}
 
 	total := 0
 	for k := range NumKinds {
@@ -122,8 +159,8 @@ func (r *Report) JSON() *benchjson.Run {
 }
 
 // seriesName turns a table label into a series name: lower case, words
-// joined by underscores, commas and parentheses dropped.
+// joined by underscores, commas, parentheses and plus signs dropped.
 func seriesName(label string) string {
-	label = strings.ToLower(strings.NewReplacer(",", "", "(", "", ")", "", "/", " ").Replace(label))
+	label = strings.ToLower(strings.NewReplacer(",", "", "(", "", ")", "", "/", " ", "+", " ").Replace(label))
 	return strings.Join(strings.Fields(label), "_")
 }

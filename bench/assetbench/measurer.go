@@ -101,6 +101,9 @@ func (m *measurer) all(ctx context.Context) error {
 			rep.Concurrent = append(rep.Concurrent, row)
 		}
 	}
+	if !m.cfg.NoLists {
+		return m.lists(ctx)
+	}
 	return nil
 }
 

@@ -72,6 +72,7 @@ func (r *Report) WriteTable(w io.Writer) {
 		t.Row("  p50 / p99", measure.Lat(cr.Indexed), measure.Lat(cr.HTTP), ratio(float64(cr.HTTP.P50), float64(cr.Indexed.P50), false), "", "", "",
 			verdict(cr.Indexed.P99 <= target, fmt.Sprintf("p99≤%dms", target.Milliseconds()))+" (single-client target)")
 	}
+	r.listRows(t)
 	if rs := r.Restart; rs != nil {
 		full := "not reached"
 		if rs.Reached {
@@ -94,6 +95,7 @@ func (r *Report) WriteTable(w io.Writer) {
 		fmt.Fprintln(w, "  token_accounts with its keys and indexes, the same assets COPYed in; getAsset and getAssetBatch run its queries")
 		fmt.Fprintln(w, "  (get_by_id; get_assets and get_related_for_assets) on one connection, every column decoded; no HTTP, no JSON encoding")
 	}
+	r.listNotes(w)
 	fmt.Fprintf(w, "asset index: serving.OpenAssets as `dasch serve --asset-index` opens it (budget %d MiB), syncing every %s during the run\n",
 		hotindex.DefaultAssetBudget>>20, hotindex.DefaultSyncInterval)
 	for _, k := range r.UnavailableKinds {
@@ -148,4 +150,72 @@ func verdict(ok bool, what string) string {
 		return what + " PASS"
 	}
 	return what + " MISS"
+}
+
+// listRows prints the listing series: dasch through the server reading
+// the store (listings do not read the asset index), beside PostgreSQL.
+func (r *Report) listRows(t *measure.Table) {
+	l := r.Lists
+	if len(l.Rows) == 0 {
+		return
+	}
+	t.Row("listing, pages of 1000: p50 / p99", "", "http, store", "dasch ÷ postgres", "items: dasch | postgres", "", "postgres 15", "")
+	for _, row := range l.Rows {
+		items := measure.Count(row.Items)
+		if row.PG.Measured() {
+			same := "differ"
+			if row.Same {
+				same = "same ids"
+			}
+			items += " | " + measure.Count(row.PGItems) + ", " + same
+		}
+		target := ""
+		if row.Target > 0 {
+			target = verdict(row.HTTP.P99 <= row.Target, fmt.Sprintf("p99≤%dms", row.Target.Milliseconds()))
+		}
+		t.Row("  "+row.Label, "", measure.Lat(row.HTTP), latRatio(row.HTTP, row.PG), items, "", measure.Lat(row.PG), target)
+		if row.Conc.Measured() {
+			t.Row(fmt.Sprintf("    %d clients, req/s (p50 / p99)", row.Conc.Clients), "",
+				measure.RPS(row.Conc)+" ("+measure.Lat(row.Conc)+")", "", "", "", "", "")
+		}
+	}
+}
+
+// listNotes describes the listing series' data and requests.
+func (r *Report) listNotes(w io.Writer) {
+	l := r.Lists
+	if len(l.Rows) == 0 {
+		return
+	}
+	total := 0
+	for _, n := range r.Counts {
+		total += n
+	}
+	share := func(n int) string {
+		return fmt.Sprintf("%s (%.2f%%)", measure.Count(n), 100*float64(n)/float64(max(1, total)))
+	}
+	spread := func(k KeyStats) string {
+		return fmt.Sprintf("%s keys, %s / %s / %s", measure.Count(k.Keys), measure.Count(k.Min), measure.Count(k.Median), measure.Count(k.Max))
+	}
+	fmt.Fprintf(w, "listing: skewed generator; the big owner holds %s assets, the big Token Metadata collection %s verified members,\n",
+		share(l.BigOwner), share(l.BigCollection))
+	fmt.Fprintf(w, "  the big creator %s; assets per key, min / median / max: owners %s, creators %s, authorities %s, collections %s\n",
+		share(l.BigCreator), spread(l.Owners), spread(l.Creators), spread(l.Authorities), spread(l.Collections))
+	fmt.Fprintln(w, "  cursors followed untimed first; every warmup answer checked: listings against the ids the cursors gave, searches non-empty and in id order")
+	for _, row := range l.Rows {
+		note := row.Note
+		if row.GrandTotal > 0 || row.PGGrandTotal > 0 {
+			note += fmt.Sprintf("; grand total %s", measure.Count(int(row.GrandTotal)))
+			if row.PG.Measured() {
+				note += fmt.Sprintf(", postgres %s", measure.Count(int(row.PGGrandTotal)))
+			}
+		}
+		if note != "" {
+			fmt.Fprintf(w, "  %s: %s\n", row.Label, note)
+		}
+	}
+	if r.Postgres {
+		fmt.Fprintln(w, "  postgres: the reference's page query (its condition, id DESC, LIMIT 1000, id < cursor or OFFSET), then its")
+		fmt.Fprintln(w, "  get_related_for_assets reads for the page's ids; showGrandTotal adds count(*) of the same condition")
+	}
 }

@@ -37,6 +37,14 @@ type Config struct {
 	// Single bounds each one-id series (all kinds), PerKind each kind's,
 	// Batch each batch series and Concurrent each concurrent one.
 	Single, PerKind, Batch, Concurrent Budget
+	// NoLists leaves out the listing series (getAssetsByOwner,
+	// getAssetsByGroup, searchAssets) and the generator's skew they run on
+	// (GenConfig.Skew).
+	NoLists bool
+	// List bounds each single-client listing series, ListConcurrent each
+	// concurrent one, from ListClients clients (default 16).
+	List, ListConcurrent Budget
+	ListClients          int
 	// SettleLimit bounds the wait for merges after the load. Default 5
 	// minutes.
 	SettleLimit time.Duration
@@ -51,6 +59,7 @@ type Config struct {
 }
 
 func (c *Config) applyDefaults() {
+	c.Gen.Skew = c.Gen.Skew || !c.NoLists
 	c.Gen.applyDefaults()
 	if c.Parallel <= 0 {
 		c.Parallel = workers()
@@ -75,6 +84,15 @@ func (c *Config) applyDefaults() {
 	}
 	if c.Concurrent == (Budget{}) {
 		c.Concurrent = Budget{Warmup: 2, Requests: 50_000, Time: 8 * time.Second}
+	}
+	if c.List == (Budget{}) {
+		c.List = Budget{Warmup: 3, Requests: 500, Time: 4 * time.Second, MinRequests: 20}
+	}
+	if c.ListConcurrent == (Budget{}) {
+		c.ListConcurrent = Budget{Warmup: 1, Requests: 20_000, Time: 5 * time.Second}
+	}
+	if c.ListClients <= 0 {
+		c.ListClients = 16
 	}
 	if c.SettleLimit <= 0 {
 		c.SettleLimit = 5 * time.Minute
@@ -130,6 +148,8 @@ type Report struct {
 	PerKind          []Row
 	Concurrent       []ConcRow
 	UnavailableKinds []Kind // kinds this build cannot generate
+	// Lists are the listing series, unless Cfg.NoLists.
+	Lists ListFigures
 
 	// Postgres is set when the reference was loaded and measured.
 	Postgres bool
@@ -235,7 +255,7 @@ func Run(ctx context.Context, s arrowstore.Store, cfg Config) (*Report, error) {
 	defer istop()
 	rep.apiKey = key
 	say("dasch: serving JSON-RPC on %s (store) and %s (asset index)", addr, iaddr)
-	conns := slices.Max(append([]int{1}, cfg.Clients...)) + 8
+	conns := slices.Max(append([]int{1, cfg.ListClients}, cfg.Clients...)) + 8
 	m := &measurer{cfg: cfg, p: p, rep: rep, say: say,
 		ps: paths{s: s, rpc: newRPCClient(addr, key, conns), indexed: newRPCClient(iaddr, ikey, conns), pg: pc,
 			pgBatch: newPGBatchSQL(cfg.BatchIDs)}}

@@ -47,6 +47,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		return usagef("%v", err)
 	}
 	nAssets := fs.Int("assets", defAssets, "assets suite: digital assets to generate (env "+assetbench.EnvAssets+")")
+	lists := fs.Bool("lists", true, "assets suite: skew the generated owners, collections, creators and authorities and measure getAssetsByOwner, getAssetsByGroup and searchAssets pages beside PostgreSQL")
 	restart := fs.Bool("restart", true, "assets suite: time a restart of `dasch serve --asset-index=false` on the loaded store (needs the dasch binary)")
 	daschBin := fs.String("dasch-bin", "", "assets suite: the dasch binary the restart runs (default: beside dasch-bench, else on PATH)")
 	quick := fs.Bool("quick", false, "compressed and assets suites: tiny request budgets, for smoke runs and tests (figures not comparable with full runs)")
@@ -94,7 +95,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 			return usagef("--assets must be positive")
 		}
 		cfg := assetbench.Config{Gen: assetbench.GenConfig{Assets: *nAssets, Seed: *seed}, Progress: e.stderr,
-			Postgres: *withPG, PGBinDir: *pgBin}
+			Postgres: *withPG, PGBinDir: *pgBin, NoLists: !*lists}
 		if !flagSet(fs, "postgres") && *pgBin == "" {
 			_, err := pgref.FindBinDir()
 			cfg.Postgres = err == nil
@@ -105,6 +106,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 			cfg.RawRows, cfg.Clients, cfg.SettleLimit = 2_000, []int{4}, 10*time.Second
 			cfg.Single, cfg.PerKind, cfg.Batch = tiny, tiny, tiny
 			cfg.Concurrent = assetbench.Budget{Warmup: 1, Requests: 40, Time: time.Second}
+			cfg.List, cfg.ListConcurrent, cfg.ListClients = tiny, cfg.Concurrent, 4
 			rc.Warm = assetbench.Budget{Requests: 300, Time: 3 * time.Second}
 			rc.Steady = assetbench.Budget{Requests: 200, Time: 2 * time.Second, MinRequests: 100}
 		}

@@ -107,8 +107,10 @@ func TestSuitesJSON(t *testing.T) {
 		// the dasch binary built beside dasch-bench.
 		{"assets", []string{"--quick", "--assets", "3000"},
 			[]string{"getasset_all_kinds / http_index", "getasset_all_kinds / http_store", "getassetbatch_100_ids / http_index",
-				"restart_first_answers / http_store", "restart_steady / http_store"},
-			[]string{"restart_first_answer_s", "ingest_accounts_per_s"}, map[string]any{"assets": float64(3000), "postgres": pgErr == nil, "restart": true}},
+				"restart_first_answers / http_store", "restart_steady / http_store",
+				"getassetsbyowner_big_owner_first_page / http_store", "searchassets_grouping_showgrandtotal / http_store"},
+			[]string{"restart_first_answer_s", "ingest_accounts_per_s"},
+			map[string]any{"assets": float64(3000), "postgres": pgErr == nil, "restart": true, "lists": true}},
 	}
 	for _, tc := range tests {
 		path := filepath.Join(t.TempDir(), tc.suite+".json")
@@ -131,7 +133,8 @@ func TestSuitesJSON(t *testing.T) {
 		}
 		series := tc.series
 		if tc.suite == "assets" && pgErr == nil {
-			series = append(series, "getasset_all_kinds / postgres", "getassetbatch_100_ids / postgres")
+			series = append(series, "getasset_all_kinds / postgres", "getassetbatch_100_ids / postgres",
+				"getassetsbygroup_big_collection_first_page / postgres")
 		}
 		for _, name := range series {
 			if s, ok := r.Find(name); !ok || s.N == 0 || s.P99MS < s.P50MS || s.P50MS <= 0 {
