@@ -35,7 +35,10 @@ const (
 // came before. A fold writes every key of the asset it folds and, for
 // the keys its previous fold wrote and this one does not, a tombstone
 // (is_deleted), so FINAL shows each asset under its current keys only,
-// and counts over a key are exact. asset_state.keys holds the keys a fold
+// and counts over a key are exact. Each live row carries the asset's
+// folded document too: a page of a listing is then one range read of
+// contiguous rows, not a point read per asset scattered over asset_state
+// (the cost that dominated a page). asset_state.keys holds the keys a fold
 // wrote, encoded, so the next fold finds them with its point read. slot and created_slot are copied in
 // so the other sort orders need not read asset_state.
 //
@@ -88,10 +91,11 @@ func assetListing() []string {
 			slot UInt64,
 			created_slot UInt64,
 			version UInt64,
-			is_deleted UInt8
+			is_deleted UInt8,
+			doc String CODEC(ZSTD(3))
 		) ENGINE = ReplacingMergeTree(version, is_deleted)
 		ORDER BY (path, key, id)
-		SETTINGS index_granularity = 1024`,
+		SETTINGS index_granularity = 256`,
 		`CREATE TABLE IF NOT EXISTS asset_editions (
 			master FixedString(32),
 			edition FixedString(32),

@@ -196,8 +196,8 @@ type listRequest struct {
 	decorate func(ctx context.Context, items []*asset.Asset) error
 }
 
-// list answers r: the page's ids from the listing, then their folded
-// documents, each as of its newest fold.
+// list answers r: one read of the page's assets with their folded
+// documents, viewed with the display options.
 func (d Deps) list(ctx context.Context, method string, r listRequest) (any, error) {
 	pg, mode, err := r.paging.page(r.sort)
 	if err != nil {
@@ -207,25 +207,21 @@ func (d Deps) list(ctx context.Context, method string, r listRequest) (any, erro
 	if err != nil {
 		return nil, failed(d, method, err)
 	}
-	ids, err := assetlist.IDs(ctx, d.Store, r.scope, r.sort, pg)
+	items, err := assetlist.Items(ctx, d.Store, r.scope, r.sort, pg)
 	if err != nil {
 		return nil, failed(d, method, err)
 	}
-	results, err := assetrows.FoldedAssets(ctx, d.Store, ids, r.opts.Options)
-	if err != nil {
-		return nil, failed(d, method, err)
-	}
-	out := &assetList{LastIndexedSlot: slot, Limit: pg.Limit, Items: make([]*asset.Asset, 0, len(ids))}
-	for i, res := range results {
+	out := &assetList{LastIndexedSlot: slot, Limit: pg.Limit, Items: make([]*asset.Asset, 0, len(items))}
+	for _, it := range items {
+		res := assetrows.ViewDoc(it.ID, it.Doc, r.opts.Options)
 		switch {
 		case res.Err == nil:
-			a := *res.Asset
-			a.LastIndexedSlot = &slot
-			out.Items = append(out.Items, &a)
-		case errors.Is(res.Err, asset.ErrNotFound), errors.Is(res.Err, asset.ErrNoSupply):
-			// Listed, then folded away before it was read.
+			res.Asset.LastIndexedSlot = &slot
+			out.Items = append(out.Items, res.Asset)
+		case errors.Is(res.Err, asset.ErrNotFound):
+			// A row without a document: nothing to show.
 		default:
-			out.Errors = append(out.Errors, listError{ID: ids[i].String(), Error: res.Err.Error()})
+			out.Errors = append(out.Errors, listError{ID: it.ID.String(), Error: res.Err.Error()})
 		}
 	}
 	out.Total = len(out.Items)
@@ -235,8 +231,8 @@ func (d Deps) list(ctx context.Context, method string, r listRequest) (any, erro
 		}
 	}
 	next := ""
-	if n := len(ids); n > 0 {
-		next = ids[n-1].String()
+	if n := len(items); n > 0 {
+		next = items[n-1].ID.String()
 	}
 	out.Page, out.Before, out.After, out.Cursor = r.paging.members(mode, pg, next)
 	if r.opts.GrandTotal {

@@ -69,7 +69,7 @@ func keyRows(rows []StateRow, prev map[solana.Pubkey]previous, v uint64) ([]KeyR
 				continue
 			}
 			out = append(out, KeyRow{Path: k.path, Key: k.key, ID: r.ID, Verified: k.verified,
-				Slot: r.Slot, CreatedSlot: r.CreatedSlot, Version: v})
+				Slot: r.Slot, CreatedSlot: r.CreatedSlot, Version: v, Doc: r.Doc})
 		}
 	next:
 		for _, old := range p.keys {

@@ -184,6 +184,7 @@ type KeyRow struct {
 	CreatedSlot uint64
 	Version     uint64
 	Deleted     bool
+	Doc         []byte // the asset's folded document; empty in a tombstone
 }
 
 // Table implements arrowbatch.Row.
@@ -203,6 +204,7 @@ type keysBuilder struct {
 	verified               *array.BooleanBuilder
 	slot, created, version *array.Uint64Builder
 	deleted                *array.Uint8Builder
+	doc                    *array.BinaryBuilder
 }
 
 func newKeysBuilder(mem memory.Allocator) *keysBuilder {
@@ -217,6 +219,7 @@ func newKeysBuilder(mem memory.Allocator) *keysBuilder {
 		arrowbatch.Col(mem, &b.created, "created_slot", u64),
 		arrowbatch.Col(mem, &b.version, "version", u64),
 		arrowbatch.Col(mem, &b.deleted, "is_deleted", arrow.PrimitiveTypes.Uint8),
+		arrowbatch.Col(mem, &b.doc, "doc", arrow.BinaryTypes.Binary),
 	)
 	return b
 }
@@ -238,7 +241,8 @@ func (b *keysBuilder) Append(r arrowbatch.Row) error {
 		del = 1
 	}
 	b.deleted.Append(del)
-	b.Added(len(row.Path) + 64 + 26)
+	b.doc.Append(row.Doc)
+	b.Added(len(row.Path) + 64 + 26 + len(row.Doc))
 	return nil
 }
 

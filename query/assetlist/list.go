@@ -1,8 +1,8 @@
 // Package assetlist finds the assets a listing or search method answers
 // with, in order, one page at a time: by key (owner, creator, authority,
 // group) from asset_keys, or by any searchAssets condition from
-// asset_state's decoded columns. It returns ids; the documents come from
-// the folded rows (query/assetrows).
+// asset_state's decoded columns. Each asset comes with its folded
+// document, read in the same range.
 package assetlist
 
 import (
@@ -76,7 +76,7 @@ func ByKey(path string, key solana.Pubkey, onlyVerified bool) Scope {
 
 // ByOwnerWithFungibles is the assets owner owns and the fungible assets
 // it holds through token accounts with a balance (any balance with
-// zero).
+// zero). The two never meet: a fungible has no owner key.
 func ByOwnerWithFungibles(owner solana.Pubkey, zero bool) Scope {
 	var ps params
 	o := ps.key(owner)
@@ -86,9 +86,9 @@ func ByOwnerWithFungibles(owner solana.Pubkey, zero bool) Scope {
 	}
 	held := "SELECT mint FROM " + schema.TableAssetTokenAccounts + " FINAL WHERE (mint, address) IN (SELECT mint, address FROM " +
 		schema.TableAssetTokenOwners + " FINAL WHERE owner = " + o + ") AND owner = " + o + amount
-	from := "(SELECT id, slot, created_slot FROM " + schema.TableAssetKeys + " FINAL WHERE path = " +
+	from := "(SELECT id, slot, created_slot, doc FROM " + schema.TableAssetKeys + " FINAL WHERE path = " +
 		ps.add("String", schema.AssetPathOwner) + " AND key = " + o +
-		" UNION DISTINCT SELECT id, slot, created_slot FROM " + schema.TableAssetState +
+		" UNION ALL SELECT id, slot, created_slot, doc FROM " + schema.TableAssetState +
 		" FINAL WHERE status = '' AND supply > 0 AND interface IN " + list(&ps, fungibleInterfaces) + " AND id IN (" + held + "))"
 	return Scope{from: from, where: "true", params: ps.p}
 }
@@ -108,8 +108,16 @@ func sortColumn(by string) (string, error) {
 	return "", fmt.Errorf("unknown sort %q", by)
 }
 
-// IDs returns one page of sc's ids in order.
-func IDs(ctx context.Context, s store.Querier, sc Scope, sort Sort, p Page) ([]solana.Pubkey, error) {
+// Item is one asset of a page: its id and folded document (as
+// asset_state holds it).
+type Item struct {
+	ID  solana.Pubkey
+	Doc []byte
+}
+
+// Items returns one page of sc's assets in order, with their documents:
+// one read of the scope's rows.
+func Items(ctx context.Context, s store.Querier, sc Scope, sort Sort, p Page) ([]Item, error) {
 	col, err := sortColumn(sort.By)
 	if err != nil {
 		return nil, err
@@ -140,7 +148,7 @@ func IDs(ctx context.Context, s store.Querier, sc Scope, sort Sort, p Page) ([]s
 		where = append(where, "id"+op+ps.key(*p.Cursor))
 	}
 	var b strings.Builder
-	b.WriteString("SELECT id FROM " + sc.from + " WHERE " + strings.Join(where, " AND "))
+	b.WriteString("SELECT id, doc FROM " + sc.from + " WHERE " + strings.Join(where, " AND "))
 	switch col {
 	case "":
 		// Unordered, as the reference: table order, which is stable.
@@ -157,14 +165,14 @@ func IDs(ctx context.Context, s store.Querier, sc Scope, sort Sort, p Page) ([]s
 	if err != nil {
 		return nil, fmt.Errorf("list assets: %w", err)
 	}
-	out := make([]solana.Pubkey, 0, len(res.Rows))
+	out := make([]Item, 0, len(res.Rows))
 	for i := range res.Rows {
 		r := res.Row(i)
-		id := solana.Pubkey(r.Key(0))
+		it := Item{ID: solana.Pubkey(r.Key(0)), Doc: []byte(r.Str(1))}
 		if err := r.Err(); err != nil {
 			return nil, fmt.Errorf("list assets: %w", err)
 		}
-		out = append(out, id)
+		out = append(out, it)
 	}
 	return out, nil
 }

@@ -69,6 +69,11 @@ func FoldedAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey, opt
 	return out, nil
 }
 
+// ViewDoc is the asset of a folded document, viewed with opts.
+func ViewDoc(id solana.Pubkey, doc []byte, opts asset.Options) asset.Result {
+	return foldedResult(id, Folded{Doc: doc}, opts)
+}
+
 func foldedResult(id solana.Pubkey, f Folded, opts asset.Options) asset.Result {
 	switch f.Status {
 	case schema.AssetStatusOK:
