@@ -1,9 +1,11 @@
 package assetstate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -144,29 +146,16 @@ func findWritten(ctx context.Context, s store.Querier, cond string, params store
 		if !first {
 			from = " AND asset_id > {after:FixedString(32)}"
 		}
-		res, err := s.Query(ctx, `SELECT asset_id, max(source) FROM (
-			SELECT asset_id, kind IN ('edition', 'core') AS source FROM asset_accounts WHERE `+cond+from+`
-			UNION ALL
-			SELECT asset_id, false FROM bubblegum_events WHERE `+cond+from+`)
-			GROUP BY asset_id ORDER BY asset_id LIMIT `+strconv.Itoa(foldChunk), p)
+		ids, err := nextWritten(ctx, s, cond+from, p)
 		if err != nil {
-			return fmt.Errorf("find written assets: %w", err)
+			return err
 		}
-		if len(res.Rows) == 0 {
+		if len(ids) == 0 {
 			return nil
 		}
-		ids := make([]solana.Pubkey, 0, len(res.Rows))
-		var sources []solana.Pubkey
-		for i := range res.Rows {
-			r := res.Row(i)
-			id, source := solana.Pubkey(r.Key(0)), r.Bool(1)
-			if err := r.Err(); err != nil {
-				return fmt.Errorf("find written assets: %w", err)
-			}
-			ids = append(ids, id)
-			if source {
-				sources = append(sources, id)
-			}
+		sources, err := sourcesAmong(ctx, s, ids)
+		if err != nil {
+			return err
 		}
 		written := ids[len(ids)-1]
 		deps, err := dependents(ctx, s, sources)
@@ -188,6 +177,57 @@ func findWritten(ctx context.Context, s store.Querier, cond string, params store
 		}
 		after = written
 	}
+}
+
+// nextWritten returns the first foldChunk ids, in id order, with a row
+// of asset_accounts or bubblegum_events matching cond. Each table is read
+// in key order and stops at foldChunk distinct ids, so a chunk costs the
+// same wherever it starts (one query over both tables grouped them all
+// first: every chunk read the rest of the range). The merge of the two
+// lists' first foldChunk is exact: each holds the smallest ids of its
+// table.
+func nextWritten(ctx context.Context, s store.Querier, cond string, p store.Params) ([]solana.Pubkey, error) {
+	var all []solana.Pubkey
+	for _, table := range []string{schema.TableAssetAccounts, schema.TableBubblegumEvents} {
+		res, err := s.Query(ctx, `SELECT DISTINCT asset_id FROM `+table+` WHERE `+cond+
+			` ORDER BY asset_id LIMIT `+strconv.Itoa(foldChunk)+
+			` SETTINGS optimize_read_in_order = 1, optimize_distinct_in_order = 1`, p)
+		if err != nil {
+			return nil, fmt.Errorf("find written assets in %s: %w", table, err)
+		}
+		for i := range res.Rows {
+			r := res.Row(i)
+			id := solana.Pubkey(r.Key(0))
+			if err := r.Err(); err != nil {
+				return nil, fmt.Errorf("find written assets in %s: %w", table, err)
+			}
+			all = append(all, id)
+		}
+	}
+	slices.SortFunc(all, func(a, b solana.Pubkey) int { return bytes.Compare(a[:], b[:]) })
+	all = slices.Compact(all)
+	return all[:min(len(all), foldChunk)], nil
+}
+
+// sourcesAmong are the ids that hold an edition or a Core account: the
+// assets other assets are folded from.
+func sourcesAmong(ctx context.Context, s store.Querier, ids []solana.Pubkey) ([]solana.Pubkey, error) {
+	cond, params := assetrows.KeyIn("asset_id", ids)
+	res, err := s.Query(ctx, `SELECT DISTINCT asset_id FROM asset_accounts
+		WHERE `+cond+` AND kind IN ('edition', 'core')`, params)
+	if err != nil {
+		return nil, fmt.Errorf("find written editions and collections: %w", err)
+	}
+	out := make([]solana.Pubkey, 0, len(res.Rows))
+	for i := range res.Rows {
+		r := res.Row(i)
+		id := solana.Pubkey(r.Key(0))
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("find written editions and collections: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, nil
 }
 
 // dependents lists the assets folded from any of sources, editions or
