@@ -23,6 +23,10 @@ const (
 	// AssetPathEdition is a print's master edition; its keys go to
 	// asset_editions, not asset_keys.
 	AssetPathEdition = "edition"
+	// AssetPathDepends files an asset under each asset it is folded from
+	// (its edition PDA, its collection), without a document: a write to
+	// one of those folds it again.
+	AssetPathDepends = "depends"
 )
 
 // assetListing is migration 27: what listing and searching assets read.

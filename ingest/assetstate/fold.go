@@ -236,10 +236,12 @@ func dependents(ctx context.Context, s store.Querier, sources []solana.Pubkey) (
 	if len(sources) == 0 {
 		return nil, nil
 	}
-	// Both conditions bind the same parameters, with the same values.
-	edCond, params := assetrows.KeyIn("edition", sources)
-	colCond, _ := assetrows.KeyIn("collection", sources)
-	res, err := s.Query(ctx, `SELECT DISTINCT id FROM asset_state WHERE `+edCond+` OR `+colCond, params)
+	// Keyed reads of asset_keys: a scan of asset_state's edition and
+	// collection columns per chunk grew with the store.
+	cond, params := assetrows.KeyIn("key", sources)
+	params["depends"] = schema.AssetPathDepends
+	res, err := s.Query(ctx, `SELECT DISTINCT id FROM asset_keys FINAL
+		WHERE path = {depends:String} AND `+cond, params)
 	if err != nil {
 		return nil, fmt.Errorf("find assets folded from written editions and collections: %w", err)
 	}
@@ -338,6 +340,10 @@ func foldAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey) ([]St
 		// Editions are listed whatever the print's own state; an edition
 		// account that does not decode lists nothing (rendering reports it).
 		_ = editionOf(&row, states[row.Edition])
+		row.keys = append(row.keys, assetKey{path: schema.AssetPathDepends, key: row.Edition})
+		if row.Collection != nil {
+			row.keys = append(row.keys, assetKey{path: schema.AssetPathDepends, key: *row.Collection})
+		}
 		row.Slot = newestSlot(states[id], states[row.Edition])
 		if row.Collection != nil {
 			row.Slot = max(row.Slot, newestSlot(states[*row.Collection]))

@@ -68,8 +68,12 @@ func keyRows(rows []StateRow, prev map[solana.Pubkey]previous, v uint64) ([]KeyR
 					Number: k.number, Slot: r.Slot, Version: v})
 				continue
 			}
-			out = append(out, KeyRow{Path: k.path, Key: k.key, ID: r.ID, Verified: k.verified,
-				Slot: r.Slot, CreatedSlot: r.CreatedSlot, Version: v, Doc: r.Doc})
+			kr := KeyRow{Path: k.path, Key: k.key, ID: r.ID, Verified: k.verified,
+				Slot: r.Slot, CreatedSlot: r.CreatedSlot, Version: v}
+			if k.path != schema.AssetPathDepends {
+				kr.Doc = r.Doc // listed: the page reads it in the same range
+			}
+			out = append(out, kr)
 		}
 	next:
 		for _, old := range p.keys {
