@@ -40,6 +40,19 @@ func NewChecker(s store.Querier) *Checker {
 		maxUnknown: 100_000, misses: tokenbucket.New(MissLookups, MissLookups, time.Now())}
 }
 
+// KnownKey answers from memory alone: the project of a key loaded or
+// looked up before.
+func (c *Checker) KnownKey(key string) (string, bool) {
+	if key == "" || len(key) > 128 {
+		return "", false
+	}
+	h := hashKey(key)
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	pid, ok := c.known[h]
+	return pid, ok
+}
+
 // CheckKey implements server.KeyChecker.
 func (c *Checker) CheckKey(ctx context.Context, key string) (string, bool, error) {
 	if key == "" || len(key) > 128 {

@@ -47,3 +47,12 @@ func (l *limiter) prune(now time.Time) {
 		}
 	}
 }
+
+// exhausted reports whether key's bucket has no token left, without
+// taking one; a key without a bucket has all of them.
+func (l *limiter) exhausted(key string, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.buckets[key]
+	return ok && b.Empty(now)
+}

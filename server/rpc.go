@@ -24,8 +24,12 @@ var (
 	errInvalidKey  = jsonrpc.Unauthorized("Unauthorized: invalid api-key").WithStatus(fasthttp.StatusUnauthorized)
 	errUnavailable = jsonrpc.Unavailable("Service unavailable").WithStatus(fasthttp.StatusServiceUnavailable)
 	errTooMany     = jsonrpc.TooManyRequests("Too many requests").WithStatus(fasthttp.StatusTooManyRequests)
-	errTimeout     = jsonrpc.Timeout("Gateway timeout").WithStatus(fasthttp.StatusGatewayTimeout)
-	errInternal    = jsonrpc.Internal().WithStatus(fasthttp.StatusInternalServerError)
+	// errTooManyFailures answers an address that failed the key check too
+	// often, before its key is looked up.
+	errTooManyFailures = jsonrpc.TooManyRequests("Too many requests: too many invalid api-keys from this address").
+				WithStatus(fasthttp.StatusTooManyRequests)
+	errTimeout  = jsonrpc.Timeout("Gateway timeout").WithStatus(fasthttp.StatusGatewayTimeout)
+	errInternal = jsonrpc.Internal().WithStatus(fasthttp.StatusInternalServerError)
 )
 
 // maxKeyLen rejects absurd keys without a store round trip.
@@ -55,17 +59,35 @@ func (s *Server) serveRPC(rc *fasthttp.RequestCtx) {
 		return
 	}
 	apiKey := string(key)
+	addr := rc.RemoteIP().String()
 
 	ctx, cancel := context.WithTimeout(s.base, s.cfg.RequestTimeout)
 	defer cancel()
 
-	project, ok, err := s.keys.CheckKey(ctx, apiKey)
+	var project string
+	var ok bool
+	var err error
+	if s.failedKeys.exhausted(addr, time.Now()) {
+		// Past its ration of failed keys, an address is served only for
+		// keys known in memory: no lookup, whatever it sends.
+		mk, canMemory := s.keys.(MemoryKeyChecker)
+		if canMemory {
+			project, ok = mk.KnownKey(apiKey)
+		}
+		if !ok {
+			s.refuse(rc, body, errTooManyFailures)
+			return
+		}
+	} else {
+		project, ok, err = s.keys.CheckKey(ctx, apiKey)
+	}
 	if err != nil {
 		s.log.Error("api key check failed", "err", err)
 		s.refuse(rc, body, errUnavailable)
 		return
 	}
 	if !ok {
+		s.failedKeys.allow(addr, time.Now())
 		s.refuse(rc, body, errInvalidKey)
 		return
 	}

@@ -26,6 +26,14 @@ type KeyChecker interface {
 	CheckKey(ctx context.Context, key string) (projectID string, ok bool, err error)
 }
 
+// MemoryKeyChecker is a KeyChecker that can also answer from memory
+// alone: an address past its failed-key ration is still served for a key
+// known there, and refused for any other without a lookup.
+type MemoryKeyChecker interface {
+	KeyChecker
+	KnownKey(key string) (projectID string, ok bool)
+}
+
 // Health reports readiness for GET /health; nil means healthy.
 type Health interface {
 	Ready(ctx context.Context) error
@@ -90,6 +98,10 @@ const (
 	defaultShutdownTimeout = 30 * time.Second
 	defaultBatchConc       = 4
 	defaultMaxAnswerBytes  = 32 << 20
+	// A client address may fail the key check 20 times at once, then twice
+	// a second: enough for a mistyped key, not for guessing.
+	failedKeyRate  = 2
+	failedKeyBurst = 20
 )
 
 func (c *Config) applyDefaults() {
@@ -137,7 +149,10 @@ type Server struct {
 	keys    KeyChecker
 	health  Health
 	limiter *limiter
-	srv     *fasthttp.Server
+	// failedKeys rations, per client address, requests whose key does not
+	// check: past it the address is answered 429 without a lookup.
+	failedKeys *limiter
+	srv        *fasthttp.Server
 	// errTooLarge refuses the calls of a batch past MaxAnswerBytes.
 	errTooLarge *jsonrpc.Error
 	bufs        sync.Pool
@@ -182,6 +197,7 @@ func New(cfg Config, reg *jsonrpc.Registry, keys KeyChecker, health Health) (*Se
 	if cfg.RateLimitPerKey > 0 {
 		s.limiter = newLimiter(cfg.RateLimitPerKey, cfg.RateLimitBurst)
 	}
+	s.failedKeys = newLimiter(failedKeyRate, failedKeyBurst)
 	s.srv = &fasthttp.Server{
 		Handler:               s.route,
 		ErrorHandler:          s.transportError,

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -907,5 +908,61 @@ func TestRefusedBodyNotParsed(t *testing.T) {
 		if status != 401 || string(r.ID) != "null" || r.Error == nil || r.Error.Code != -32001 {
 			t.Errorf("%s: HTTP %d %s, want one 401 error with id null", q, status, b)
 		}
+	}
+}
+
+// countingKeys is a MemoryKeyChecker counting its lookups.
+type countingKeys struct {
+	testKeys
+	lookups atomic.Int32
+}
+
+func (k *countingKeys) CheckKey(ctx context.Context, key string) (string, bool, error) {
+	k.lookups.Add(1)
+	return k.testKeys.CheckKey(ctx, key)
+}
+
+func (k *countingKeys) KnownKey(key string) (string, bool) {
+	p, ok := k.testKeys[key]
+	return p, ok
+}
+
+// TestFailedKeysPerAddress: an address that keeps sending invalid keys is
+// answered 429 past its ration, without a lookup, while a known key from
+// the same address is still served.
+func TestFailedKeysPerAddress(t *testing.T) {
+	keys := &countingKeys{testKeys: testKeys{"good": "proj-1"}}
+	logs := &syncbuf.Buffer{}
+	s, err := server.New(server.Config{Listen: "127.0.0.1:0", Logger: slog.New(slog.NewTextHandler(logs, nil))},
+		testRegistry(), keys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx) }()
+	defer func() { cancel(); <-done }()
+	url := "http://" + s.Addr()
+	body := `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`
+	var refused int
+	for i := range 40 {
+		status, _, b := do(t, http.MethodPost, url+"/?api-key=bad"+strconv.Itoa(i), body)
+		switch {
+		case status == 401:
+		case status == 429 && strings.Contains(string(b), "too many invalid api-keys"):
+			refused++
+		default:
+			t.Fatalf("bad key %d: HTTP %d %s", i, status, b)
+		}
+	}
+	// The burst of 20, give or take what refilled during the loop.
+	if refused < 15 || keys.lookups.Load() > 25 {
+		t.Errorf("%d of 40 refused, %d lookups; want most refused past about 20 lookups", refused, keys.lookups.Load())
+	}
+	if status, _, b := do(t, http.MethodPost, url+"/?api-key=good", body); status != 200 {
+		t.Errorf("known key from the same address: HTTP %d %s", status, b)
 	}
 }

@@ -27,6 +27,11 @@ func (b *Bucket) Take(now time.Time) bool {
 	return true
 }
 
+// Empty reports whether no token is left at now.
+func (b *Bucket) Empty(now time.Time) bool {
+	return b.tokens+now.Sub(b.last).Seconds()*b.Rate < 1
+}
+
 // Full reports whether the bucket has refilled to Burst by now: such a
 // bucket can be dropped and made again with New, losing nothing.
 func (b *Bucket) Full(now time.Time) bool {
