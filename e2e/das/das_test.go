@@ -14,10 +14,7 @@ package das_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -27,8 +24,6 @@ import (
 
 	"github.com/dasch-labs/dasch/e2e/internal/e2ekit"
 )
-
-const corpus = "../../testdata/das"
 
 // view is what client.mjs reports of an asset: the members of the client's
 // DasApiAsset that the checks read.
@@ -159,18 +154,11 @@ func TestDASClient(t *testing.T) {
 
 	e2ekit.NPMCI(t, ctx)
 	bin := e2ekit.Build(t, ctx)
-	dir := t.TempDir()
-	storeURL := "embedded:" + filepath.Join(dir, "data")
-	src := filepath.Join(dir, "fixtures")
-	accounts, txs, maxSlot := copyFixtures(t, src)
-
-	e2ekit.Run(t, ctx, bin, "migrate", "--store", storeURL)
-	out := e2ekit.Run(t, ctx, bin, "ingest", "--store", storeURL, "--source", "files:"+src)
-	wantSummary := fmt.Sprintf("(%d tx, %d accounts, 0 blocks)", txs, accounts)
-	if !strings.Contains(out, wantSummary) || !strings.Contains(out, " 0 dead letters, indexed slot "+strconv.FormatUint(maxSlot, 10)) {
-		t.Fatalf("ingest: %s\nwant %s, no dead letters, indexed slot %d", out, wantSummary, maxSlot)
+	var files []string
+	for _, a := range assets {
+		files = append(files, a.files...)
 	}
-	key := e2ekit.LastLine(e2ekit.Run(t, ctx, bin, "keys", "create", "--store", storeURL, "--project", "das"))
+	storeURL, key := e2ekit.Index(t, ctx, bin, t.TempDir(), files)
 	url := e2ekit.Serve(t, ctx, bin, storeURL) + "/?api-key=" + key
 
 	// The batch: every asset in reverse corpus order, with the missing id
@@ -218,41 +206,6 @@ func TestDASClient(t *testing.T) {
 	// is refused as invalid params, in getAsset and in getAssets.
 	rpcFailure(t, summary, "getAsset/malformed", 400, -32602)
 	rpcFailure(t, summary, "getAssets/malformed", 400, -32602)
-}
-
-// copyFixtures copies the fixture files of every asset under dst, keeping
-// their corpus paths, and returns the account and transaction counts and
-// the highest slot among them.
-func copyFixtures(t *testing.T, dst string) (accounts, txs int, maxSlot uint64) {
-	t.Helper()
-	for _, a := range assets {
-		for _, f := range a.files {
-			b, err := os.ReadFile(filepath.Join(corpus, f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var head struct {
-				Slot uint64 `json:"slot"`
-			}
-			if err := json.Unmarshal(b, &head); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			maxSlot = max(maxSlot, head.Slot)
-			if strings.HasPrefix(f, "transactions/") {
-				txs++
-			} else {
-				accounts++
-			}
-			to := filepath.Join(dst, filepath.FromSlash(f))
-			if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(to, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	return accounts, txs, maxSlot
 }
 
 // rpcFailure checks that the call name threw the client's transport error
