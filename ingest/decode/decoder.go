@@ -47,3 +47,38 @@ func (b *Batch) Add(r arrowbatch.Row) { b.rows = append(b.rows, r) }
 
 // Rows returns the rows added so far.
 func (b *Batch) Rows() []arrowbatch.Row { return b.rows }
+
+// Interest says which chain data a decoder reads, so a source that can
+// filter at the node (a Geyser subscription, getProgramAccounts) asks for
+// just that: accounts owned by AccountOwners, and transactions whose
+// account keys include one of TxPrograms (top level or through CPI).
+type Interest struct {
+	AccountOwners []solana.Pubkey
+	TxPrograms    []solana.Pubkey
+}
+
+// Interested is implemented by decoders that read only some programs'
+// data. A decoder that does not implement it reads nothing a filtered
+// source needs to ask for.
+type Interested interface {
+	Interest() Interest
+}
+
+// Merge returns the union of interests, each key once, in first-seen order.
+func Merge(in ...Interest) Interest {
+	var out Interest
+	seen := map[[2]any]bool{}
+	add := func(dst *[]solana.Pubkey, kind string, keys []solana.Pubkey) {
+		for _, k := range keys {
+			if !seen[[2]any{kind, k}] {
+				seen[[2]any{kind, k}] = true
+				*dst = append(*dst, k)
+			}
+		}
+	}
+	for _, i := range in {
+		add(&out.AccountOwners, "account", i.AccountOwners)
+		add(&out.TxPrograms, "tx", i.TxPrograms)
+	}
+	return out
+}

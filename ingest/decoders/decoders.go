@@ -14,6 +14,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/assetstate"
 	"github.com/dasch-labs/dasch/ingest/bubblegumtree"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
+	"github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
@@ -49,4 +50,16 @@ func Configure(ctx context.Context, s arrowstore.Writer, cfg *ingest.Config, o O
 	cfg.Decoders = append(cfg.Decoders, bubblegumtree.Decoder{})
 	cfg.Steps = append(cfg.Steps, assetstate.NewFoldStep())
 	return nil
+}
+
+// Interest is what the decoders of cfg read, for sources that filter at the
+// node: the union of every decoder's decode.Interest.
+func Interest(cfg *ingest.Config) decode.Interest {
+	var in []decode.Interest
+	for _, d := range cfg.Decoders {
+		if i, ok := d.(decode.Interested); ok {
+			in = append(in, i.Interest())
+		}
+	}
+	return decode.Merge(in...)
 }

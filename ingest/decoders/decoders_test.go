@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/assetstate"
 	"github.com/dasch-labs/dasch/ingest/bubblegumtree"
@@ -57,5 +58,76 @@ func TestConfigure(t *testing.T) {
 
 	if err := decoders.Configure(ctx, s, nil, decoders.Options{}); err == nil {
 		t.Error("no error without a config")
+	}
+}
+
+func TestInterest(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	tests := []struct {
+		name       string
+		opts       decoders.Options
+		owners     []string
+		txPrograms []string
+		notTx      []string
+	}{
+		{
+			name: "full",
+			owners: []string{
+				"TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA", "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb",
+				"metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s", "CoREENxT6tW1HoK8ypY1SxRMZTcVPm7R94rH4PZNhX7d",
+				"1DREGFgysWYxLnRnKQnwrxnJQeSMk2HmGaC6whw2B2p", "inscokhJarcjaEs59QbQ7hYjrKz25LEPRfCbP8EmdUp",
+			},
+			txPrograms: []string{
+				"BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY", "compr6CUsB5m2jS4Y3831ztGSTnDpnKJTKS95d64XVq",
+				"SySTEM1eSU2p4BGQfQpimFEWWSC1XDFeun3Nqzz3rT7",
+			},
+		},
+		{
+			name:       "assets only",
+			opts:       decoders.Options{AssetsOnly: true},
+			owners:     []string{"TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"},
+			txPrograms: []string{"BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY"},
+			notTx:      []string{"compr6CUsB5m2jS4Y3831ztGSTnDpnKJTKS95d64XVq"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var cfg ingest.Config
+			if err := decoders.Configure(ctx, s, &cfg, tc.opts); err != nil {
+				t.Fatal(err)
+			}
+			in := decoders.Interest(&cfg)
+			has := func(keys []solana.Pubkey, s string) bool {
+				for _, k := range keys {
+					if k.String() == s {
+						return true
+					}
+				}
+				return false
+			}
+			for _, o := range tc.owners {
+				if !has(in.AccountOwners, o) {
+					t.Errorf("account owners lack %s", o)
+				}
+			}
+			for _, p := range tc.txPrograms {
+				if !has(in.TxPrograms, p) {
+					t.Errorf("transaction programs lack %s", p)
+				}
+			}
+			for _, p := range tc.notTx {
+				if has(in.TxPrograms, p) {
+					t.Errorf("transaction programs hold %s", p)
+				}
+			}
+			seen := map[solana.Pubkey]bool{}
+			for _, k := range in.TxPrograms {
+				if seen[k] {
+					t.Errorf("%s twice", k)
+				}
+				seen[k] = true
+			}
+		})
 	}
 }
