@@ -38,7 +38,7 @@ func TestTableSchemas(t *testing.T) {
 	dec, samples := sampleRows(t)
 	// The asset state step writes asset_state and asset_keys beside the
 	// decoders' tables.
-	tables := append(ingest.TablesOf(dec, assetstate.Decoder{}, bubblegumtree.Decoder{}), assetstate.StateTable(), assetstate.KeysTable(), assetstate.EditionsTable())
+	tables := append(ingest.TablesOf(dec, assetstate.Decoder{}, bubblegumtree.Decoder{}), assetstate.StateTable(), assetstate.KeysTable(), assetstate.EditionsTable(), assetstate.DocsTable())
 	names := map[string]bool{}
 	for _, tbl := range tables {
 		names[tbl.Name] = true
@@ -318,8 +318,10 @@ func sampleRows(t *testing.T) (decode.Decoder, map[string]arrowbatch.Row) {
 		out.Add(r)
 	}
 	collection := key(34)
-	out.Add(&assetstate.StateRow{ID: key(29), Edition: key(35), Collection: &collection, Version: 1, Slot: slot, Doc: []byte(`{}`),
-		Listing: assetstate.Listing{Interface: "V1_NFT", Owner: key(36), OwnerType: "single", Delegate: &collection, Supply: 1, Name: "n"}})
+	state := &assetstate.StateRow{ID: key(29), Edition: key(35), Collection: &collection, Version: 1, Slot: slot, Doc: []byte(`{}`),
+		Listing: assetstate.Listing{Interface: "V1_NFT", Owner: key(36), OwnerType: "single", Delegate: &collection, Supply: 1, Name: "n"}}
+	out.Add(state)
+	out.Add(&assetstate.DocRow{StateRow: state})
 	out.Add(&assetstate.EditionRow{Master: key(37), Edition: key(35), Mint: key(29), Number: 3, Slot: slot, Version: 1})
 	out.Add(&assetstate.KeyRow{Path: "owner", Key: key(36), ID: key(29), Verified: true, Slot: slot, CreatedSlot: slot, Version: 1})
 

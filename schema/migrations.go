@@ -166,6 +166,7 @@ func Migrations() []Migration {
 		{Version: 26, Name: "asset_state", Statements: assetState()},
 		{Version: 27, Name: "asset_listing", Statements: assetListing()},
 		{Version: 28, Name: "bubblegum_nodes", Statements: bubblegumNodes()},
+		{Version: 29, Name: "asset_docs", Statements: assetDocs()},
 	}
 }
 

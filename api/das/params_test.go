@@ -103,12 +103,12 @@ func TestKeyAndRateLimit(t *testing.T) {
 	}
 }
 
-// TestStoreFailure: when the store cannot answer (here asset_state is
+// TestStoreFailure: when the store cannot answer (here asset_docs is
 // gone), getAsset answers HTTP 500 / -32000 without details, and the
 // server keeps serving.
 func TestStoreFailure(t *testing.T) {
 	e := newEnv(t)
-	if err := e.s.Exec(context.Background(), "DROP TABLE asset_state", nil); err != nil {
+	if err := e.s.Exec(context.Background(), "DROP TABLE asset_docs", nil); err != nil {
 		t.Fatal(err)
 	}
 	a := e.call("getAsset", `{"id":"11111111111111111111111111111111"}`)

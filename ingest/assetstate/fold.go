@@ -292,6 +292,15 @@ func (st *FoldStep) fold(ctx context.Context, s arrowstore.Writer, ids []solana.
 		if err := writeRows(ctx, s, StateTable(), rows, "folded assets"); err != nil {
 			return err
 		}
+		// The serving copy last: a fold cut short before it is applied
+		// again, and until then getAsset answers the previous fold.
+		docs := make([]DocRow, len(rows))
+		for i := range rows {
+			docs[i] = DocRow{&rows[i]}
+		}
+		if err := writeRows(ctx, s, DocsTable(), docs, "asset documents"); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/dasch-labs/dasch/store"
 )
 
-// Folded is one asset_state row: an asset folded by the asset state step.
+// Folded is one asset_docs row: an asset folded by the asset state step.
 type Folded struct {
 	Status string // schema.AssetStatus*
 	Error  string
@@ -20,17 +20,16 @@ type Folded struct {
 	Slot   uint64
 }
 
-// LoadFolded reads the folded state of each of ids; ids never folded are
-// absent from the map.
+// LoadFolded reads the folded state of each of ids from asset_docs, one
+// key-value lookup per id; ids never folded are absent from the map.
 func LoadFolded(ctx context.Context, s store.Querier, ids []solana.Pubkey) (map[solana.Pubkey]Folded, error) {
 	out := make(map[solana.Pubkey]Folded, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
 	cond, params := KeyIn("id", ids)
-	// One thread: a point read touches a granule or two, and a parallel
-	// plan costs more to start than the read.
-	res, err := s.Query(ctx, `SELECT id, status, error, doc, slot FROM asset_state FINAL
+	// One thread: a parallel plan costs more to start than the lookups.
+	res, err := s.Query(ctx, `SELECT id, status, error, doc, slot FROM asset_docs
 		WHERE `+cond+` SETTINGS max_threads = 1`, params)
 	if err != nil {
 		return nil, fmt.Errorf("load folded assets: %w", err)
