@@ -3,6 +3,8 @@ package asset
 import (
 	"fmt"
 
+	"github.com/goccy/go-json"
+
 	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/schema"
@@ -12,7 +14,36 @@ import (
 // none (ErrNotFound, ErrNoSupply, or a decoding failure).
 type Result struct {
 	Asset *Asset
-	Err   error
+	// JSON, set instead of Asset, is the asset's encoding as View gives
+	// it, without last_indexed_slot: readers of folded documents answer
+	// it as it is, without decoding it (ViewJSON).
+	JSON []byte
+	Err  error
+}
+
+// Decoded returns the asset, decoding r.JSON when that is what r holds.
+func (r Result) Decoded() (*Asset, error) {
+	if r.Asset != nil || r.JSON == nil {
+		return r.Asset, nil
+	}
+	var a Asset
+	if err := json.Unmarshal(r.JSON, &a); err != nil {
+		return nil, fmt.Errorf("asset document: %w", err)
+	}
+	return &a, nil
+}
+
+// Answer is the asset's JSON with last_indexed_slot set to slot.
+func (r Result) Answer(slot uint64) (json.RawMessage, error) {
+	if r.JSON != nil {
+		return WithSlot(make([]byte, 0, len(r.JSON)+40), r.JSON, slot), nil
+	}
+	if r.Asset == nil {
+		return nil, ErrNotFound
+	}
+	a := *r.Asset
+	a.LastIndexedSlot = &slot
+	return json.Marshal(&a)
 }
 
 // LoadFunc adds to into the state stored under each of keys (none may be

@@ -1,6 +1,7 @@
 package asset
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/goccy/go-json"
@@ -44,6 +45,14 @@ func checkView(t *testing.T, render func(Options) ([]byte, error)) {
 		}
 		if err := jsonEqual(got, want); err != nil {
 			t.Fatalf("view %+v: %v\n got: %s\nwant: %s", opts, err, got, want)
+		}
+		// The stored document edited as bytes gives the same bytes.
+		edited, err := ViewJSON(nil, folded, opts)
+		if err != nil {
+			t.Fatalf("ViewJSON %+v: %v", opts, err)
+		}
+		if !bytes.Equal(edited, got) {
+			t.Fatalf("ViewJSON %+v:\n got: %s\nwant: %s", opts, edited, got)
 		}
 	}
 	if again, _ := json.Marshal(&stored); jsonEqual(again, folded) != nil {

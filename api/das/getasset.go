@@ -69,7 +69,10 @@ func getAsset(d Deps) jsonrpc.Handler {
 		case r.Err != nil:
 			return nil, failed(d, c.Method, r.Err)
 		}
-		r.Asset.LastIndexedSlot = &slot
-		return r.Asset, nil
+		out, err := r.Answer(slot)
+		if err != nil {
+			return nil, failed(d, c.Method, err)
+		}
+		return out, nil
 	}
 }

@@ -5,10 +5,15 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/goccy/go-json"
+
 	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
+
+// null answers an id with no asset.
+var null = json.RawMessage("null")
 
 // maxBatch is the most ids one getAssetBatch may ask for.
 const maxBatch = 1000
@@ -48,13 +53,16 @@ func getAssetBatch(d Deps) jsonrpc.Handler {
 		if err != nil {
 			return nil, failed(d, c.Method, err)
 		}
-		out := make([]*asset.Asset, len(ids))
+		out := make([]json.RawMessage, len(ids))
 		for i, r := range assets {
+			out[i] = null
 			switch {
 			case r.Err == nil:
-				a := *r.Asset
-				a.LastIndexedSlot = &slot
-				out[i] = &a
+				a, err := r.Answer(slot)
+				if err != nil {
+					return nil, failed(d, c.Method, err)
+				}
+				out[i] = a
 			case errors.Is(r.Err, asset.ErrNotFound), errors.Is(r.Err, asset.ErrNoSupply):
 			default:
 				return nil, failed(d, c.Method, r.Err)

@@ -1,7 +1,11 @@
 package das
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+
+	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
@@ -32,7 +36,7 @@ func getAssetsByOwner(d Deps) jsonrpc.Handler {
 		if opts.ShowFungible {
 			// As Helius: the fungibles the owner holds, with its holding.
 			r.scope = assetlist.ByOwnerWithFungibles(owner, opts.ShowZeroBalance)
-			r.decorate = func(ctx context.Context, items []*asset.Asset) error {
+			r.decorate = func(ctx context.Context, items []json.RawMessage) error {
 				return d.addHoldings(ctx, owner, items)
 			}
 		}
@@ -41,33 +45,53 @@ func getAssetsByOwner(d Deps) jsonrpc.Handler {
 }
 
 // addHoldings sets token_info.balance and associated_token_address on
-// the fungible items: owner's holding of each.
-func (d Deps) addHoldings(ctx context.Context, owner solana.Pubkey, items []*asset.Asset) error {
+// the fungible items: owner's holding of each. Only items with token info
+// are decoded, and only those holding something are encoded again.
+func (d Deps) addHoldings(ctx context.Context, owner solana.Pubkey, items []json.RawMessage) error {
+	type fungible struct {
+		at   int
+		mint solana.Pubkey
+		a    *asset.Asset
+	}
+	var found []fungible
 	var mints []solana.Pubkey
-	for _, a := range items {
-		if a.TokenInfo != nil && (a.Interface == asset.InterfaceFungibleToken || a.Interface == asset.InterfaceFungibleAsset) {
-			if k, err := solana.ParsePubkey(a.ID); err == nil {
-				mints = append(mints, k)
-			}
+	for i, raw := range items {
+		if !bytes.Contains(raw, []byte(`"token_info":`)) {
+			continue
 		}
+		var a asset.Asset
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return fmt.Errorf("item %d: %w", i, err)
+		}
+		if a.TokenInfo == nil || (a.Interface != asset.InterfaceFungibleToken && a.Interface != asset.InterfaceFungibleAsset) {
+			continue
+		}
+		k, err := solana.ParsePubkey(a.ID)
+		if err != nil {
+			continue
+		}
+		found = append(found, fungible{i, k, &a})
+		mints = append(mints, k)
+	}
+	if len(found) == 0 {
+		return nil
 	}
 	held, err := tokenaccounts.Holdings(ctx, d.Store, owner, mints)
 	if err != nil {
 		return err
 	}
-	for _, a := range items {
-		k, err := solana.ParsePubkey(a.ID)
-		if err != nil || a.TokenInfo == nil {
-			continue
-		}
-		h, ok := held[k]
+	for _, f := range found {
+		h, ok := held[f.mint]
 		if !ok {
 			continue
 		}
-		ti := *a.TokenInfo // the item's own copy: documents may be shared
 		balance, ata := h.Amount, h.Address.String()
-		ti.Balance, ti.AssociatedTokenAddress = &balance, &ata
-		a.TokenInfo = &ti
+		f.a.TokenInfo.Balance, f.a.TokenInfo.AssociatedTokenAddress = &balance, &ata
+		raw, err := json.Marshal(f.a)
+		if err != nil {
+			return fmt.Errorf("item %d: %w", f.at, err)
+		}
+		items[f.at] = raw
 	}
 	return nil
 }

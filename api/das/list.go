@@ -168,16 +168,16 @@ func (p paging) members(mode pageMode, pg assetlist.Page, next string) (page *in
 // items on the page, as the reference counts it; GrandTotal, with
 // showGrandTotal, every asset of the listing.
 type assetList struct {
-	LastIndexedSlot uint64         `json:"last_indexed_slot"`
-	GrandTotal      *uint64        `json:"grand_total,omitempty"`
-	Total           int            `json:"total"`
-	Limit           int            `json:"limit"`
-	Page            *int           `json:"page,omitempty"`
-	Before          *string        `json:"before,omitempty"`
-	After           *string        `json:"after,omitempty"`
-	Cursor          *string        `json:"cursor,omitempty"`
-	Items           []*asset.Asset `json:"items"`
-	Errors          []listError    `json:"errors,omitempty"`
+	LastIndexedSlot uint64            `json:"last_indexed_slot"`
+	GrandTotal      *uint64           `json:"grand_total,omitempty"`
+	Total           int               `json:"total"`
+	Limit           int               `json:"limit"`
+	Page            *int              `json:"page,omitempty"`
+	Before          *string           `json:"before,omitempty"`
+	After           *string           `json:"after,omitempty"`
+	Cursor          *string           `json:"cursor,omitempty"`
+	Items           []json.RawMessage `json:"items"`
+	Errors          []listError       `json:"errors,omitempty"`
 }
 
 type listError struct {
@@ -192,8 +192,8 @@ type listRequest struct {
 	paging paging
 	opts   Options
 	// decorate, when set, adds to the page's items what the listing
-	// knows beyond their documents.
-	decorate func(ctx context.Context, items []*asset.Asset) error
+	// knows beyond their documents; it may replace items.
+	decorate func(ctx context.Context, items []json.RawMessage) error
 }
 
 // list answers r: one read of the page's assets with their folded
@@ -211,13 +211,17 @@ func (d Deps) list(ctx context.Context, method string, r listRequest) (any, erro
 	if err != nil {
 		return nil, failed(d, method, err)
 	}
-	out := &assetList{LastIndexedSlot: slot, Limit: pg.Limit, Items: make([]*asset.Asset, 0, len(items))}
+	out := &assetList{LastIndexedSlot: slot, Limit: pg.Limit, Items: make([]json.RawMessage, 0, len(items))}
 	for _, it := range items {
 		res := assetrows.ViewDoc(it.ID, it.Doc, r.opts.Options)
+		if res.Err == nil {
+			var a json.RawMessage
+			if a, res.Err = res.Answer(slot); res.Err == nil {
+				out.Items = append(out.Items, a)
+				continue
+			}
+		}
 		switch {
-		case res.Err == nil:
-			res.Asset.LastIndexedSlot = &slot
-			out.Items = append(out.Items, res.Asset)
 		case errors.Is(res.Err, asset.ErrNotFound):
 			// A row without a document: nothing to show.
 		default:

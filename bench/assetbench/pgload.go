@@ -110,7 +110,11 @@ func loadPostgres(ctx context.Context, dsn string, s arrowstore.Store, p *Plan, 
 			if r.Err != nil {
 				return fig, fmt.Errorf("postgres rows: asset %s: %w", keys[i], r.Err)
 			}
-			if err := b.addAsset(r.Asset, slot(lo+i), &ids); err != nil {
+			a, err := r.Decoded()
+			if err != nil {
+				return fig, fmt.Errorf("postgres rows: asset %s: %w", keys[i], err)
+			}
+			if err := b.addAsset(a, slot(lo+i), &ids); err != nil {
 				return fig, fmt.Errorf("postgres rows: asset %s: %w", keys[i], err)
 			}
 			accs, err := p.Accounts(lo+i, nil)

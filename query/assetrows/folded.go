@@ -79,6 +79,10 @@ func foldedResult(id solana.Pubkey, f Folded, opts asset.Options) asset.Result {
 		if len(f.Doc) == 0 { // never folded
 			return asset.Result{Err: asset.ErrNotFound}
 		}
+		if out, err := asset.ViewJSON(make([]byte, 0, len(f.Doc)), f.Doc, opts); err == nil {
+			return asset.Result{JSON: out}
+		}
+		// Not the compact encoding ViewJSON edits: decode it.
 		var a asset.Asset
 		if err := json.Unmarshal(f.Doc, &a); err != nil {
 			return asset.Result{Err: fmt.Errorf("asset %s: folded state: %w", id, err)}
