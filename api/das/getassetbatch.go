@@ -68,6 +68,6 @@ func getAssetBatch(d Deps) jsonrpc.Handler {
 				return nil, failed(d, c.Method, r.Err)
 			}
 		}
-		return out, nil
+		return json.RawMessage(appendItems(nil, out, "", 0)), nil
 	}
 }

@@ -168,16 +168,17 @@ func (p paging) members(mode pageMode, pg assetlist.Page, next string) (page *in
 // items on the page, as the reference counts it; GrandTotal, with
 // showGrandTotal, every asset of the listing.
 type assetList struct {
-	LastIndexedSlot uint64            `json:"last_indexed_slot"`
-	GrandTotal      *uint64           `json:"grand_total,omitempty"`
-	Total           int               `json:"total"`
-	Limit           int               `json:"limit"`
-	Page            *int              `json:"page,omitempty"`
-	Before          *string           `json:"before,omitempty"`
-	After           *string           `json:"after,omitempty"`
-	Cursor          *string           `json:"cursor,omitempty"`
-	Items           []json.RawMessage `json:"items"`
-	Errors          []listError       `json:"errors,omitempty"`
+	LastIndexedSlot uint64  `json:"last_indexed_slot"`
+	GrandTotal      *uint64 `json:"grand_total,omitempty"`
+	Total           int     `json:"total"`
+	Limit           int     `json:"limit"`
+	Page            *int    `json:"page,omitempty"`
+	Before          *string `json:"before,omitempty"`
+	After           *string `json:"after,omitempty"`
+	Cursor          *string `json:"cursor,omitempty"`
+	// Items are spliced in by encode, unchanged: each is an answer.
+	Items  []json.RawMessage `json:"-"`
+	Errors []listError       `json:"errors,omitempty"`
 }
 
 type listError struct {
@@ -246,7 +247,39 @@ func (d Deps) list(ctx context.Context, method string, r listRequest) (any, erro
 		}
 		out.GrandTotal = &n
 	}
-	return out, nil
+	return out.encode()
+}
+
+// encode is the list's JSON, its items written as they are (encoding
+// them as json.RawMessage would scan each one again to compact it).
+func (l *assetList) encode() (json.RawMessage, error) {
+	head, err := json.Marshal(l)
+	if err != nil {
+		return nil, err
+	}
+	return appendItems(head[:len(head)-1], l.Items, `,"items":`, '}'), nil
+}
+
+// appendItems appends the answers as a JSON array, after prefix and
+// followed by suffix (0: none).
+func appendItems(dst []byte, items []json.RawMessage, prefix string, suffix byte) []byte {
+	n := len(dst) + len(prefix) + len(items) + 3
+	for _, it := range items {
+		n += len(it)
+	}
+	out := make([]byte, 0, n)
+	out = append(append(append(out, dst...), prefix...), '[')
+	for i, it := range items {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, it...)
+	}
+	out = append(out, ']')
+	if suffix != 0 {
+		out = append(out, suffix)
+	}
+	return out
 }
 
 // address decodes a required base58 address param, with the reference's
