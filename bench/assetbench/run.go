@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,6 +55,8 @@ type Config struct {
 	Postgres bool
 	// PGBinDir overrides where the PostgreSQL binaries are.
 	PGBinDir string
+	// FoldProfile, when set, receives a CPU profile (pprof) of the fold.
+	FoldProfile io.Writer
 	// Progress receives a line per step; nil discards them.
 	Progress io.Writer
 }
@@ -295,12 +298,21 @@ func load(ctx context.Context, s arrowstore.Store, p *Plan, rep *Report, say fun
 	}
 	rep.EventsInsert = time.Since(start)
 	say("events: %d rows in %.1fs; folding asset state", rep.Events, rep.EventsInsert.Seconds())
+	if cfg.FoldProfile != nil {
+		if err := pprof.StartCPUProfile(cfg.FoldProfile); err != nil {
+			return fmt.Errorf("fold profile: %w", err)
+		}
+	}
 	start = time.Now()
 	// A store loaded without the step is folded whole by its first range.
-	if err := assetstate.NewFoldStep().Apply(ctx, s, math.MaxUint64, math.MaxUint64); err != nil {
+	err = assetstate.NewFoldStep().Apply(ctx, s, math.MaxUint64, math.MaxUint64)
+	rep.Fold = time.Since(start)
+	if cfg.FoldProfile != nil {
+		pprof.StopCPUProfile()
+	}
+	if err != nil {
 		return err
 	}
-	rep.Fold = time.Since(start)
 	// The API answers with the indexed slot: the last generated one.
 	if err := checkpoint.Write(ctx, s, slot(max(0, p.Assets()-1))); err != nil {
 		return err

@@ -33,6 +33,9 @@ import (
 // the same rows. Apply calls must not overlap (the pipeline runs steps one
 // at a time).
 type FoldStep struct {
+	// Chunk is how many written assets one fold reads and writes at once;
+	// 0 is foldChunk.
+	Chunk int
 	// backfilled is set once the step has checked that a store indexed
 	// before asset_state existed has every asset folded.
 	backfilled bool
@@ -51,8 +54,17 @@ func NewFoldStep() *FoldStep { return &FoldStep{} }
 func (*FoldStep) Name() string { return "asset state" }
 
 // foldChunk is how many written assets one fold reads and writes at once
-// (with their dependents, unless those are many).
-const foldChunk = 500
+// (with their dependents, unless those are many). A chunk costs a few
+// queries and inserts whatever its size, so large chunks fold faster; a
+// chunk's states and documents are held at once, a few MiB per thousand.
+const foldChunk = 5000
+
+func (st *FoldStep) chunk() int {
+	if st.Chunk > 0 {
+		return st.Chunk
+	}
+	return foldChunk
+}
 
 // foldWorkers is how many chunks are folded at once: each fold's reads
 // run on one engine thread and wait on the engine most of the time.
@@ -115,7 +127,7 @@ func (st *FoldStep) foldWritten(ctx context.Context, s arrowstore.Writer, cond s
 			}
 		}()
 	}
-	err := findWritten(ctx, s, cond, params, func(ids []solana.Pubkey) error {
+	err := findWritten(ctx, s, cond, params, st.chunk(), func(ids []solana.Pubkey) error {
 		select {
 		case chunks <- ids:
 			return nil
@@ -135,7 +147,7 @@ func (st *FoldStep) foldWritten(ctx context.Context, s arrowstore.Writer, cond s
 
 // findWritten hands emit each chunk of written ids, in id order, with the
 // dependents of its editions and Core collections.
-func findWritten(ctx context.Context, s store.Querier, cond string, params store.Params, emit func([]solana.Pubkey) error) error {
+func findWritten(ctx context.Context, s store.Querier, cond string, params store.Params, chunk int, emit func([]solana.Pubkey) error) error {
 	var after solana.Pubkey
 	for first := true; ; first = false {
 		p := store.Params{"after": string(after[:])}
@@ -146,7 +158,7 @@ func findWritten(ctx context.Context, s store.Querier, cond string, params store
 		if !first {
 			from = " AND asset_id > {after:FixedString(32)}"
 		}
-		ids, err := nextWritten(ctx, s, cond+from, p)
+		ids, err := nextWritten(ctx, s, cond+from, p, chunk)
 		if err != nil {
 			return err
 		}
@@ -179,18 +191,18 @@ func findWritten(ctx context.Context, s store.Querier, cond string, params store
 	}
 }
 
-// nextWritten returns the first foldChunk ids, in id order, with a row
+// nextWritten returns the first chunk ids, in id order, with a row
 // of asset_accounts or bubblegum_events matching cond. Each table is read
-// in key order and stops at foldChunk distinct ids, so a chunk costs the
+// in key order and stops at chunk distinct ids, so a chunk costs the
 // same wherever it starts (one query over both tables grouped them all
 // first: every chunk read the rest of the range). The merge of the two
-// lists' first foldChunk is exact: each holds the smallest ids of its
+// lists' first chunk is exact: each holds the smallest ids of its
 // table.
-func nextWritten(ctx context.Context, s store.Querier, cond string, p store.Params) ([]solana.Pubkey, error) {
+func nextWritten(ctx context.Context, s store.Querier, cond string, p store.Params, chunk int) ([]solana.Pubkey, error) {
 	var all []solana.Pubkey
 	for _, table := range []string{schema.TableAssetAccounts, schema.TableBubblegumEvents} {
 		res, err := s.Query(ctx, `SELECT DISTINCT asset_id FROM `+table+` WHERE `+cond+
-			` ORDER BY asset_id LIMIT `+strconv.Itoa(foldChunk)+
+			` ORDER BY asset_id LIMIT `+strconv.Itoa(chunk)+
 			` SETTINGS optimize_read_in_order = 1, optimize_distinct_in_order = 1`, p)
 		if err != nil {
 			return nil, fmt.Errorf("find written assets in %s: %w", table, err)
@@ -206,7 +218,7 @@ func nextWritten(ctx context.Context, s store.Querier, cond string, p store.Para
 	}
 	slices.SortFunc(all, func(a, b solana.Pubkey) int { return bytes.Compare(a[:], b[:]) })
 	all = slices.Compact(all)
-	return all[:min(len(all), foldChunk)], nil
+	return all[:min(len(all), chunk)], nil
 }
 
 // sourcesAmong are the ids that hold an edition or a Core account: the
@@ -257,13 +269,13 @@ func dependents(ctx context.Context, s store.Querier, sources []solana.Pubkey) (
 	return out, nil
 }
 
-// fold folds ids into asset_state, in chunks of at most twice foldChunk
+// fold folds ids into asset_state, in chunks of at most twice st.chunk()
 // (a chunk of written ids and a few dependents are one fold).
 func (st *FoldStep) fold(ctx context.Context, s arrowstore.Writer, ids []solana.Pubkey) error {
 	for start := 0; start < len(ids); {
-		end := min(start+2*foldChunk, len(ids))
+		end := min(start+2*st.chunk(), len(ids))
 		if end < len(ids) {
-			end = start + foldChunk
+			end = start + st.chunk()
 		}
 		chunk := ids[start:end]
 		start = end

@@ -156,6 +156,20 @@ func foldedRows(t *testing.T, s store.Querier) map[string]string {
 		id := r.Key(0)
 		out[string(id[:])] = r.Str(1) + "|" + r.Str(2)
 	}
+	// The serving copy holds the same.
+	res, err = s.Query(context.Background(), `SELECT id, status, doc FROM asset_docs`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string]string{}
+	for i := range res.Rows {
+		r := res.Row(i)
+		id := r.Key(0)
+		docs[string(id[:])] = r.Str(1) + "|" + r.Str(2)
+	}
+	if !maps.Equal(docs, out) {
+		t.Errorf("asset_docs holds %d assets unlike asset_state's %d", len(docs), len(out))
+	}
 	return out
 }
 
@@ -214,4 +228,14 @@ func TestFoldBackfills(t *testing.T) {
 	}
 	index(t, s, [][]string{files[len(files)-1:]}, assetstate.NewFoldStep())
 	checkFolded(t, s)
+	whole := foldedRows(t, s)
+
+	// Folded a few assets at a time, chunk by chunk, the same.
+	step := &assetstate.FoldStep{Chunk: 3}
+	if err := step.Apply(context.Background(), s, 0, 1<<62); err != nil {
+		t.Fatal(err)
+	}
+	if got := foldedRows(t, s); !maps.Equal(got, whole) {
+		t.Errorf("folding 3 assets at a time gave %d assets unlike the %d of one chunk", len(got), len(whole))
+	}
 }
