@@ -167,6 +167,7 @@ func Migrations() []Migration {
 		{Version: 27, Name: "asset_listing", Statements: assetListing()},
 		{Version: 28, Name: "bubblegum_nodes", Statements: bubblegumNodes()},
 		{Version: 29, Name: "asset_docs", Statements: assetDocs()},
+		{Version: 30, Name: "usage", Statements: usage()},
 	}
 }
 
