@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dasch-labs/dasch/internal/slotnote"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -68,8 +69,17 @@ func NewSlotCache(s store.Querier, ttl time.Duration) *SlotCache {
 }
 
 // ContextSlot returns the cached slot, refreshing it when stale. "Not
-// indexed" is not cached: the first checkpoint shows up at once.
+// indexed" is not cached: the first checkpoint shows up at once. The
+// slot is noted in ctx (slotnote) for the request log.
 func (c *SlotCache) ContextSlot(ctx context.Context) (uint64, error) {
+	slot, err := c.contextSlot(ctx)
+	if err == nil {
+		slotnote.Set(ctx, slot)
+	}
+	return slot, err
+}
+
+func (c *SlotCache) contextSlot(ctx context.Context) (uint64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ttl > 0 && !c.at.IsZero() && time.Since(c.at) < c.ttl {

@@ -104,6 +104,8 @@ type Log struct {
 	stop chan struct{}
 	done chan struct{}
 	once sync.Once
+	// flushes asks the writer to insert what it holds now.
+	flushes chan chan struct{}
 
 	closed                        atomic.Bool
 	added, written, dropped, lost atomic.Uint64
@@ -115,7 +117,8 @@ func New(ins Inserter, opts Options) (*Log, error) {
 		return nil, errors.New("reqlog: no inserter")
 	}
 	opts.defaults()
-	l := &Log{ins: ins, opts: opts, ch: make(chan Row, opts.Capacity), stop: make(chan struct{}), done: make(chan struct{})}
+	l := &Log{ins: ins, opts: opts, ch: make(chan Row, opts.Capacity), stop: make(chan struct{}), done: make(chan struct{}),
+		flushes: make(chan chan struct{})}
 	go l.run()
 	return l, nil
 }
@@ -168,6 +171,25 @@ func (l *Log) Close(ctx context.Context) error {
 	}
 }
 
+// Flush inserts every row added before it was called and returns once
+// they are stored (or given up, Stats.Lost), or when ctx ends.
+func (l *Log) Flush(ctx context.Context) error {
+	ack := make(chan struct{})
+	select {
+	case l.flushes <- ack:
+	case <-l.done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("reqlog: flush: %w", ctx.Err())
+	}
+	select {
+	case <-ack:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("reqlog: flush: %w", ctx.Err())
+	}
+}
+
 func (l *Log) run() {
 	defer close(l.done)
 	b := newBuilder()
@@ -183,6 +205,18 @@ func (l *Log) run() {
 			}
 		case <-t.C:
 			l.flush(b)
+		case ack := <-l.flushes:
+			// The rows added before Flush was called, and no more: a
+			// steady stream cannot keep it from returning.
+			for n := len(l.ch); n > 0; n-- {
+				r := <-l.ch
+				b.append(&r)
+				if b.n >= l.opts.BatchRows {
+					l.flush(b)
+				}
+			}
+			l.flush(b)
+			close(ack)
 		case <-l.stop:
 			for {
 				select {

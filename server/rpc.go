@@ -13,6 +13,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/dasch-labs/dasch/internal/slotnote"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -36,26 +37,43 @@ var (
 const maxKeyLen = 256
 
 // outcome is the answer to one request: its error, or its result encoded
-// as soon as the call returns, so a batch holds bytes, not results.
+// as soon as the call returns, so a batch holds bytes, not results. The
+// rest is for the Meter.
 type outcome struct {
 	enc []byte
 	err *jsonrpc.Error
+
+	ran     bool
+	done    time.Time
+	size    int
+	slot    uint64
+	hasSlot bool
+}
+
+// apiKey is the request's key: the api-key query parameter, else the
+// X-Api-Key header.
+func apiKey(rc *fasthttp.RequestCtx) []byte {
+	if k := rc.QueryArgs().Peek("api-key"); len(k) > 0 {
+		return k
+	}
+	return rc.Request.Header.Peek("X-Api-Key")
 }
 
 func (s *Server) serveRPC(rc *fasthttp.RequestCtx) {
+	start := time.Now()
 	// fasthttp reuses the body buffer once this function returns, and a
 	// handler that ignores its deadline may still be reading its params.
 	body := bytes.Clone(rc.PostBody())
 
 	// The key is checked before the body is parsed: a request without a
 	// valid key costs no more than parsing a small body (to echo its ids).
-	key := rc.QueryArgs().Peek("api-key")
+	key := apiKey(rc)
 	if len(key) == 0 {
-		s.refuse(rc, body, errMissingKey)
+		s.refuse(rc, body, errMissingKey, start)
 		return
 	}
 	if len(key) > maxKeyLen {
-		s.refuse(rc, body, errInvalidKey)
+		s.refuse(rc, body, errInvalidKey, start)
 		return
 	}
 	apiKey := string(key)
@@ -64,36 +82,36 @@ func (s *Server) serveRPC(rc *fasthttp.RequestCtx) {
 	ctx, cancel := context.WithTimeout(s.base, s.cfg.RequestTimeout)
 	defer cancel()
 
-	var project string
+	var k Key
 	var ok bool
 	var err error
 	if s.failedKeys.exhausted(addr, time.Now()) {
 		// Past its ration of failed keys, an address is served only for
 		// keys known in memory: no lookup, whatever it sends.
-		mk, canMemory := s.keys.(MemoryKeyChecker)
-		if canMemory {
-			project, ok = mk.KnownKey(apiKey)
-		}
-		if !ok {
-			s.refuse(rc, body, errTooManyFailures)
+		if k, ok = s.knownKey(apiKey); !ok {
+			s.refuse(rc, body, errTooManyFailures, start)
 			return
 		}
 	} else {
-		project, ok, err = s.keys.CheckKey(ctx, apiKey)
+		k, ok, err = s.checkKey(ctx, apiKey)
 	}
 	if err != nil {
 		s.log.Error("api key check failed", "err", err)
-		s.refuse(rc, body, errUnavailable)
+		s.refuse(rc, body, errUnavailable, start)
 		return
 	}
 	if !ok {
 		s.failedKeys.allow(addr, time.Now())
-		s.refuse(rc, body, errInvalidKey)
+		s.refuse(rc, body, errInvalidKey, start)
 		return
 	}
+	meter := s.cfg.Meter
 	msg, perr := jsonrpc.Parse(body)
 	if perr != nil {
 		s.writeError(rc, perr)
+		if meter != nil {
+			s.recordOne(rc, &k, body, perr, start)
+		}
 		return
 	}
 
@@ -105,14 +123,24 @@ func (s *Server) serveRPC(rc *fasthttp.RequestCtx) {
 		switch {
 		case reqs[i].Err != nil:
 			out[i].err = reqs[i].Err
+		case s.down.Load():
+			out[i].err = errUnavailable
 		case s.limiter != nil && !s.limiter.allow(apiKey, now):
 			out[i].err = errTooMany
 		default:
+			if meter != nil {
+				if _, known := s.reg.Lookup(reqs[i].Method); known {
+					if e := meter.Admit(&k, reqs[i].Method, now); e != nil {
+						out[i].err = e
+						continue
+					}
+				}
+			}
 			todo = append(todo, i)
 		}
 	}
 	if len(todo) == 1 {
-		out[todo[0]] = s.answer(ctx, project, &reqs[todo[0]])
+		out[todo[0]] = s.answer(ctx, k.ProjectID, &reqs[todo[0]])
 	} else if len(todo) > 1 {
 		sem := make(chan struct{}, s.cfg.BatchConcurrency)
 		var wg sync.WaitGroup
@@ -128,31 +156,100 @@ func (s *Server) serveRPC(rc *fasthttp.RequestCtx) {
 			}
 			wg.Go(func() {
 				defer func() { <-sem }()
-				out[i] = s.answer(ctx, project, &reqs[i])
+				out[i] = s.answer(ctx, k.ProjectID, &reqs[i])
 				spent.Add(int64(len(out[i].enc)))
 			})
 		}
 		wg.Wait()
 	}
 	s.writeOutcomes(rc, msg, out)
+	if meter != nil {
+		s.record(&k, msg, out, len(body), start)
+	}
+}
+
+// checkKey resolves key, with a KeyResolver when the server has one.
+func (s *Server) checkKey(ctx context.Context, key string) (Key, bool, error) {
+	if s.resolver != nil {
+		return s.resolver.ResolveKey(ctx, key)
+	}
+	pid, ok, err := s.keys.CheckKey(ctx, key)
+	return Key{ProjectID: pid}, ok, err
+}
+
+// knownKey resolves key from memory alone, if the checker can.
+func (s *Server) knownKey(key string) (Key, bool) {
+	if s.resolver != nil {
+		return s.resolver.KnownResolvedKey(key)
+	}
+	if mk, ok := s.keys.(MemoryKeyChecker); ok {
+		pid, ok := mk.KnownKey(key)
+		return Key{ProjectID: pid}, ok
+	}
+	return Key{}, false
+}
+
+// record tells the Meter of every request of msg.
+func (s *Server) record(k *Key, msg jsonrpc.Message, out []outcome, bodyLen int, start time.Time) {
+	end := time.Now()
+	for i := range out {
+		o := &out[i]
+		r := &msg.Requests[i]
+		e := Entry{At: start, Key: k, Ran: o.ran, RequestBytes: bodyLen, ResponseBytes: o.size,
+			BatchSize: len(out), Slot: o.slot, HasSlot: o.hasSlot, HTTPStatus: fasthttp.StatusOK}
+		if r.Err == nil {
+			if _, known := s.reg.Lookup(r.Method); known {
+				e.Method = r.Method
+			}
+		}
+		if o.err != nil {
+			e.Code, e.HTTPStatus = o.err.Code, statusOf(o.err)
+		}
+		done := end
+		if o.ran {
+			done = o.done
+		}
+		e.Latency = done.Sub(start)
+		s.cfg.Meter.Record(&e)
+	}
+}
+
+// recordOne tells the Meter of an HTTP request answered with e whole.
+func (s *Server) recordOne(rc *fasthttp.RequestCtx, k *Key, body []byte, e *jsonrpc.Error, start time.Time) {
+	s.cfg.Meter.Record(&Entry{At: start, Key: k, HTTPStatus: rc.Response.StatusCode(), Code: e.Code,
+		RequestBytes: len(body), ResponseBytes: len(rc.Response.Body()), BatchSize: 1, Latency: time.Since(start)})
 }
 
 // answer runs one request and encodes its result; notifications are run
 // and not encoded.
 func (s *Server) answer(ctx context.Context, project string, r *jsonrpc.Request) outcome {
-	res, err := s.call(ctx, project, r)
-	if err != nil {
-		return outcome{err: err}
+	var note *slotnote.Note
+	if s.cfg.Meter != nil {
+		note = new(slotnote.Note)
+		ctx = slotnote.With(ctx, note)
 	}
-	if r.Notification {
-		return outcome{}
+	res, ran, err := s.call(ctx, project, r)
+	o := outcome{ran: ran}
+	if note != nil {
+		o.slot, o.hasSlot = note.Slot()
 	}
-	enc, eerr := jsonrpc.AppendResult(nil, r.ID, res)
-	if eerr != nil {
-		s.log.Error("encoding result failed", "method", r.Method, "err", eerr)
-		return outcome{err: errInternal}
+	switch {
+	case err != nil:
+		o.err = err
+	case r.Notification:
+	default:
+		enc, eerr := jsonrpc.AppendResult(nil, r.ID, res)
+		if eerr != nil {
+			s.log.Error("encoding result failed", "method", r.Method, "err", eerr)
+			o.err = errInternal
+		} else {
+			o.enc = enc
+		}
 	}
-	return outcome{enc: enc}
+	if s.cfg.Meter != nil {
+		o.done = time.Now()
+	}
+	return o
 }
 
 // refuseParseMax is the largest body a refused request is parsed for, to
@@ -160,14 +257,17 @@ func (s *Server) answer(ctx context.Context, project string, r *jsonrpc.Request)
 const refuseParseMax = 64 << 10
 
 // refuse answers a request that is not run (no key, a bad key, keys
-// unavailable) with e.
-func (s *Server) refuse(rc *fasthttp.RequestCtx, body []byte, e *jsonrpc.Error) {
+// unavailable) with e. The Meter is told once, of the HTTP request.
+func (s *Server) refuse(rc *fasthttp.RequestCtx, body []byte, e *jsonrpc.Error, start time.Time) {
 	if len(body) > refuseParseMax {
 		s.writeError(rc, e)
-		return
+	} else {
+		msg, _ := jsonrpc.Parse(body)
+		s.failAll(rc, msg, e)
 	}
-	msg, _ := jsonrpc.Parse(body)
-	s.failAll(rc, msg, e)
+	if s.cfg.Meter != nil {
+		s.recordOne(rc, nil, body, e, start)
+	}
 }
 
 // failAll answers every request of msg with e, echoing ids when the body
@@ -188,11 +288,11 @@ func (s *Server) failAll(rc *fasthttp.RequestCtx, msg jsonrpc.Message, e *jsonrp
 	s.writeOutcomes(rc, jsonrpc.Message{Batch: msg.Batch, Requests: reqs}, out)
 }
 
-// call runs one request's handler.
-func (s *Server) call(ctx context.Context, project string, r *jsonrpc.Request) (any, *jsonrpc.Error) {
+// call runs one request's handler; ran reports that there was one.
+func (s *Server) call(ctx context.Context, project string, r *jsonrpc.Request) (_ any, ran bool, _ *jsonrpc.Error) {
 	h, ok := s.reg.Lookup(r.Method)
 	if !ok {
-		return nil, jsonrpc.MethodNotFound()
+		return nil, false, jsonrpc.MethodNotFound()
 	}
 	c := &jsonrpc.Call{Method: r.Method, Params: r.Params, ProjectID: project, ID: r.ID}
 	res, err := s.invoke(ctx, h, c)
@@ -200,9 +300,9 @@ func (s *Server) call(ctx context.Context, project string, r *jsonrpc.Request) (
 		s.cfg.Usage.Record(project, r.Method, err == nil)
 	}
 	if err != nil {
-		return nil, s.toRPCError(c, err)
+		return nil, true, s.toRPCError(c, err)
 	}
-	return res, nil
+	return res, true, nil
 }
 
 // errPanicked marks a recovered panic; the stack was logged where it happened.
@@ -277,7 +377,9 @@ func (s *Server) writeOutcomes(rc *fasthttp.RequestCtx, msg jsonrpc.Message, out
 		if len(answered) > 0 {
 			buf = append(buf, ',')
 		}
+		n := len(buf)
 		buf = s.appendOutcome(buf, msg.Requests[i], &out[i])
+		out[i].size = len(buf) - n
 		answered = append(answered, out[i])
 	}
 	if msg.Batch {

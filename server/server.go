@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -72,6 +73,13 @@ type Config struct {
 	Logger *slog.Logger
 	// Usage, when set, is told about every call that reached a handler.
 	Usage UsageRecorder
+	// Meter, when set, rations and prices every call and records every
+	// request (meter.go).
+	Meter Meter
+	// ProbeEvery, with a Health, checks it this often while serving: while
+	// it fails, every call is answered -32002 Service unavailable (HTTP
+	// 503) without running. 0 never checks.
+	ProbeEvery time.Duration
 	// CORSOrigins are the origins whose web pages may call the server
 	// (Access-Control-Allow-Origin); empty allows every origin ("*").
 	CORSOrigins []string
@@ -143,12 +151,14 @@ func (c *Config) applyDefaults() {
 // Server serves JSON-RPC over HTTP. Create it with New, then Listen (optional,
 // to learn the address early) and Serve.
 type Server struct {
-	cfg     Config
-	log     *slog.Logger
-	reg     *jsonrpc.Registry
-	keys    KeyChecker
-	health  Health
-	limiter *limiter
+	cfg  Config
+	log  *slog.Logger
+	reg  *jsonrpc.Registry
+	keys KeyChecker
+	// resolver is keys when it is a KeyResolver.
+	resolver KeyResolver
+	health   Health
+	limiter  *limiter
 	// failedKeys rations, per client address, requests whose key does not
 	// check: past it the address is answered 429 without a lookup.
 	failedKeys *limiter
@@ -164,6 +174,9 @@ type Server struct {
 	// Serve's context but not its cancellation, so shutdown lets in-flight
 	// requests finish.
 	base context.Context
+
+	// down is set while the last health probe failed (ProbeEvery).
+	down atomic.Bool
 
 	mu     sync.Mutex
 	ln     net.Listener
@@ -187,6 +200,7 @@ func New(cfg Config, reg *jsonrpc.Registry, keys KeyChecker, health Health) (*Se
 		health: health,
 		base:   context.Background(),
 	}
+	s.resolver, _ = keys.(KeyResolver)
 	s.errTooLarge = jsonrpc.InvalidRequest("Request too large: the answers of this batch passed " +
 		byteSize(cfg.MaxAnswerBytes) + " before this call ran; send it in a smaller batch").
 		WithStatus(fasthttp.StatusRequestEntityTooLarge)
@@ -257,6 +271,9 @@ func (s *Server) Serve(ctx context.Context) error {
 
 	errc := make(chan error, 1)
 	go func() { errc <- s.srv.Serve(ln) }()
+	if s.health != nil && s.cfg.ProbeEvery > 0 {
+		go s.probe(ctx)
+	}
 
 	select {
 	case err := <-errc:
@@ -315,6 +332,33 @@ func (s *Server) route(rc *fasthttp.RequestCtx) {
 		// key, is left out.
 		msg := "Unknown path: " + strconv.Quote(string(rc.Path())) + "; JSON-RPC is served on POST /"
 		s.writeError(rc, jsonrpc.NotFound(msg).WithStatus(fasthttp.StatusNotFound))
+	}
+}
+
+// probe checks health every ProbeEvery until ctx ends, setting down
+// while it fails.
+func (s *Server) probe(ctx context.Context) {
+	t := time.NewTicker(s.cfg.ProbeEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, min(s.cfg.RequestTimeout, s.cfg.ProbeEvery*4))
+		err := s.health.Ready(pctx)
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		if was := s.down.Swap(err != nil); was != (err != nil) {
+			if err != nil {
+				s.log.Error("store unavailable: calls are answered -32002 until it answers", "err", err)
+			} else {
+				s.log.Info("store available again")
+			}
+		}
 	}
 }
 

@@ -1,0 +1,5 @@
+package metrics
+
+import "math"
+
+var nan = math.NaN()
