@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dasch-labs/dasch/internal/tokenbucket"
@@ -46,7 +47,13 @@ type Checker struct {
 	// mark is the tables' state at the last Refresh (changeMark).
 	markMu sync.Mutex
 	mark   string
+	// hits and misses count keys found in memory and looked up.
+	hits, lookups atomic.Uint64
 }
+
+// Counts are the keys found in memory (hits) and those looked up in the
+// store or rationed (misses).
+func (c *Checker) Counts() (hits, misses uint64) { return c.hits.Load(), c.lookups.Load() }
 
 // MissLookups is how many store lookups of keys not in memory a Checker
 // makes per second, at most (and in a burst).
@@ -94,8 +101,10 @@ func (c *Checker) Resolve(ctx context.Context, key string) (Key, bool, error) {
 	missAt, miss := c.unknown[h]
 	c.mu.RUnlock()
 	if ok {
+		c.hits.Add(1)
 		return k, true, nil
 	}
+	c.lookups.Add(1)
 	if miss && time.Since(missAt) < c.negTTL {
 		return Key{}, false, nil
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dasch-labs/dasch/internal/slotnote"
@@ -61,7 +62,12 @@ type SlotCache struct {
 	mu   sync.Mutex
 	slot uint64
 	at   time.Time
+	// hits and misses count answers from memory and from the store.
+	hits, misses atomic.Uint64
 }
+
+// Counts are the lookups answered from memory (hits) and from the store.
+func (c *SlotCache) Counts() (hits, misses uint64) { return c.hits.Load(), c.misses.Load() }
 
 // NewSlotCache returns a cache over s; ttl 0 means always read.
 func NewSlotCache(s store.Querier, ttl time.Duration) *SlotCache {
@@ -83,8 +89,10 @@ func (c *SlotCache) contextSlot(ctx context.Context) (uint64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ttl > 0 && !c.at.IsZero() && time.Since(c.at) < c.ttl {
+		c.hits.Add(1)
 		return c.slot, nil
 	}
+	c.misses.Add(1)
 	slot, err := ContextSlot(ctx, c.s)
 	if err != nil {
 		return 0, err

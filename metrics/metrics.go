@@ -29,9 +29,6 @@ type Registry struct {
 	hits    sync.Map // hitKey → *vm.Counter
 
 	deadLetters *vm.Counter
-	logDropped  *vm.Counter
-	logLost     *vm.Counter
-	logWritten  *vm.Counter
 	logInsert   *vm.PrometheusHistogram
 }
 
@@ -41,9 +38,6 @@ func New() *Registry {
 	return &Registry{
 		set:         s,
 		deadLetters: s.NewCounter(`dasch_ingest_dead_letters_total`),
-		logDropped:  s.NewCounter(`dasch_request_log_dropped_total`),
-		logLost:     s.NewCounter(`dasch_request_log_lost_total`),
-		logWritten:  s.NewCounter(`dasch_request_log_written_total`),
 		logInsert:   s.NewPrometheusHistogramExt(`dasch_request_log_insert_seconds`, storeBuckets),
 	}
 }
@@ -93,7 +87,8 @@ func (r *Registry) IngestRows(table string, n int) {
 	counter(r, &r.rows, table, `dasch_ingest_rows_total{table="`+label(table)+`"}`).Add(n)
 }
 
-// DeadLetters counts inputs ingest sent to dead_letters.
+// DeadLetters counts inputs ingest sent to dead_letters: the hook the
+// ingest side reports through.
 func (r *Registry) DeadLetters(n int) { r.deadLetters.Add(n) }
 
 // StoreQuery records one store statement of kind (query, raw, exec).
@@ -129,23 +124,35 @@ func (r *Registry) CacheCounts(cache string, counts func() (hits, misses uint64)
 	r.set.NewGauge(`dasch_cache_lookups_total{cache="`+c+`",result="miss"}`, func() float64 { _, m := counts(); return float64(m) })
 }
 
-// RequestLog reports the request log's inserts: rows written, or lost
-// when every attempt failed.
+// RequestLogInsert records one insert of the request log.
 func (r *Registry) RequestLogInsert(rows int, took time.Duration, err error) {
 	r.logInsert.Update(took.Seconds())
-	if err == nil {
-		r.logWritten.Add(rows)
-	}
 }
 
-// RequestLogDropped counts rows the request log had no room for, and
-// RequestLogLost those it gave up inserting.
-func (r *Registry) RequestLogDropped(n int) { r.logDropped.Add(n) }
-func (r *Registry) RequestLogLost(n int)    { r.logLost.Add(n) }
+// RequestLog reports the request log's counters at each scrape: rows
+// written, dropped (no room in the buffer), lost (every insert attempt
+// failed) and waiting.
+func (r *Registry) RequestLog(stats func() (written, dropped, lost uint64, buffered int)) {
+	r.set.NewGauge(`dasch_request_log_written_total`, func() float64 { w, _, _, _ := stats(); return float64(w) })
+	r.set.NewGauge(`dasch_request_log_dropped_total`, func() float64 { _, d, _, _ := stats(); return float64(d) })
+	r.set.NewGauge(`dasch_request_log_lost_total`, func() float64 { _, _, l, _ := stats(); return float64(l) })
+	r.set.NewGauge(`dasch_request_log_buffered`, func() float64 { _, _, _, b := stats(); return float64(b) })
+}
+
+// Lines adds what write writes at each scrape, in the text format, for
+// metrics read together (one query for the rows of every table); write
+// has a deadline of a few seconds.
+func (r *Registry) Lines(write func(ctx context.Context, w io.Writer)) {
+	r.set.RegisterMetricsWriter(func(w io.Writer) {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		write(ctx, w)
+	})
+}
 
 // Gauge reports f's value at each scrape under name (with its labels),
-// f being asked with a deadline of a few seconds. A failed f leaves the
-// series out of that scrape... as a NaN the scraper drops.
+// f being asked with a deadline of a few seconds; a failed f reports
+// NaN.
 func (r *Registry) Gauge(name string, f func(ctx context.Context) (float64, error)) {
 	r.set.NewGauge(name, func() float64 {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)

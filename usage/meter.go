@@ -130,8 +130,8 @@ func (m *Meter) RecordAdmin(r reqlog.Row) {
 }
 
 func (m *Meter) add(r reqlog.Row) {
-	if m.o.Log != nil && !m.o.Log.Add(r) && m.o.Metrics != nil {
-		m.o.Metrics.RequestLogDropped(1)
+	if m.o.Log != nil {
+		m.o.Log.Add(r)
 	}
 	if m.o.Metrics != nil {
 		m.o.Metrics.Request(r.Method, int(r.HTTPStatus), r.Latency)

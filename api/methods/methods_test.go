@@ -53,3 +53,13 @@ func TestNilSlots(t *testing.T) {
 	}()
 	methods.New(methods.Options{Methods: methods.All, Store: noStore{}})
 }
+
+func TestNames(t *testing.T) {
+	das, photon := methods.Names(methods.DAS), methods.Names(methods.Photon|methods.Indexer)
+	if !slices.Contains(das, "getAsset") || slices.Contains(das, "getCompressedAccount") {
+		t.Errorf("DAS names: %v", das)
+	}
+	if !slices.Contains(photon, "getIndexerSlot") || !slices.Contains(photon, "getValidityProof") || slices.Contains(photon, "getAsset") {
+		t.Errorf("Photon names: %v", photon)
+	}
+}

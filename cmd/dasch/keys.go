@@ -3,33 +3,116 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
 
 	"github.com/dasch-labs/dasch/auth"
 )
 
 func runKeys(ctx context.Context, e *env, args []string) error {
-	if len(args) == 0 || args[0] != "create" {
-		return usagef("expected a subcommand: create")
+	if len(args) == 0 {
+		return usagef("expected a subcommand: create, list or revoke")
 	}
+	switch args[0] {
+	case "create":
+		return keysCreate(ctx, e, args[1:])
+	case "list":
+		return keysList(ctx, e, args[1:])
+	case "revoke":
+		return keysRevoke(ctx, e, args[1:])
+	}
+	return usagef("unknown subcommand %q: create, list or revoke", args[0])
+}
+
+func keysCreate(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "keys create")
 	url := fs.String("store", defaultStore(), "store URL")
 	project := fs.String("project", "", "project name (created if new)")
-	if err := parseFlags(fs, args[1:]); err != nil {
+	services := fs.String("services", "", "service classes the key may use, comma-separated: das, photon, rpc (empty = all)")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *project == "" {
 		return usagef("--project is required")
+	}
+	var svcs []string
+	for _, sv := range strings.Split(*services, ",") {
+		switch sv = strings.TrimSpace(sv); sv {
+		case "":
+		case "das", "photon", "rpc":
+			svcs = append(svcs, sv)
+		default:
+			return usagef("unknown service %q in --services: das, photon or rpc", sv)
+		}
 	}
 	s, closeStore, err := openStore(ctx, e, *url, true)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	key, pid, err := auth.CreateKey(ctx, s, *project)
+	k, err := auth.CreateKeyFor(ctx, s, *project, svcs)
 	if err != nil {
 		return err
 	}
 	// The key is the last line: scripts take it with `tail -n1`.
-	fmt.Fprintf(e.stdout, "project %s (%s)\n%s\n", *project, pid, key)
+	fmt.Fprintf(e.stdout, "project %s (%s), key id %s\n%s\n", *project, k.ProjectID, k.ID, k.Key)
+	return nil
+}
+
+func keysList(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "keys list")
+	url := fs.String("store", defaultStore(), "store URL")
+	project := fs.String("project", "", "only this project's keys (name or id)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	s, closeStore, err := openStore(ctx, e, *url, true)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	keys, err := auth.ListKeys(ctx, s, *project)
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tPREFIX\tPROJECT\tPROJECT ID\tSERVICES\tCREATED\tSTATUS")
+	for _, k := range keys {
+		status, svcs := "active", "all"
+		if k.Revoked {
+			status = "revoked"
+		}
+		if len(k.Services) > 0 {
+			svcs = strings.Join(k.Services, ",")
+		}
+		fmt.Fprintf(w, "%s\t%s…\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Prefix, k.Project, k.ProjectID, svcs,
+			k.Created.UTC().Format(time.DateTime), status)
+	}
+	return w.Flush()
+}
+
+func keysRevoke(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "keys revoke")
+	url := fs.String("store", defaultStore(), "store URL")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("expected one key id (from `dasch keys list`)")
+	}
+	s, closeStore, err := openStore(ctx, e, *url, true)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	found, err := auth.RevokeKeyID(ctx, s, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	if !found {
+		return fmt.Errorf("no key with id %s", fs.Arg(0))
+	}
+	fmt.Fprintf(e.stdout, "key %s revoked\n", strings.ToLower(fs.Arg(0)))
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/usage"
 )
 
 func runServe(ctx context.Context, e *env, args []string) error {
@@ -38,12 +39,19 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	// that follows the chain ingests in its own process.
 	ingestSpec := fs.String("ingest", "", "also index from this source while serving, with dasch ingest's flags but --source and --to: rpc:URL follows a node, files:DIR is read once")
 	inf := addIngestFlags(fs, false)
+	uf := addUsageFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	bcfg, err := uf.billingConfig()
+	if err != nil {
+		return err
+	}
+	if *uf.printBilling {
+		return printBillingConfig(e, bcfg)
+	}
 	var plan *ingestPlan
 	if *ingestSpec != "" {
-		var err error
 		if plan, err = inf.check(fs, *ingestSpec); err != nil {
 			return err
 		}
@@ -67,7 +75,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err := keys.Refresh(ctx); err != nil {
 		return err
 	}
-	go keys.Run(ctx, 10*time.Second)
+	go keys.Watch(ctx, *uf.watch, func(err error) { e.log.Warn("api key check failed", "err", err) })
 
 	// The indexes are handed to the handlers empty and loaded once the
 	// server listens (a minute for 20M token accounts): until each is
@@ -112,6 +120,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			return fmt.Sprintf("%d entries (~%d MiB, complete %v)", st.Entries, st.Bytes>>20, st.Complete)
 		}})
 	}
+	meter, err := uf.setup(e, bcfg, s, keys, &mo)
+	if err != nil {
+		return err
+	}
 	srv, err := server.New(server.Config{
 		Listen:           *listen,
 		RequestTimeout:   *timeout,
@@ -121,13 +133,17 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		MaxAnswerBytes:   *answerMB << 20,
 		CORSOrigins:      origins,
 		NoCORS:           noCORS,
-		Usage:            server.NewUsageCounter(),
-	}, methods.New(mo), keys, readiness{s})
+		Meter:            meter.meter,
+		ProbeEvery:       time.Second,
+	}, methods.New(mo), usage.Keys{Checker: keys}, readiness{s})
 	if err != nil {
 		return err
 	}
 	if err := srv.Listen(); err != nil {
 		return fmt.Errorf("listen on %s: %w", *listen, err)
+	}
+	if err := meter.listen(e); err != nil {
+		return err
 	}
 	e.log.Info("serving JSON-RPC", "addr", srv.Addr(), "store", *url, "engine", s.Engine())
 	// The line tests and scripts wait for.
@@ -168,12 +184,15 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			}
 		}()
 	}
+	adminDone := meter.serve(ctx, e)
 	err = srv.Serve(ctx)
 	// A load or an ingest still running uses the store: stop them
 	// before the store closes.
 	cancel()
 	<-loaded
 	<-ingested
+	<-adminDone
+	meter.close(e)
 	return err
 }
 
