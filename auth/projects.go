@@ -53,9 +53,10 @@ type ProjectSpec struct {
 }
 
 // projectCols are the columns ListProjects and FindProject read, latest
-// row per id.
-const projectCols = `id, argMax(name, updated_at), argMax(plan, updated_at), argMax(credits_limit, updated_at),
-	argMax(billing_anchor, updated_at), argMax(prepaid_credits, updated_at), argMax(prepaid_at, updated_at),
+// row per id. argMax skips nulls, so the nullable ones are read in a
+// tuple: a limit cleared back to the plan's stays cleared.
+const projectCols = `id, argMax(name, updated_at), argMax(plan, updated_at), argMax(tuple(credits_limit), updated_at).1,
+	argMax(tuple(billing_anchor), updated_at).1, argMax(prepaid_credits, updated_at), argMax(prepaid_at, updated_at),
 	min(created_at), max(updated_at)`
 
 // ListProjects lists every project, oldest first.
