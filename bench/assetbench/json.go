@@ -69,6 +69,17 @@ func (r *Report) JSON() *benchjson.Run {
 	}
 	ratios("getasset", r.Single)
 	ratios("getassetbatch", r.Batch)
+	if f := r.RequestLog; f.Measured() {
+		c := strconv.Itoa(f.Clients)
+		add("getAsset "+c+" clients", PathStore+"_log_off", f.Off)
+		add("getAsset "+c+" clients", PathStore+"_log_on", f.On)
+		add("getAsset one client", PathStore+"_log_off", f.OneOff)
+		add("getAsset one client", PathStore+"_log_on", f.OneOn)
+		j.Figure("request_log_throughput_ratio", f.ThroughputRatio())
+		j.Figure("request_log_added_p99_ms", float64(f.AddedP99().Microseconds())/1000)
+		j.Count("request_log_rows", int64(f.Written))
+		j.Count("request_log_dropped", int64(f.Dropped))
+	}
 	j.Params["lists"] = !c.NoLists
 	for _, lr := range r.Lists.Rows {
 		name := seriesName(lr.Label)

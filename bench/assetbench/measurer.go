@@ -101,6 +101,9 @@ func (m *measurer) all(ctx context.Context) error {
 			rep.Concurrent = append(rep.Concurrent, row)
 		}
 	}
+	if err := m.requestLog(ctx, single, slices.Max(m.cfg.Clients)); err != nil {
+		return err
+	}
 	if !m.cfg.NoLists {
 		return m.lists(ctx)
 	}

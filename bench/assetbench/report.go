@@ -72,6 +72,12 @@ func (r *Report) WriteTable(w io.Writer) {
 		t.Row("  p50 / p99", measure.Lat(cr.Indexed), measure.Lat(cr.HTTP), ratio(float64(cr.HTTP.P50), float64(cr.Indexed.P50), false), "", "", "",
 			verdict(cr.Indexed.P99 <= target, fmt.Sprintf("p99≤%dms", target.Milliseconds()))+" (single-client target)")
 	}
+	if f := r.RequestLog; f.Measured() {
+		t.Row(fmt.Sprintf("request log: getAsset %d clients req/s, off | on", f.Clients), measure.RPS(f.Off), measure.RPS(f.On),
+			ratio(f.On.Throughput, f.Off.Throughput, true), "", "", "", verdict(f.ThroughputRatio() >= 0.95, "cost ≤5%"))
+		t.Row("  one client p50 / p99, off | on", measure.Lat(f.OneOff), measure.Lat(f.OneOn), "", "", "", "",
+			verdict(f.AddedP99() <= time.Millisecond, "added p99 ≤1ms")+fmt.Sprintf(" (%d rows, %d dropped)", f.Written, f.Dropped))
+	}
 	r.listRows(t)
 	if rs := r.Restart; rs != nil {
 		full := "not reached"

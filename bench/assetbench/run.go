@@ -153,6 +153,9 @@ type Report struct {
 	UnavailableKinds []Kind // kinds this build cannot generate
 	// Lists are the listing series, unless Cfg.NoLists.
 	Lists ListFigures
+	// RequestLog is getAsset with the usage metering and request log on
+	// and off, from the most clients of Cfg.Clients and from one.
+	RequestLog RequestLogFigures
 
 	// Postgres is set when the reference was loaded and measured.
 	Postgres bool
