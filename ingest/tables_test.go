@@ -20,6 +20,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/bubblegumtree"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/ingest/decode"
+	"github.com/dasch-labs/dasch/ingest/solbalances"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -38,7 +39,7 @@ func TestTableSchemas(t *testing.T) {
 	dec, samples := sampleRows(t)
 	// The asset state step writes asset_state and asset_keys beside the
 	// decoders' tables.
-	tables := append(ingest.TablesOf(dec, assetstate.Decoder{}, bubblegumtree.Decoder{}), assetstate.StateTable(), assetstate.KeysTable(), assetstate.EditionsTable(), assetstate.DocsTable())
+	tables := append(ingest.TablesOf(dec, assetstate.Decoder{}, bubblegumtree.Decoder{}, solbalances.Decoder{}), assetstate.StateTable(), assetstate.KeysTable(), assetstate.EditionsTable(), assetstate.DocsTable())
 	names := map[string]bool{}
 	for _, tbl := range tables {
 		names[tbl.Name] = true
@@ -255,10 +256,14 @@ func sampleRows(t *testing.T) (decode.Decoder, map[string]arrowbatch.Row) {
 		AccountKeys:  []solana.Pubkey{key(1), key(2)},
 		Instructions: []solana.Instruction{{ProgramIndex: 1, ProgramID: key(2)}},
 		Err:          []byte(`{"InstructionError":[0,"Custom"]}`), Fee: 5000, ComputeUnits: &cu, Raw: []byte(`{}`),
+		PostBalances: []uint64{995000, 1},
 	}
 	acc := &solana.Account{Pubkey: key(3), Owner: key(4), Lamports: 1, Data: []byte{1, 2}, RentEpoch: 2, Slot: slot, WriteVersion: 9}
 	block := &solana.Block{Slot: slot, ParentSlot: slot - 1, Blockhash: "h", PreviousBlockhash: "p", BlockHeight: &height, BlockTime: &blockTime, TxCount: 1}
 	if err := raw.DecodeTx(tx, &out); err != nil {
+		t.Fatal(err)
+	}
+	if err := (solbalances.Decoder{}).DecodeTx(tx, &out); err != nil {
 		t.Fatal(err)
 	}
 	if err := raw.DecodeAccount(acc, &out); err != nil {

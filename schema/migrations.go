@@ -168,6 +168,7 @@ func Migrations() []Migration {
 		{Version: 28, Name: "bubblegum_nodes", Statements: bubblegumNodes()},
 		{Version: 29, Name: "asset_docs", Statements: assetDocs()},
 		{Version: 30, Name: "usage", Statements: usage()},
+		{Version: 31, Name: "sol_balances", Statements: solBalances()},
 	}
 }
 

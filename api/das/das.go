@@ -37,6 +37,9 @@ type Deps struct {
 	Slots  SlotSource
 	Index  AssetIndex
 	Logger *slog.Logger
+	// NodeBalance, when set, asks the followed node for a wallet's
+	// lamports that no indexed transaction tells (showNativeBalance).
+	NodeBalance func(ctx context.Context, wallet solana.Pubkey) (uint64, error)
 }
 
 // source returns the slot to stamp answers with and where states come

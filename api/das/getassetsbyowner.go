@@ -31,7 +31,7 @@ func getAssetsByOwner(d Deps) jsonrpc.Handler {
 		opts := p.options()
 		r := listRequest{
 			scope: assetlist.ByKey(schema.AssetPathOwner, owner, false),
-			sort:  p.SortBy.sort(), paging: p.paging(), opts: opts,
+			sort:  p.SortBy.sort(), paging: p.paging(), opts: opts, wallet: &owner,
 		}
 		if opts.ShowFungible {
 			// As Helius: the fungibles the owner holds, with its holding.

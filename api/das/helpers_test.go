@@ -38,7 +38,7 @@ type env struct {
 func newEnv(t *testing.T) *env { return newEnvWith(t, server.Config{}) }
 
 // newEnvWith serves with cfg (its Listen is replaced by a loopback port).
-func newEnvWith(t *testing.T, cfg server.Config) *env {
+func newEnvWith(t *testing.T, cfg server.Config, edit ...func(*Deps)) *env {
 	t.Helper()
 	s := storetest.Open(t)
 	ctx := context.Background()
@@ -47,7 +47,11 @@ func newEnvWith(t *testing.T, cfg server.Config) *env {
 		t.Fatal(err)
 	}
 	reg := jsonrpc.NewRegistry()
-	Register(reg, Deps{Store: s, Slots: checkpoint.NewSlotCache(s, 0)})
+	deps := Deps{Store: s, Slots: checkpoint.NewSlotCache(s, 0)}
+	for _, f := range edit {
+		f(&deps)
+	}
+	Register(reg, deps)
 	cfg.Listen = "127.0.0.1:0"
 	srv, err := server.New(cfg, reg, auth.NewChecker(s), nil)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/assetlist"
 	"github.com/dasch-labs/dasch/query/assetrows"
+	"github.com/dasch-labs/dasch/query/solbalances"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -168,17 +169,24 @@ func (p paging) members(mode pageMode, pg assetlist.Page, next string) (page *in
 // items on the page, as the reference counts it; GrandTotal, with
 // showGrandTotal, every asset of the listing.
 type assetList struct {
-	LastIndexedSlot uint64  `json:"last_indexed_slot"`
-	GrandTotal      *uint64 `json:"grand_total,omitempty"`
-	Total           int     `json:"total"`
-	Limit           int     `json:"limit"`
-	Page            *int    `json:"page,omitempty"`
-	Before          *string `json:"before,omitempty"`
-	After           *string `json:"after,omitempty"`
-	Cursor          *string `json:"cursor,omitempty"`
+	LastIndexedSlot uint64         `json:"last_indexed_slot"`
+	GrandTotal      *uint64        `json:"grand_total,omitempty"`
+	Total           int            `json:"total"`
+	Limit           int            `json:"limit"`
+	Page            *int           `json:"page,omitempty"`
+	Before          *string        `json:"before,omitempty"`
+	After           *string        `json:"after,omitempty"`
+	Cursor          *string        `json:"cursor,omitempty"`
+	NativeBalance   *nativeBalance `json:"nativeBalance,omitempty"`
 	// Items are spliced in by encode, unchanged: each is an answer.
 	Items  []json.RawMessage `json:"-"`
 	Errors []listError       `json:"errors,omitempty"`
+}
+
+// nativeBalance is Helius's showNativeBalance member. Its price members
+// wait for token prices, and are left out until then.
+type nativeBalance struct {
+	Lamports uint64 `json:"lamports"`
 }
 
 type listError struct {
@@ -192,6 +200,8 @@ type listRequest struct {
 	sort   assetlist.Sort
 	paging paging
 	opts   Options
+	// wallet is the owner whose native balance showNativeBalance adds.
+	wallet *solana.Pubkey
 	// decorate, when set, adds to the page's items what the listing
 	// knows beyond their documents; it may replace items.
 	decorate func(ctx context.Context, items []json.RawMessage) error
@@ -240,6 +250,11 @@ func (d Deps) list(ctx context.Context, method string, r listRequest) (any, erro
 		next = items[n-1].ID.String()
 	}
 	out.Page, out.Before, out.After, out.Cursor = r.paging.members(mode, pg, next)
+	if r.opts.NativeBalance && r.wallet != nil {
+		if out.NativeBalance, err = d.nativeBalance(ctx, *r.wallet); err != nil {
+			return nil, failed(d, method, err)
+		}
+	}
 	if r.opts.GrandTotal {
 		n, err := assetlist.Count(ctx, d.Store, r.scope)
 		if err != nil {
@@ -248,6 +263,28 @@ func (d Deps) list(ctx context.Context, method string, r listRequest) (any, erro
 		out.GrandTotal = &n
 	}
 	return out.encode()
+}
+
+// nativeBalance is the lamports the newest indexed transaction naming
+// wallet left in it, else the followed node's balance, else nil (unknown).
+func (d Deps) nativeBalance(ctx context.Context, wallet solana.Pubkey) (*nativeBalance, error) {
+	lamports, _, ok, err := solbalances.Newest(ctx, d.Store, wallet)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		return &nativeBalance{Lamports: lamports}, nil
+	}
+	if d.NodeBalance == nil {
+		return nil, nil
+	}
+	lamports, err = d.NodeBalance(ctx, wallet)
+	if err != nil {
+		// The listing stands without it.
+		d.Logger.Warn("native balance from the node", "wallet", wallet, "err", err)
+		return nil, nil
+	}
+	return &nativeBalance{Lamports: lamports}, nil
 }
 
 // encode is the list's JSON, its items written as they are (encoding

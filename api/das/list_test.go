@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,6 +24,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/decoders"
 	"github.com/dasch-labs/dasch/ingest/source"
+	"github.com/dasch-labs/dasch/server"
 )
 
 // testKey is a deterministic address named by s.
@@ -453,3 +455,64 @@ func TestTokenAccountsByAmount(t *testing.T) {
 		}
 	}
 }
+
+// showNativeBalance: the lamports the newest indexed transaction naming
+// the wallet left in it, else the followed node's, else left out.
+func TestNativeBalance(t *testing.T) {
+	const payer, stranger = "4xyraMeHBvudfZ8sBtvLucVYK4A4AjFBzDr4anWieB3x", "2oerfxddTpK5hWAmCMYB6fr9WvNrjEH54CHCWK8sAq7g"
+	var asked []string
+	node := func(_ context.Context, w solana.Pubkey) (uint64, error) {
+		asked = append(asked, w.String())
+		if w.String() == stranger {
+			return 0, errors.New("node down")
+		}
+		return 7, nil
+	}
+	e := newEnvWith(t, server.Config{}, func(d *Deps) { d.NodeBalance = node })
+	e.index("../../chain/light/testdata/transactions/e2e_mint_and_transfer_transactions/64jFxW4xxife8UqpEQyYdA589rzFKWx8rT4vun6soCpWXmDermr588UKX2261YYZ8ZSzcu2NUJY2aCfee64FvTW4.json")
+	native := func(method, params string) *uint64 {
+		t.Helper()
+		a := e.call(method, params)
+		var got struct {
+			NativeBalance *struct {
+				Lamports *uint64 `json:"lamports"`
+			} `json:"nativeBalance"`
+		}
+		if err := json.Unmarshal(a.Result, &got); err != nil || a.Error != nil {
+			t.Fatalf("%s: %s %+v %v", method, a.Result, a.Error, err)
+		}
+		if got.NativeBalance == nil {
+			return nil
+		}
+		if got.NativeBalance.Lamports == nil {
+			t.Fatalf("%s: nativeBalance without lamports: %s", method, a.Result)
+		}
+		return got.NativeBalance.Lamports
+	}
+	for _, tc := range []struct {
+		name, method, params string
+		want                 *uint64
+	}{
+		{"indexed", "getAssetsByOwner", `{"ownerAddress":"` + payer + `","options":{"showNativeBalance":true}}`, ptr(uint64(996478820))},
+		{"search by owner", "searchAssets", `{"ownerAddress":"` + payer + `","options":{"showNativeBalance":true}}`, ptr(uint64(996478820))},
+		{"not asked", "getAssetsByOwner", `{"ownerAddress":"` + payer + `"}`, nil},
+		{"from the node", "getAssetsByOwner", `{"ownerAddress":"11111111111111111111111111111112","displayOptions":{"showNativeBalance":true}}`, ptr(uint64(7))},
+		{"node failing: left out", "getAssetsByOwner", `{"ownerAddress":"` + stranger + `","options":{"showNativeBalance":true}}`, nil},
+		{"search without owner", "searchAssets", `{"burnt":false,"options":{"showNativeBalance":true}}`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := native(tc.method, tc.params)
+			switch {
+			case (got == nil) != (tc.want == nil):
+				t.Errorf("nativeBalance %v, want %v", got, tc.want)
+			case got != nil && *got != *tc.want:
+				t.Errorf("lamports %d, want %d", *got, *tc.want)
+			}
+		})
+	}
+	if len(asked) != 2 {
+		t.Errorf("node asked for %v, want the two wallets no transaction names", asked)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -58,7 +58,7 @@ func searchAssets(d Deps) jsonrpc.Handler {
 			}
 			return nil, invalidParams("Database Error: Custom Error: " + err.Error())
 		}
-		return d.list(ctx, c.Method, listRequest{scope: scope, sort: p.SortBy.sort(), paging: p.paging(), opts: p.options()})
+		return d.list(ctx, c.Method, listRequest{scope: scope, sort: p.SortBy.sort(), paging: p.paging(), opts: p.options(), wallet: q.Owner})
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/dasch-labs/dasch/api"
 	"github.com/dasch-labs/dasch/api/das"
 	"github.com/dasch-labs/dasch/api/photon"
+	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
@@ -46,6 +47,9 @@ type Options struct {
 	// Tip, when set, answers the newest slot of the node the process
 	// ingests from (photon.Deps.Tip).
 	Tip func(context.Context) (uint64, error)
+	// NodeBalance, when set, answers a wallet's lamports from that node
+	// (das.Deps.NodeBalance).
+	NodeBalance func(context.Context, solana.Pubkey) (uint64, error)
 	// Hot and HotTokens serve Photon's holders, balances and token
 	// accounts from memory; Assets serves DAS asset states.
 	Hot       photon.HotIndex
@@ -69,7 +73,7 @@ func New(o Options) *jsonrpc.Registry {
 		photon.Register(reg, photon.Deps{Store: o.Store, Slots: o.Slots, Hot: o.Hot, HotTokens: o.HotTokens, Logger: o.Logger, Tip: o.Tip})
 	}
 	if o.Methods&DAS != 0 {
-		das.Register(reg, das.Deps{Store: o.Store, Slots: o.Slots, Index: o.Assets, Logger: o.Logger})
+		das.Register(reg, das.Deps{Store: o.Store, Slots: o.Slots, Index: o.Assets, Logger: o.Logger, NodeBalance: o.NodeBalance})
 	}
 	return reg
 }

@@ -19,7 +19,8 @@ type metaJSON struct {
 		Writable []string `json:"writable"`
 		Readonly []string `json:"readonly"`
 	} `json:"loadedAddresses"`
-	ComputeUnitsConsumed *U64 `json:"computeUnitsConsumed"`
+	ComputeUnitsConsumed *U64  `json:"computeUnitsConsumed"`
+	PostBalances         []U64 `json:"postBalances"`
 }
 
 // innerSetJSON lists the instructions one outer instruction invoked.
@@ -62,6 +63,14 @@ func applyMeta(t *Tx, m *metaJSON, lookups int) error {
 		}
 	} else if lookups > 0 {
 		return errors.New("no loadedAddresses, but the message uses address lookup tables")
+	}
+	// Balances that do not line up with the keys say nothing reliable
+	// about any key; the rest of the transaction is still good.
+	if len(m.PostBalances) == len(t.AccountKeys) {
+		t.PostBalances = make([]uint64, len(m.PostBalances))
+		for i, b := range m.PostBalances {
+			t.PostBalances[i] = uint64(b)
+		}
 	}
 	// Sets are listed per outer instruction; order them so Inner is in
 	// execution order even if a source lists them otherwise.

@@ -21,6 +21,9 @@ type Tx struct {
 	Instructions []Instruction
 	Inner        []InnerInstruction // in execution order
 
+	// PostBalances are the lamports of each of AccountKeys after the
+	// transaction; nil when the input did not give one per key.
+	PostBalances []uint64
 	Err          []byte // the error as compact JSON; nil on success
 	Fee          uint64
 	ComputeUnits *uint64

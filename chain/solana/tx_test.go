@@ -3,6 +3,7 @@ package solana
 import (
 	"bytes"
 	"encoding/hex"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,6 +31,9 @@ func TestParseTxBase64V0(t *testing.T) {
 	}
 	if len(tx.AccountKeys) != 15 || tx.NumStaticKeys != 15 {
 		t.Fatalf("%d keys", len(tx.AccountKeys))
+	}
+	if len(tx.PostBalances) != 15 || tx.PostBalances[0] != 996478820 || tx.PostBalances[4] != 9496335660 || tx.PostBalances[14] != 1 {
+		t.Errorf("post balances %v", tx.PostBalances)
 	}
 	if tx.FeePayer() != mustKey(t, "4xyraMeHBvudfZ8sBtvLucVYK4A4AjFBzDr4anWieB3x") ||
 		tx.AccountKeys[14] != mustKey(t, "11111111111111111111111111111111") {
@@ -217,5 +221,35 @@ func TestParseTxErrors(t *testing.T) {
 				t.Fatalf("err = %v, want it to mention %q", err, c.want)
 			}
 		})
+	}
+}
+
+// Post balances are kept only when there is one per account key.
+func TestParsePostBalances(t *testing.T) {
+	tx := func(balances string) string {
+		return `{"slot":1,"transaction":{"signatures":["` + photonMint + `"],"message":{"accountKeys":["` + computeBudgt +
+			`","11111111111111111111111111111111"],"instructions":[]}},"meta":{"err":null` + balances + `}}`
+	}
+	for _, c := range []struct {
+		name, balances string
+		want           []uint64
+	}{
+		{"one per key", `,"postBalances":[5,"18446744073709551615"]`, []uint64{5, 18446744073709551615}},
+		{"too few", `,"postBalances":[5]`, nil},
+		{"too many", `,"postBalances":[5,6,7]`, nil},
+		{"none", ``, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := ParseTx([]byte(tx(c.balances)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.PostBalances, c.want) {
+				t.Errorf("post balances %v, want %v", got.PostBalances, c.want)
+			}
+		})
+	}
+	if _, err := ParseTx([]byte(tx(`,"postBalances":[-1,2]`))); err == nil {
+		t.Error("a negative balance parsed")
 	}
 }

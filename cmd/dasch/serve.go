@@ -92,9 +92,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		// getIndexerHealth compares the indexed slot with the node's, as
 		// Photon does, through a client of its own (the ingest's is
 		// configured again when it restarts).
-		if mo.Tip, err = nodeTip(*ingestSpec, *inf.commitment); err != nil {
+		node, err := nodeClient(*ingestSpec, *inf.commitment)
+		if err != nil {
 			return err
 		}
+		mo.Tip, mo.NodeBalance = node.Tip, node.Balance
 	}
 	if *hot {
 		x := hotindex.New(s)
@@ -196,9 +198,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	return err
 }
 
-// nodeTip is the newest slot of the node an rpc:URL spec names, at the
-// ingest's commitment, asked with a few quick tries.
-func nodeTip(spec, commitment string) (func(context.Context) (uint64, error), error) {
+// nodeClient is a client of the node an rpc:URL spec names, at the
+// ingest's commitment, asking with a few quick tries: for its newest slot
+// and wallet balances.
+func nodeClient(spec, commitment string) (*source.RPC, error) {
 	src, err := ingest.ParseSource(spec)
 	if err != nil {
 		return nil, err
@@ -210,7 +213,7 @@ func nodeTip(spec, commitment string) (func(context.Context) (uint64, error), er
 	if err := rpc.Configure(source.RPCOptions{Commitment: commitment, Attempts: 3, Backoff: 100 * time.Millisecond, Timeout: 2 * time.Second}); err != nil {
 		return nil, err
 	}
-	return rpc.Tip, nil
+	return rpc, nil
 }
 
 // corsFlag reads --cors-origins: a comma-separated list of origins, "*"

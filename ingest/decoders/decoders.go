@@ -15,6 +15,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/bubblegumtree"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/ingest/decode"
+	"github.com/dasch-labs/dasch/ingest/solbalances"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
@@ -48,6 +49,9 @@ func Configure(ctx context.Context, s arrowstore.Writer, cfg *ingest.Config, o O
 	cfg.Decoders = append(cfg.Decoders, assetstate.Decoder{})
 	// The nodes of Bubblegum trees, which asset proofs are read from.
 	cfg.Decoders = append(cfg.Decoders, bubblegumtree.Decoder{})
+	// The lamports transactions leave in the accounts they name, for
+	// showNativeBalance.
+	cfg.Decoders = append(cfg.Decoders, solbalances.Decoder{})
 	cfg.Steps = append(cfg.Steps, assetstate.NewFoldStep())
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/bubblegumtree"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/ingest/decoders"
+	"github.com/dasch-labs/dasch/ingest/solbalances"
 	"github.com/dasch-labs/dasch/internal/storetest"
 )
 
@@ -29,7 +30,7 @@ func TestConfigure(t *testing.T) {
 	if err := decoders.Configure(ctx, s, &full, decoders.Options{Step: func(*compressedstate.StateStep) { stepped = true }}); err != nil {
 		t.Fatal(err)
 	}
-	if len(full.Decoders) != 3 || len(full.Steps) != 2 || !stepped {
+	if len(full.Decoders) != 4 || len(full.Steps) != 2 || !stepped {
 		t.Fatalf("default set: %d decoders, %d steps, step option applied %v", len(full.Decoders), len(full.Steps), stepped)
 	}
 	if _, ok := full.Decoders[0].(*compressedstate.Decoder); !ok {
@@ -41,12 +42,15 @@ func TestConfigure(t *testing.T) {
 	if _, ok := full.Decoders[2].(bubblegumtree.Decoder); !ok {
 		t.Errorf("third decoder %T, want Bubblegum tree nodes", full.Decoders[2])
 	}
+	if _, ok := full.Decoders[3].(solbalances.Decoder); !ok {
+		t.Errorf("fourth decoder %T, want native balances", full.Decoders[3])
+	}
 
 	var assets ingest.Config
 	if err := decoders.Configure(ctx, s, &assets, decoders.Options{AssetsOnly: true}); err != nil {
 		t.Fatal(err)
 	}
-	if len(assets.Decoders) != 2 || len(assets.Steps) != 1 {
+	if len(assets.Decoders) != 3 || len(assets.Steps) != 1 {
 		t.Fatalf("assets only: %d decoders, %d steps", len(assets.Decoders), len(assets.Steps))
 	}
 	if _, ok := assets.Decoders[0].(assetstate.Decoder); !ok {
