@@ -169,6 +169,7 @@ func Migrations() []Migration {
 		{Version: 29, Name: "asset_docs", Statements: assetDocs()},
 		{Version: 30, Name: "usage", Statements: usage()},
 		{Version: 31, Name: "sol_balances", Statements: solBalances()},
+		{Version: 32, Name: "listing_keys", Statements: listingKeys()},
 	}
 }
 

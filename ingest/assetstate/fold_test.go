@@ -239,3 +239,68 @@ func TestFoldBackfills(t *testing.T) {
 		t.Errorf("folding 3 assets at a time gave %d assets unlike the %d of one chunk", len(got), len(whole))
 	}
 }
+
+// Every listed asset_keys row carries its asset's search conditions, as
+// asset_state holds them; migration 32, which gives stored rows their
+// columns, leaves a folded store as it is.
+func TestKeysCarryListing(t *testing.T) {
+	s := storetest.Open(t)
+	index(t, s, each(fixtures(t)), assetstate.NewFoldStep())
+	ctx := context.Background()
+	const cols = `interface, owner, owner_type, delegate, frozen, burnt, compressed, compressible, supply,
+		supply_mint, tree, royalty_model, royalty_target, royalty_bps, json_uri, name, is_agent, agent_token, asset_signer`
+	snapshot := func() []string {
+		res, err := s.Query(ctx, `SELECT toString(tuple(k.path, k.key, k.id, k.version, `+cols+`)) AS row,
+			row = toString(tuple(k.path, k.key, k.id, k.version, s.interface, s.owner, s.owner_type, s.delegate, s.frozen, s.burnt,
+				s.compressed, s.compressible, s.supply, s.supply_mint, s.tree, s.royalty_model, s.royalty_target, s.royalty_bps,
+				s.json_uri, s.name, s.is_agent, s.agent_token, s.asset_signer)) AS same
+			FROM (SELECT * FROM asset_keys FINAL WHERE path != 'depends') AS k
+			LEFT JOIN (SELECT * FROM asset_state FINAL) AS s ON s.id = k.id ORDER BY row`, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for i := range res.Rows {
+			r := res.Row(i)
+			row, same := r.Str(0), r.Bool(1)
+			if err := r.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if !same {
+				t.Errorf("asset_keys row unlike its asset_state row: %s", row)
+			}
+			out = append(out, row)
+		}
+		return out
+	}
+	before := snapshot()
+	if len(before) < 50 {
+		t.Fatalf("only %d listed rows", len(before))
+	}
+	// Rows as a store folded before migration 32 holds them: the same
+	// keys and versions, the condition columns at their defaults.
+	if err := s.Exec(ctx, `INSERT INTO asset_keys (path, key, id, verified, slot, created_slot, version, is_deleted, doc)
+		SELECT path, key, id, verified, slot, created_slot, version, is_deleted, doc FROM asset_keys FINAL`, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Query(ctx, `SELECT count() FROM asset_keys FINAL WHERE path != 'depends' AND interface = ''`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Row(0); r.U64(0) != uint64(len(before)) {
+		t.Fatalf("%d rows blanked, want %d", r.U64(0), len(before))
+	}
+	for _, m := range schema.Migrations() {
+		if m.Name != "listing_keys" {
+			continue
+		}
+		for _, st := range m.Statements {
+			if err := s.Exec(ctx, st, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if after := snapshot(); !slices.Equal(after, before) {
+		t.Errorf("migration 32 changed asset_keys: %d rows, %d before", len(after), len(before))
+	}
+}

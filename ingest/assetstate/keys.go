@@ -71,7 +71,9 @@ func keyRows(rows []StateRow, prev map[solana.Pubkey]previous, v uint64) ([]KeyR
 			kr := KeyRow{Path: k.path, Key: k.key, ID: r.ID, Verified: k.verified,
 				Slot: r.Slot, CreatedSlot: r.CreatedSlot, Version: v}
 			if k.path != schema.AssetPathDepends {
-				kr.Doc = r.Doc // listed: the page reads it in the same range
+				// Listed: a page reads the document, and a search its
+				// conditions, in the same range.
+				kr.Doc, kr.Listing = r.Doc, &r.Listing
 			}
 			out = append(out, kr)
 		}

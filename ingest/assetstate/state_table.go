@@ -58,27 +58,20 @@ func StateTable() arrowbatch.Table {
 
 type stateBuilder struct {
 	arrowbatch.Base
-	id, edition, collection, owner  *array.FixedSizeBinaryBuilder
-	delegate, supplyMint, tree      *array.FixedSizeBinaryBuilder
-	royaltyTarget                   *array.FixedSizeBinaryBuilder
-	version, slot, supply, created  *array.Uint64Builder
-	status, msg, iface, ownerType   *array.StringBuilder
-	royaltyModel, jsonURI, name     *array.StringBuilder
-	doc                             *array.BinaryBuilder
-	frozen, burnt, compressed, elig *array.BooleanBuilder
-	royaltyBPS                      *array.Uint32Builder
-	printSupply, printMax           *array.Uint64Builder
-	agentToken, assetSigner         *array.FixedSizeBinaryBuilder
-	isAgent                         *array.BooleanBuilder
-	keys                            *array.ListBuilder
-	keyVals                         *array.BinaryBuilder
+	listingCols
+	id, edition, collection *array.FixedSizeBinaryBuilder
+	version, slot, created  *array.Uint64Builder
+	status, msg             *array.StringBuilder
+	doc                     *array.BinaryBuilder
+	printSupply, printMax   *array.Uint64Builder
+	keys                    *array.ListBuilder
+	keyVals                 *array.BinaryBuilder
 }
 
 func newStateBuilder(mem memory.Allocator) *stateBuilder {
 	key, u64, str := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64, arrow.BinaryTypes.String
-	flag := arrow.FixedWidthTypes.Boolean
 	b := &stateBuilder{}
-	b.Base = arrowbatch.NewBase(
+	cols := []arrowbatch.Column{
 		arrowbatch.Col(mem, &b.id, "id", key),
 		arrowbatch.Col(mem, &b.version, "version", u64),
 		arrowbatch.Col(mem, &b.slot, "slot", u64),
@@ -87,30 +80,15 @@ func newStateBuilder(mem memory.Allocator) *stateBuilder {
 		arrowbatch.Col(mem, &b.doc, "doc", arrow.BinaryTypes.Binary),
 		arrowbatch.Col(mem, &b.edition, "edition", key),
 		arrowbatch.NullableCol(mem, &b.collection, "collection", key),
-		arrowbatch.Col(mem, &b.iface, "interface", str),
-		arrowbatch.Col(mem, &b.owner, "owner", key),
-		arrowbatch.Col(mem, &b.ownerType, "owner_type", str),
-		arrowbatch.NullableCol(mem, &b.delegate, "delegate", key),
-		arrowbatch.Col(mem, &b.frozen, "frozen", flag),
-		arrowbatch.Col(mem, &b.burnt, "burnt", flag),
-		arrowbatch.Col(mem, &b.compressed, "compressed", flag),
-		arrowbatch.Col(mem, &b.elig, "compressible", flag),
-		arrowbatch.Col(mem, &b.supply, "supply", u64),
-		arrowbatch.NullableCol(mem, &b.supplyMint, "supply_mint", key),
-		arrowbatch.NullableCol(mem, &b.tree, "tree", key),
-		arrowbatch.Col(mem, &b.royaltyModel, "royalty_model", str),
-		arrowbatch.NullableCol(mem, &b.royaltyTarget, "royalty_target", key),
-		arrowbatch.Col(mem, &b.royaltyBPS, "royalty_bps", arrow.PrimitiveTypes.Uint32),
-		arrowbatch.Col(mem, &b.jsonURI, "json_uri", str),
-		arrowbatch.Col(mem, &b.name, "name", str),
+	}
+	cols = append(cols, b.listingCols.columns(mem)...)
+	cols = append(cols,
 		arrowbatch.Col(mem, &b.created, "created_slot", u64),
 		arrowbatch.NullableCol(mem, &b.printSupply, "print_supply", u64),
 		arrowbatch.NullableCol(mem, &b.printMax, "print_max_supply", u64),
 		arrowbatch.Col(mem, &b.keys, "keys", arrow.ListOfNonNullable(arrow.BinaryTypes.Binary)),
-		arrowbatch.Col(mem, &b.isAgent, "is_agent", flag),
-		arrowbatch.NullableCol(mem, &b.agentToken, "agent_token", key),
-		arrowbatch.NullableCol(mem, &b.assetSigner, "asset_signer", key),
 	)
+	b.Base = arrowbatch.NewBase(cols...)
 	b.keyVals = b.keys.ValueBuilder().(*array.BinaryBuilder)
 	return b
 }
@@ -145,33 +123,15 @@ func (b *stateBuilder) Append(r arrowbatch.Row) error {
 	b.edition.Append(row.Edition[:])
 	appendKey(b.collection, row.Collection)
 	l := &row.Listing
-	b.iface.Append(l.Interface)
-	b.owner.Append(l.Owner[:])
-	b.ownerType.Append(l.OwnerType)
-	appendKey(b.delegate, l.Delegate)
-	b.frozen.Append(l.Frozen)
-	b.burnt.Append(l.Burnt)
-	b.compressed.Append(l.Compressed)
-	b.elig.Append(l.Compressible)
-	b.supply.Append(l.Supply)
-	appendKey(b.supplyMint, l.SupplyMint)
-	appendKey(b.tree, l.Tree)
-	b.royaltyModel.Append(l.RoyaltyModel)
-	appendKey(b.royaltyTarget, l.RoyaltyTarget)
-	b.royaltyBPS.Append(l.RoyaltyBPS)
-	b.jsonURI.Append(l.JSONURI)
-	b.name.Append(l.Name)
+	size := b.listingCols.append(l)
 	b.created.Append(l.CreatedSlot)
 	appendOptU64(b.printSupply, l.PrintSupply)
 	appendOptU64(b.printMax, l.PrintMaxSupply)
-	b.isAgent.Append(l.IsAgent)
-	appendKey(b.agentToken, l.AgentToken)
-	appendKey(b.assetSigner, l.AssetSigner)
 	b.keys.Append(true)
 	for _, k := range row.keys {
 		b.keyVals.Append(k.encode())
 	}
-	b.Added(32*8 + 64 + len(row.Status) + len(row.Error) + len(row.Doc) + len(l.JSONURI) + len(l.Name) + 48*len(row.keys))
+	b.Added(96 + 40 + size + len(row.Status) + len(row.Error) + len(row.Doc) + 48*len(row.keys))
 	return nil
 }
 
@@ -185,6 +145,9 @@ type KeyRow struct {
 	Version     uint64
 	Deleted     bool
 	Doc         []byte // the asset's folded document; empty in a tombstone
+	// Listing is the asset's search conditions, on a listed row; nil
+	// (zero columns) on a tombstone or a depends row.
+	Listing *Listing
 }
 
 // Table implements arrowbatch.Row.
@@ -199,6 +162,7 @@ func KeysTable() arrowbatch.Table {
 
 type keysBuilder struct {
 	arrowbatch.Base
+	listingCols
 	path                   *array.StringBuilder
 	key, id                *array.FixedSizeBinaryBuilder
 	verified               *array.BooleanBuilder
@@ -210,7 +174,7 @@ type keysBuilder struct {
 func newKeysBuilder(mem memory.Allocator) *keysBuilder {
 	key, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
 	b := &keysBuilder{}
-	b.Base = arrowbatch.NewBase(
+	cols := []arrowbatch.Column{
 		arrowbatch.Col(mem, &b.path, "path", arrow.BinaryTypes.String),
 		arrowbatch.Col(mem, &b.key, "key", key),
 		arrowbatch.Col(mem, &b.id, "id", key),
@@ -220,7 +184,8 @@ func newKeysBuilder(mem memory.Allocator) *keysBuilder {
 		arrowbatch.Col(mem, &b.version, "version", u64),
 		arrowbatch.Col(mem, &b.deleted, "is_deleted", arrow.PrimitiveTypes.Uint8),
 		arrowbatch.Col(mem, &b.doc, "doc", arrow.BinaryTypes.Binary),
-	)
+	}
+	b.Base = arrowbatch.NewBase(append(cols, b.listingCols.columns(mem)...)...)
 	return b
 }
 
@@ -242,7 +207,12 @@ func (b *keysBuilder) Append(r arrowbatch.Row) error {
 	}
 	b.deleted.Append(del)
 	b.doc.Append(row.Doc)
-	b.Added(len(row.Path) + 64 + 26 + len(row.Doc))
+	l := row.Listing
+	if l == nil {
+		l = &Listing{}
+	}
+	size := b.listingCols.append(l)
+	b.Added(len(row.Path) + 64 + 26 + len(row.Doc) + size)
 	return nil
 }
 

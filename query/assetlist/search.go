@@ -85,6 +85,9 @@ func Search(q Query) (Scope, error) {
 	var ps params
 	var conds []string
 	add := func(c string) { conds = append(conds, c) }
+	// Conditions on a listing key: the first one of a search whose
+	// conditions are all required drives the read (see below).
+	var keys []struct{ on, in string }
 	keyed := func(path string, key *solana.Pubkey, verified *bool) string {
 		c := "path = " + ps.add("String", path)
 		if key != nil {
@@ -93,7 +96,9 @@ func Search(q Query) (Scope, error) {
 		if verified != nil {
 			c += " AND verified = " + strconv.FormatBool(*verified)
 		}
-		return "id IN (SELECT id FROM " + schema.TableAssetKeys + " FINAL WHERE " + c + ")"
+		in := "id IN (SELECT id FROM " + schema.TableAssetKeys + " FINAL WHERE " + c + ")"
+		keys = append(keys, struct{ on, in string }{c, in})
+		return in
 	}
 	flag := func(col string, v *bool) {
 		if v != nil {
@@ -194,6 +199,29 @@ func Search(q Query) (Scope, error) {
 	if q.Name != nil {
 		add("position(name, " + ps.add("String", *q.Name) + ") > 0")
 	}
+	// A required owner is a listing key too.
+	if q.Owner != nil && !q.Any && !q.Negate && tokenType != TokenFungible && tokenType != TokenAll {
+		conds = append(conds, keyed(schema.AssetPathOwner, q.Owner, nil))
+		// The most selective key, most often: it drives.
+		keys = append(keys[len(keys)-1:len(keys):len(keys)], keys[:len(keys)-1]...)
+	}
+	if !q.Any && !q.Negate && len(keys) > 0 {
+		// Every listed asset_keys row carries its asset's conditions: read
+		// the driving key's range in id order, check the rest in the same
+		// read, and stop at the page's end. Listed rows are rendered
+		// assets only.
+		rest := make([]string, 0, len(conds))
+		for _, c := range conds {
+			if c != keys[0].in {
+				rest = append(rest, c)
+			}
+		}
+		where := keys[0].on
+		if len(rest) > 0 {
+			where += " AND (" + strings.Join(rest, ") AND (") + ")"
+		}
+		return Scope{from: schema.TableAssetKeys + " FINAL", where: where, params: ps.p}, nil
+	}
 	join := " AND "
 	if q.Any {
 		join = " OR "
@@ -204,11 +232,6 @@ func Search(q Query) (Scope, error) {
 	}
 	// Only rendered assets are listed.
 	where = "status = '' AND " + where
-	// A required owner narrows the read to its keys: asset_state is read
-	// by id, not scanned.
-	if q.Owner != nil && !q.Any && !q.Negate && tokenType != TokenFungible && tokenType != TokenAll {
-		where += " AND " + keyed(schema.AssetPathOwner, q.Owner, nil)
-	}
 	return Scope{from: schema.TableAssetState + " FINAL", where: where, params: ps.p}, nil
 }
 
