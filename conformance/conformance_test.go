@@ -110,6 +110,7 @@ func TestDASCorpus(t *testing.T) {
 		Indexer:    AssetIndexer{},
 		Deviations: deviations,
 		Out:        &out,
+		Cache:      true,
 	})
 	if err != nil {
 		t.Fatal(err)

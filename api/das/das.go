@@ -13,6 +13,7 @@ import (
 
 	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/query/assetcache"
 	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
@@ -40,6 +41,9 @@ type Deps struct {
 	// NodeBalance, when set, asks the followed node for a wallet's
 	// lamports that no indexed transaction tells (showNativeBalance).
 	NodeBalance func(ctx context.Context, wallet solana.Pubkey) (uint64, error)
+	// Cache, when set, holds folded rows getAsset and getAssetBatch read;
+	// it must be told of every fold (assetcache).
+	Cache *assetcache.Cache
 }
 
 // source returns the slot to stamp answers with and where states come
@@ -64,7 +68,30 @@ func (d Deps) assets(ctx context.Context, src assetrows.StateSource, ids []solan
 	if src != nil {
 		return asset.Render(ids, assetrows.Loader(ctx, d.Store, src), opts)
 	}
-	return assetrows.FoldedAssets(ctx, d.Store, ids, opts)
+	if d.Cache == nil {
+		return assetrows.FoldedAssets(ctx, d.Store, ids, opts)
+	}
+	rows := make(map[solana.Pubkey]assetrows.Folded, len(ids))
+	var missing []solana.Pubkey
+	for _, id := range assetrows.Uniq(ids) {
+		if f, ok := d.Cache.Get(id); ok {
+			rows[id] = f
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) > 0 {
+		epoch := d.Cache.Epoch()
+		read, err := assetrows.LoadFolded(ctx, d.Store, missing)
+		if err != nil {
+			return nil, err
+		}
+		for id, f := range read {
+			rows[id] = f
+			d.Cache.Put(epoch, id, f)
+		}
+	}
+	return assetrows.ViewFolded(ids, rows, opts), nil
 }
 
 // Register adds the DAS methods to r. A missing dependency is a wiring bug

@@ -17,6 +17,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/decoders"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
+	"github.com/dasch-labs/dasch/query/assetcache"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store/arrowstore"
@@ -33,6 +34,9 @@ type env struct {
 	t   *testing.T
 	s   arrowstore.Store
 	url string
+	// cache is the server's document cache, which every fold indexed
+	// through the env invalidates, as dasch serve --ingest wires it.
+	cache *assetcache.Cache
 }
 
 func newEnv(t *testing.T) *env { return newEnvWith(t, server.Config{}) }
@@ -47,7 +51,7 @@ func newEnvWith(t *testing.T, cfg server.Config, edit ...func(*Deps)) *env {
 		t.Fatal(err)
 	}
 	reg := jsonrpc.NewRegistry()
-	deps := Deps{Store: s, Slots: checkpoint.NewSlotCache(s, 0)}
+	deps := Deps{Store: s, Slots: checkpoint.NewSlotCache(s, 0), Cache: assetcache.New(16 << 20)}
 	for _, f := range edit {
 		f(&deps)
 	}
@@ -67,7 +71,7 @@ func newEnvWith(t *testing.T, cfg server.Config, edit ...func(*Deps)) *env {
 		stop()
 		<-done
 	})
-	return &env{t: t, s: s, url: "http://" + srv.Addr() + "/?api-key=" + key}
+	return &env{t: t, s: s, url: "http://" + srv.Addr() + "/?api-key=" + key, cache: deps.Cache}
 }
 
 // index ingests fixture files of testdata/das, in order, one pipeline run
@@ -76,13 +80,22 @@ func (e *env) index(files ...string) {
 	e.t.Helper()
 	for _, f := range files {
 		cfg := ingest.Config{Store: e.s, Source: source.NewFileList([]string{filepath.Join("../../testdata/das", f)})}
-		if err := decoders.Configure(context.Background(), e.s, &cfg, decoders.Options{AssetsOnly: true}); err != nil {
+		if err := decoders.Configure(context.Background(), e.s, &cfg, e.decoders()); err != nil {
 			e.t.Fatal(err)
 		}
 		if _, err := ingest.Run(context.Background(), cfg); err != nil {
 			e.t.Fatalf("index %s: %v", f, err)
 		}
 	}
+}
+
+// decoders are the decoder options of the env's ingests.
+func (e *env) decoders() decoders.Options {
+	o := decoders.Options{AssetsOnly: true}
+	if e.cache != nil {
+		o.Folded = e.cache.Invalidate
+	}
+	return o
 }
 
 // rpcAnswer is one JSON-RPC answer with its HTTP status.

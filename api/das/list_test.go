@@ -59,7 +59,7 @@ func coreFile(t *testing.T, dir string, pubkey solana.Pubkey, data []byte, slot 
 func (e *env) indexFiles(files ...string) {
 	e.t.Helper()
 	cfg := ingest.Config{Store: e.s, Source: source.NewFileList(files)}
-	if err := decoders.Configure(context.Background(), e.s, &cfg, decoders.Options{AssetsOnly: true}); err != nil {
+	if err := decoders.Configure(context.Background(), e.s, &cfg, e.decoders()); err != nil {
 		e.t.Fatal(err)
 	}
 	if _, err := ingest.Run(context.Background(), cfg); err != nil {
@@ -215,6 +215,12 @@ func TestListFollowsTransfers(t *testing.T) {
 	moved := f.assets[3] // owner1, in the collection
 	spec := f.specs[3]
 	spec.Owner, spec.Collection = f.owner2, nil
+	// Cached before the transfer.
+	for range 2 {
+		if a := e.call("getAsset", `{"id":"`+moved.String()+`"}`); !strings.Contains(string(a.Result), f.owner1.String()) {
+			t.Fatalf("getAsset before the transfer: %s, want owner %s", a.Result, f.owner1)
+		}
+	}
 	e.indexFiles(coreFile(t, f.dir, moved, coretest.EncodeAsset(&spec), 20))
 
 	total := func(method, params string) (uint64, []string) {
@@ -223,6 +229,21 @@ func TestListFollowsTransfers(t *testing.T) {
 			t.Fatalf("%s: no grand_total", method)
 		}
 		return *l.GrandTotal, l.ids()
+	}
+	// The cached document of the moved asset went with the fold.
+	var got struct {
+		Ownership struct {
+			Owner string `json:"owner"`
+		} `json:"ownership"`
+	}
+	for range 2 {
+		a := e.call("getAsset", `{"id":"`+moved.String()+`"}`)
+		if err := json.Unmarshal(a.Result, &got); err != nil || got.Ownership.Owner != f.owner2.String() {
+			t.Fatalf("getAsset after the transfer: %s, want owner %s", a.Result, f.owner2)
+		}
+	}
+	if st := e.cache.Stats(); st.Hits == 0 {
+		t.Errorf("cache %+v: no hit", st)
 	}
 	n1, ids1 := total("getAssetsByOwner", `{"ownerAddress":"`+f.owner1.String()+`"}`)
 	n2, ids2 := total("getAssetsByOwner", `{"ownerAddress":"`+f.owner2.String()+`"}`)

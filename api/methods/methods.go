@@ -14,6 +14,7 @@ import (
 	"github.com/dasch-labs/dasch/api/photon"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/checkpoint"
+	"github.com/dasch-labs/dasch/query/assetcache"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -55,6 +56,9 @@ type Options struct {
 	Hot       photon.HotIndex
 	HotTokens photon.HotTokens
 	Assets    das.AssetIndex
+	// AssetCache holds folded documents for getAsset and getAssetBatch
+	// (das.Deps.Cache).
+	AssetCache *assetcache.Cache
 }
 
 // New returns a registry of the methods o picks. A missing dependency is
@@ -73,7 +77,7 @@ func New(o Options) *jsonrpc.Registry {
 		photon.Register(reg, photon.Deps{Store: o.Store, Slots: o.Slots, Hot: o.Hot, HotTokens: o.HotTokens, Logger: o.Logger, Tip: o.Tip})
 	}
 	if o.Methods&DAS != 0 {
-		das.Register(reg, das.Deps{Store: o.Store, Slots: o.Slots, Index: o.Assets, Logger: o.Logger, NodeBalance: o.NodeBalance})
+		das.Register(reg, das.Deps{Store: o.Store, Slots: o.Slots, Index: o.Assets, Logger: o.Logger, NodeBalance: o.NodeBalance, Cache: o.AssetCache})
 	}
 	return reg
 }

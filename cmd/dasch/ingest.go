@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
@@ -103,6 +104,8 @@ type ingestPlan struct {
 	// resume is set for a run after a failed one: it goes on after the
 	// indexed slot, not back to --from (or the newest slot).
 	resume bool
+	// folded, when set, is told of every asset folded (serve's cache).
+	folded func(ids []solana.Pubkey)
 }
 
 // check validates the flags against the source spec; errors are usage
@@ -226,7 +229,7 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 		IsTTY:         tty,
 		ProgressEvery: p.every,
 	}
-	dec := decoders.Options{Step: func(st *compressedstate.StateStep) { st.BalanceCache(*p.f.balanceCache) }}
+	dec := decoders.Options{Step: func(st *compressedstate.StateStep) { st.BalanceCache(*p.f.balanceCache) }, Folded: p.folded}
 	if err := decoders.Configure(ctx, s, &cfg, dec); err != nil {
 		return err
 	}

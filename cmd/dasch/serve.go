@@ -14,6 +14,7 @@ import (
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/source"
+	"github.com/dasch-labs/dasch/query/assetcache"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store"
 	"github.com/dasch-labs/dasch/usage"
@@ -35,6 +36,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	// full speed, and the index grows with the assets it holds.
 	assetIndex := fs.Bool("asset-index", false, "also hold raw asset state in memory, kept in sync with the store, for getAsset and getAssetBatch (the folded state in the store answers without it)")
 	assetMB := fs.Int64("asset-index-mb", hotindex.DefaultAssetBudget>>20, "memory budget of the asset index in MiB; assets past it are read from the store")
+	cacheMB := fs.Int64("asset-cache-mb", 256, "memory budget in MiB of the folded asset documents getAsset and getAssetBatch keep (0 = off); on a clickhouse:// store it needs --ingest, as other processes' folds would go unseen")
 	// The embedded engine takes one process per data directory: a server
 	// that follows the chain ingests in its own process.
 	ingestSpec := fs.String("ingest", "", "also index from this source while serving, with dasch ingest's flags but --source and --to: rpc:URL follows a node, files:DIR is read once")
@@ -121,6 +123,18 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			st := x.Stats()
 			return fmt.Sprintf("%d entries (~%d MiB, complete %v)", st.Entries, st.Bytes>>20, st.Complete)
 		}})
+	}
+	// Right only while every fold of the store is this process's: the
+	// embedded engine lets no other process write, and --ingest folds here.
+	if cache := assetcache.New(*cacheMB << 20); cache != nil {
+		if plan != nil || strings.HasPrefix(*url, "embedded:") {
+			mo.AssetCache = cache
+			if plan != nil {
+				plan.folded = cache.Invalidate
+			}
+		} else {
+			e.log.Info("asset cache off: other processes may fold this store; serve with --ingest to use it")
+		}
 	}
 	meter, err := uf.setup(e, bcfg, s, keys, &mo)
 	if err != nil {

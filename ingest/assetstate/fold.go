@@ -36,6 +36,9 @@ type FoldStep struct {
 	// Chunk is how many written assets one fold reads and writes at once;
 	// 0 is foldChunk.
 	Chunk int
+	// Folded, when set, is told the ids of each chunk once its documents
+	// are in the store (a serving cache drops them).
+	Folded func(ids []solana.Pubkey)
 	// backfilled is set once the step has checked that a store indexed
 	// before asset_state existed has every asset folded.
 	backfilled bool
@@ -312,6 +315,9 @@ func (st *FoldStep) fold(ctx context.Context, s arrowstore.Writer, ids []solana.
 		}
 		if err := writeRows(ctx, s, DocsTable(), docs, "asset documents"); err != nil {
 			return err
+		}
+		if st.Folded != nil {
+			st.Folded(chunk)
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/assetstate"
 	"github.com/dasch-labs/dasch/ingest/bubblegumtree"
@@ -28,6 +29,9 @@ type Options struct {
 	// Step, when set, is applied to the compressed state step
 	// (compressedstate.StateStep.BalanceCache, …).
 	Step func(*compressedstate.StateStep)
+	// Folded, when set, is told of every asset the asset state step folds
+	// (assetstate.FoldStep.Folded).
+	Folded func(ids []solana.Pubkey)
 }
 
 // Configure adds the decoder set o picks to cfg, and the state step it
@@ -52,7 +56,7 @@ func Configure(ctx context.Context, s arrowstore.Writer, cfg *ingest.Config, o O
 	// The lamports transactions leave in the accounts they name, for
 	// showNativeBalance.
 	cfg.Decoders = append(cfg.Decoders, solbalances.Decoder{})
-	cfg.Steps = append(cfg.Steps, assetstate.NewFoldStep())
+	cfg.Steps = append(cfg.Steps, &assetstate.FoldStep{Folded: o.Folded})
 	return nil
 }
 

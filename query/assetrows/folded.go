@@ -50,10 +50,16 @@ func LoadFolded(ctx context.Context, s store.Querier, ids []solana.Pubkey) (map[
 // rows viewed with opts: one keyed read of asset_state, no account bytes
 // decoded. An id never folded is asset.ErrNotFound.
 func FoldedAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey, opts asset.Options) ([]asset.Result, error) {
-	rows, err := LoadFolded(ctx, s, uniq(ids))
+	rows, err := LoadFolded(ctx, s, Uniq(ids))
 	if err != nil {
 		return nil, err
 	}
+	return ViewFolded(ids, rows, opts), nil
+}
+
+// ViewFolded answers ids, in order, from their folded rows viewed with
+// opts; an id without a row is asset.ErrNotFound.
+func ViewFolded(ids []solana.Pubkey, rows map[solana.Pubkey]Folded, opts asset.Options) []asset.Result {
 	out := make([]asset.Result, len(ids))
 	viewed := make(map[solana.Pubkey]asset.Result, len(rows))
 	for i, id := range ids {
@@ -65,7 +71,7 @@ func FoldedAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey, opt
 		viewed[id] = r
 		out[i] = r
 	}
-	return out, nil
+	return out
 }
 
 // ViewDoc is the asset of a folded document, viewed with opts.
@@ -97,8 +103,8 @@ func foldedResult(id solana.Pubkey, f Folded, opts asset.Options) asset.Result {
 	}
 }
 
-// uniq is ids without repeats, in first-seen order.
-func uniq(ids []solana.Pubkey) []solana.Pubkey {
+// Uniq is ids without repeats, in first-seen order.
+func Uniq(ids []solana.Pubkey) []solana.Pubkey {
 	seen := make(map[solana.Pubkey]bool, len(ids))
 	out := make([]solana.Pubkey, 0, len(ids))
 	for _, id := range ids {
