@@ -6,6 +6,7 @@
 #   make fuzz     fuzz the JSON-RPC request parser, then the Photon and DAS methods' params
 #   make bench    benchmarks under ./bench
 #   make libchdb  fetch the embedded ClickHouse engine (libchdb.so)
+#   make proto    regenerate the Yellowstone gRPC Go code (needs protoc; the output is committed)
 #   make clean    remove build outputs (never the data directory)
 
 SHELL := /bin/bash
@@ -85,6 +86,22 @@ fuzz: check-go libchdb
 .PHONY: bench
 bench: check-go libchdb
 	$(GO) test ./bench/... -run='^$$' -bench='$(BENCH)' -benchtime=$(BENCHTIME) -timeout $(BENCH_TIMEOUT)
+
+# The generated code is committed, so a plain build needs no protoc. The
+# plugins' versions are pinned to the ones the committed code came from.
+PROTOC_GEN_GO := google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
+PROTOC_GEN_GO_GRPC := google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.2
+GEYSERPB := internal/geyserpb
+
+.PHONY: proto
+proto: check-go
+	@command -v protoc >/dev/null 2>&1 || { echo "make proto: protoc not found (apt-get install -y protobuf-compiler)" >&2; exit 1; }
+	GOBIN="$(CURDIR)/bin" $(GO) install $(PROTOC_GEN_GO)
+	GOBIN="$(CURDIR)/bin" $(GO) install $(PROTOC_GEN_GO_GRPC)
+	PATH="$(CURDIR)/bin:$$PATH" protoc -I $(GEYSERPB)/proto \
+		--go_out=. --go_opt=module=github.com/dasch-labs/dasch \
+		--go-grpc_out=. --go-grpc_opt=module=github.com/dasch-labs/dasch \
+		$(GEYSERPB)/proto/geyser.proto $(GEYSERPB)/proto/solana-storage.proto
 
 .PHONY: clean
 clean:
