@@ -90,6 +90,10 @@ func (t *Tx) ProgramIDs() []Pubkey {
 	return out
 }
 
+// Resolve completes a Tx that a source built itself rather than through
+// ParseTx, as resolve does for ParseTx.
+func (t *Tx) Resolve() error { return t.resolve() }
+
 // resolve fills program ids and IsVote, and checks every index against the
 // key list so consumers can index without bounds worries.
 func (t *Tx) resolve() error {
