@@ -10,9 +10,9 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/ingest/source/geyser"
 	pb "github.com/dasch-labs/dasch/internal/geyserpb"
 	"github.com/dasch-labs/dasch/internal/geysertest"
-	"github.com/dasch-labs/dasch/ingest/source/geyser"
 )
 
 const corpus = "../../../../shared/corpus"
