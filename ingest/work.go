@@ -35,10 +35,13 @@ func (w *worker) decode(it source.Item) output {
 	raw := func() []byte { return it.Raw }
 	switch it.Kind {
 	case source.KindTx:
-		tx, err := solana.ParseTx(it.Raw)
-		if err != nil {
-			w.deadLetter(&o, "transaction", it.Key, it.Slot, err, it.Raw)
-			return o
+		tx := it.Tx
+		if tx == nil {
+			var err error
+			if tx, err = solana.ParseTx(it.Raw); err != nil {
+				w.deadLetter(&o, "transaction", it.Key, it.Slot, err, it.Raw)
+				return o
+			}
 		}
 		tx.TxIndex = it.TxIndex
 		if w.force != nil {
@@ -48,10 +51,13 @@ func (w *worker) decode(it source.Item) output {
 		w.each(&o, "transaction", func() string { return tx.Signature().String() }, tx.Slot, raw,
 			func(d decode.Decoder, b *decode.Batch) error { return d.DecodeTx(tx, b) })
 	case source.KindAccount:
-		acc, err := solana.ParseAccount(it.Raw)
-		if err != nil {
-			w.deadLetter(&o, "account", it.Key, it.Slot, err, it.Raw)
-			return o
+		acc := it.Account
+		if acc == nil {
+			var err error
+			if acc, err = solana.ParseAccount(it.Raw); err != nil {
+				w.deadLetter(&o, "account", it.Key, it.Slot, err, it.Raw)
+				return o
+			}
 		}
 		if w.force != nil {
 			acc.Slot = *w.force

@@ -59,6 +59,11 @@ type Item struct {
 	TxIndex uint32
 	// Block is the header of a KindBlock item.
 	Block *solana.Block
+	// Tx and Account, when set, are a KindTx or KindAccount item already
+	// decoded, as a source converting protobufs has it: the pipeline
+	// takes them instead of parsing Raw, which holds the same as JSON.
+	Tx      *solana.Tx
+	Account *solana.Account
 	// Fail is the dead-letter kind of a KindBad item ("file", "block",
 	// "transaction", "account") and Err why it is bad.
 	Fail string
@@ -82,7 +87,7 @@ type Progresser interface {
 }
 
 // Supported lists the source specs Parse accepts.
-const Supported = "files:DIR, rpc:URL"
+const Supported = "files:DIR, rpc:URL, grpc:URL"
 
 // Parse returns the source a spec names.
 func Parse(spec string) (Source, error) {
@@ -95,6 +100,8 @@ func Parse(spec string) (Source, error) {
 		return NewFiles(arg)
 	case "rpc":
 		return NewRPC(arg)
+	case "grpc":
+		return NewGRPC(arg)
 	}
 	return nil, fmt.Errorf("source %q: unknown scheme %q (supported: %s)", spec, scheme, Supported)
 }
