@@ -14,6 +14,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
+	"github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/ingest/decoders"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/server"
@@ -23,7 +24,8 @@ import (
 func runIngest(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "ingest")
 	url := fs.String("store", defaultStore(), "store URL")
-	spec := fs.String("source", "", "where to read Solana data: files:DIR, or rpc:URL (a Solana JSON-RPC node, read with getBlock)")
+	spec := fs.String("source", "", "where to read Solana data: files:DIR, rpc:URL (a Solana JSON-RPC node, read with getBlock), "+
+		"or grpc:URL (a Yellowstone gRPC stream, https for TLS)")
 	f := addIngestFlags(fs, true)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -49,13 +51,18 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 // them too, but --to (a server follows).
 type ingestFlags struct {
 	names                                                                 []string // the flags' names
-	from, to, commitment, trees                                           *string
+	from, to, commitment, trees, xToken                                   *string
 	fetchers, workers, batchRows, batchMB, partRows, partMB, balanceCache *int
 	batchAge, partAge, progressEvery                                      *time.Duration
 }
 
-// rpcOnly are the flags that apply to rpc:URL sources only.
-var rpcOnly = []string{"from", "to", "commitment", "fetchers"}
+// followOnly are the flags of sources that follow a chain (rpc:URL and
+// grpc:URL); rpcOnly and grpcOnly those of one of them.
+var (
+	followOnly = []string{"from", "to", "commitment"}
+	rpcOnly    = []string{"fetchers"}
+	grpcOnly   = []string{"x-token"}
+)
 
 func addIngestFlags(fs *flag.FlagSet, withTo bool) *ingestFlags {
 	f := &ingestFlags{}
@@ -66,13 +73,14 @@ func addIngestFlags(fs *flag.FlagSet, withTo bool) *ingestFlags {
 			f.names = append(f.names, fl.Name)
 		}
 	})
-	f.from = fs.String("from", "", "rpc: first slot, or latest for the node's newest (default: the slot after the indexed one, or the node's newest when nothing is indexed)")
+	f.from = fs.String("from", "", "rpc, grpc: first slot, or latest for the newest (default: the slot after the indexed one, or the newest when nothing is indexed); grpc replays past slots as far as the server keeps them")
 	if withTo {
-		f.to = fs.String("to", "", "rpc: last slot (default: follow the node until stopped with SIGINT or SIGTERM)")
+		f.to = fs.String("to", "", "rpc, grpc: last slot (default: follow until stopped with SIGINT or SIGTERM)")
 	} else {
 		f.to = new(string)
 	}
-	f.commitment = fs.String("commitment", "confirmed", "rpc: confirmed (as Photon indexes) or finalized (never rolled back)")
+	f.commitment = fs.String("commitment", "confirmed", "rpc, grpc: confirmed (as Photon indexes) or finalized (never rolled back); grpc also takes processed (not taken back if the cluster drops the slot)")
+	f.xToken = fs.String("x-token", "", "grpc: the token the server wants (x-token metadata; default $DASCH_X_TOKEN, which keeps it out of the process list)")
 	f.fetchers = fs.Int("fetchers", 8, "rpc: getBlock requests in flight at once")
 	f.workers = fs.Int("workers", 0, "decode workers (0 = one per CPU)")
 	f.trees = fs.String("trees", "", "seed state trees from this trees.json first (default: the built-in list, when none are stored)")
@@ -97,6 +105,7 @@ type ingestPlan struct {
 	f           *ingestFlags
 	source      source.Source
 	rpc         *source.RPC   // the source, when it is one
+	grpc        *source.GRPC  // the source, when it is one
 	first, last *uint64       // --from and --to
 	latest      bool          // --from latest: the node's newest slot
 	every       time.Duration // progress lines off a terminal
@@ -126,10 +135,19 @@ func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) 
 	}
 	p := &ingestPlan{f: f, source: src}
 	p.rpc, _ = src.(*source.RPC)
-	if p.rpc == nil {
-		for _, name := range rpcOnly {
-			if set(fs, name) {
-				return nil, usagef("--from, --to, --commitment and --fetchers apply to rpc:URL sources only")
+	p.grpc, _ = src.(*source.GRPC)
+	for _, only := range []struct {
+		names []string
+		ok    bool
+		msg   string
+	}{
+		{followOnly, p.rpc != nil || p.grpc != nil, "--from, --to and --commitment apply to rpc:URL and grpc:URL sources only"},
+		{rpcOnly, p.rpc != nil, "--fetchers applies to rpc:URL sources only"},
+		{grpcOnly, p.grpc != nil, "--x-token applies to grpc:URL sources only"},
+	} {
+		for _, name := range only.names {
+			if !only.ok && set(fs, name) {
+				return nil, usagef("%s", only.msg)
 			}
 		}
 	}
@@ -160,7 +178,7 @@ func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) 
 		return nil, usagef("--progress-every must not be negative")
 	}
 	p.every, p.batchAge = *f.progressEvery, *f.batchAge
-	if p.rpc != nil && p.last == nil {
+	if (p.rpc != nil || p.grpc != nil) && p.last == nil {
 		if !set(fs, "progress-every") {
 			// A follower never ends with a summary: say how it goes.
 			p.every = 30 * time.Second
@@ -233,8 +251,14 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 	if err := decoders.Configure(ctx, s, &cfg, dec); err != nil {
 		return err
 	}
+	if p.grpc != nil {
+		// The subscription asks for what the decoders read.
+		if done, err := p.configureGRPC(ctx, e, s, decoders.Interest(&cfg)); done || err != nil {
+			return err
+		}
+	}
 	_, err := ingest.Run(ctx, cfg)
-	if p.rpc != nil && p.last == nil && errors.Is(err, context.Canceled) && ctx.Err() != nil {
+	if (p.rpc != nil || p.grpc != nil) && p.last == nil && errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil
 	}
 	return err
@@ -260,6 +284,55 @@ func rpcStart(ctx context.Context, s arrowstore.Store, rpc *source.RPC, given *u
 		return indexed + 1, nil
 	}
 	return rpc.Tip(ctx)
+}
+
+// configureGRPC picks a grpc source's first slot as rpcStart does, but
+// with nothing indexed (or --from latest) the stream starts live: the
+// server replays past slots only from a given one. done says there is
+// nothing left to read.
+func (p *ingestPlan) configureGRPC(ctx context.Context, e *env, s arrowstore.Store, in decode.Interest) (done bool, err error) {
+	indexed, err := checkpoint.ContextSlot(ctx, s)
+	has := err == nil
+	if err != nil && !errors.Is(err, checkpoint.ErrNotIndexed) {
+		return false, err
+	}
+	o := source.GRPCOptions{Commitment: *p.f.commitment, XToken: *p.f.xToken, Logger: e.log,
+		AccountOwners: in.AccountOwners, TxPrograms: in.TxPrograms}
+	if o.XToken == "" {
+		o.XToken = os.Getenv("DASCH_X_TOKEN")
+	}
+	if p.last != nil {
+		o.To = *p.last
+	}
+	switch {
+	case p.first != nil:
+		from := *p.first
+		if p.resume && has && indexed+1 > from {
+			from = indexed + 1
+		}
+		o.From = &from
+	case has && (!p.latest || p.resume):
+		from := indexed + 1
+		o.From = &from
+	}
+	if o.To != 0 && o.From != nil && o.To < *o.From {
+		if p.first == nil && !p.latest {
+			fmt.Fprintf(e.stdout, "slots up to %d are indexed already: nothing to read\n", *o.From-1)
+			return true, nil
+		}
+		return false, usagef("--to %d is before --from %d", o.To, *o.From)
+	}
+	if err := p.grpc.Configure(o); err != nil {
+		return false, usagef("%v", err)
+	}
+	if o.To == 0 {
+		at := "the first whole slot"
+		if o.From != nil {
+			at = fmt.Sprintf("slot %d", *o.From)
+		}
+		fmt.Fprintf(e.stdout, "following %s from %s (%s); stop with Ctrl-C\n", p.grpc.Spec(), at, o.Commitment)
+	}
+	return false, nil
 }
 
 // set tells whether the flag was given on the command line.

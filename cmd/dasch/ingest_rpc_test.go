@@ -129,7 +129,7 @@ func TestIngestRPCUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--source", "files:../../testdata/demo", "--from", "1"}, "--from, --to, --commitment and --fetchers apply to rpc:URL sources only"},
+		{[]string{"--source", "files:../../testdata/demo", "--from", "1"}, "--from, --to and --commitment apply to rpc:URL and grpc:URL sources only"},
 		{[]string{"--source", "rpc:" + n.URL(), "--from", "x"}, `--from "x": want a slot number`},
 		{[]string{"--source", "rpc:" + n.URL(), "--from", "latest", "--to", "42"}, "--to 42 is before --from 43"},
 		{[]string{"--source", "rpc:" + n.URL(), "--to", "0"}, `--to 0: want a slot above 0 (without --to, the node is followed)`},
@@ -232,7 +232,7 @@ func TestServeIngestRetries(t *testing.T) {
 		{[]string{"--from", "40"}, "--from applies with --ingest only"},
 		{[]string{"--batch-age", "1s"}, "--batch-age applies with --ingest only"},
 		{[]string{"--ingest", "rpc:" + n.URL(), "--to", "43"}, "flag provided but not defined: -to"},
-		{[]string{"--ingest", "files:../../testdata/demo", "--commitment", "finalized"}, "apply to rpc:URL sources only"},
+		{[]string{"--ingest", "files:../../testdata/demo", "--commitment", "finalized"}, "apply to rpc:URL and grpc:URL sources only"},
 	} {
 		_, errOut, err := dasch(t, append([]string{"serve", "--store", storeURL, "--listen", "127.0.0.1:0"}, c.args...)...)
 		if err == nil || !strings.Contains(errOut, c.want) {

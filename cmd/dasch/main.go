@@ -28,8 +28,8 @@ type env struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"serve":       {"serve the JSON-RPC API", "serve [--store URL] [--listen ADDR] [--admin-listen ADDR] [--billing FILE] [--plan-limits] [--request-log=false] [--ingest SOURCE [dasch ingest's flags but --source and --to]]", runServe},
-		"ingest":      {"index Solana data from a source", "ingest [--store URL] [--trees FILE] [--batch-rows N] [--batch-mb N] [--batch-age D] [--part-rows N] [--part-mb N] [--part-age D] --source files:DIR | --source rpc:URL [--from SLOT|latest] [--to SLOT] [--commitment confirmed|finalized] [--fetchers N] [--progress-every D]", runIngest},
+		"serve":       {"serve the JSON-RPC API", "serve [--store URL] [--listen ADDR] [--admin-listen ADDR] [--billing FILE] [--plan-limits] [--request-log=false] [--asset-cache-mb N] [--ingest SOURCE [dasch ingest's flags but --source and --to]]", runServe},
+		"ingest":      {"index Solana data from a source", "ingest [--store URL] [--trees FILE] [--batch-rows N] [--batch-mb N] [--batch-age D] [--part-rows N] [--part-mb N] [--part-age D] --source files:DIR|rpc:URL|grpc:URL [--from SLOT|latest] [--to SLOT] [--commitment processed|confirmed|finalized] [--fetchers N (rpc)] [--x-token T (grpc)] [--progress-every D]", runIngest},
 		"migrate":     {"create or upgrade the schema", "migrate [--store URL]", runMigrate},
 		"keys":        {"manage API keys", "keys create [--store URL] --project NAME [--services das,photon,rpc] | keys list [--store URL] [--project NAME] | keys revoke [--store URL] KEY_ID", runKeys},
 		"projects":    {"manage projects: plan, credits, billing anchor, prepaid credits", "projects create|set [--store URL] [--plan NAME] [--credits-limit N|plan] [--billing-anchor YYYY-MM-DD] [--prepaid-credits N] NAME | projects list [--store URL]", runProjects},

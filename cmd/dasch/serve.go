@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/dasch-labs/dasch/api/methods"
 	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest"
@@ -39,7 +41,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	cacheMB := fs.Int64("asset-cache-mb", 256, "memory budget in MiB of the folded asset documents getAsset and getAssetBatch keep (0 = off); on a clickhouse:// store it needs --ingest, as other processes' folds would go unseen")
 	// The embedded engine takes one process per data directory: a server
 	// that follows the chain ingests in its own process.
-	ingestSpec := fs.String("ingest", "", "also index from this source while serving, with dasch ingest's flags but --source and --to: rpc:URL follows a node, files:DIR is read once")
+	ingestSpec := fs.String("ingest", "", "also index from this source while serving, with dasch ingest's flags but --source and --to: rpc:URL follows a node, grpc:URL a Yellowstone gRPC stream, files:DIR is read once")
 	inf := addIngestFlags(fs, false)
 	uf := addUsageFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -90,15 +92,13 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	// One cache of the indexed slot for every method: each reads the
 	// checkpoint at most once per TTL, whichever method asks.
 	mo := methods.Options{Methods: methods.All, Store: s, Slots: checkpoint.NewSlotCache(s, 200*time.Millisecond), Logger: e.log}
-	if plan != nil && plan.rpc != nil {
+	if plan != nil && (plan.rpc != nil || plan.grpc != nil) {
 		// getIndexerHealth compares the indexed slot with the node's, as
 		// Photon does, through a client of its own (the ingest's is
 		// configured again when it restarts).
-		node, err := nodeClient(*ingestSpec, *inf.commitment)
-		if err != nil {
+		if mo.Tip, mo.NodeBalance, err = nodeClient(*ingestSpec, *inf.commitment, *inf.xToken); err != nil {
 			return err
 		}
-		mo.Tip, mo.NodeBalance = node.Tip, node.Balance
 	}
 	if *hot {
 		x := hotindex.New(s)
@@ -212,22 +212,32 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	return err
 }
 
-// nodeClient is a client of the node an rpc:URL spec names, at the
-// ingest's commitment, asking with a few quick tries: for its newest slot
-// and wallet balances.
-func nodeClient(spec, commitment string) (*source.RPC, error) {
+// nodeClient asks the source an rpc:URL or grpc:URL spec names, at the
+// ingest's commitment, through a connection of its own: for its newest
+// slot (a node's getSlot, with a few quick tries, or the stream server's
+// GetSlot), and a node also for wallet balances (nil for a stream).
+func nodeClient(spec, commitment, xToken string) (func(context.Context) (uint64, error), func(context.Context, solana.Pubkey) (uint64, error), error) {
 	src, err := ingest.ParseSource(spec)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if g, ok := src.(*source.GRPC); ok {
+		if xToken == "" {
+			xToken = os.Getenv("DASCH_X_TOKEN")
+		}
+		if err := g.Configure(source.GRPCOptions{Commitment: commitment, XToken: xToken}); err != nil {
+			return nil, nil, err
+		}
+		return g.Tip, nil, nil
 	}
 	rpc, ok := src.(*source.RPC)
 	if !ok {
-		return nil, fmt.Errorf("%s is not an rpc source", spec)
+		return nil, nil, fmt.Errorf("%s is not an rpc source", spec)
 	}
 	if err := rpc.Configure(source.RPCOptions{Commitment: commitment, Attempts: 3, Backoff: 100 * time.Millisecond, Timeout: 2 * time.Second}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return rpc, nil
+	return rpc.Tip, rpc.Balance, nil
 }
 
 // corsFlag reads --cors-origins: a comma-separated list of origins, "*"
