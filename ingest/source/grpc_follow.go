@@ -34,10 +34,6 @@ type follower struct {
 	sealed, floor       uint64
 	hasSealed, hasFloor bool
 	from                *uint64
-	// top is the highest slot a status named (hasTop), the reference
-	// for telling a plausible slot from garbage.
-	top    uint64
-	hasTop bool
 
 	open             map[uint64]*openSlot
 	bytes, maxBuffer int
@@ -69,10 +65,6 @@ type pendingAccount struct {
 	acc *solana.Account
 	raw []byte
 }
-
-// maxAhead is how far past the newest status a slot may be and still be
-// believed: about five days of slots.
-const maxAhead = 1 << 20
 
 func newFollower(spec string, o GRPCOptions, emit func(Item) error) *follower {
 	level, _ := commitmentLevel(o.Commitment)
@@ -120,14 +112,6 @@ func (f *follower) slot(s uint64) *openSlot {
 	}
 	if o := f.open[s]; o != nil {
 		return o
-	}
-	ref, known := f.top, f.hasTop
-	if f.hasSealed {
-		ref, known = max(ref, f.sealed), true
-	}
-	if known && s > ref+maxAhead {
-		f.log.Warn("gRPC update for an implausible slot dropped", "source", f.spec, "slot", s, "newest", ref)
-		return nil
 	}
 	o := &openSlot{slot: s, txs: map[solana.Signature]pendingTx{}, accounts: map[accountWrite]pendingAccount{}}
 	f.open[s] = o
@@ -227,11 +211,6 @@ func (f *follower) key(slot uint64) string { return f.spec + "#" + strconv.Forma
 // ancestors it confirms go out.
 func (f *follower) status(u *pb.SubscribeUpdateSlot) (done bool, err error) {
 	s := u.GetSlot()
-	if !f.hasTop || s > f.top {
-		if !f.hasTop || s <= f.top+maxAhead {
-			f.top, f.hasTop = s, true
-		}
-	}
 	var level pb.CommitmentLevel
 	switch u.GetStatus() {
 	case pb.SlotStatus_SLOT_PROCESSED:
