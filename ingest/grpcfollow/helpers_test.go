@@ -177,11 +177,15 @@ func (e *env) call(method string, params json.RawMessage) string {
 }
 
 // clockColumns are columns whose values come from the wall clock
-// (versions the state steps stamp), which no two runs share.
+// (versions the state steps stamp) or from how a run was cut into steps,
+// which no two runs share.
 var clockColumns = map[string][]string{
 	schema.TableTokenBalances: {"version"}, schema.TableMintHolders: {"version"}, schema.TableTokenLedgerApplied: {"applied"},
 	// The asset fold's version is its time.
 	"asset_state": {"version"}, "asset_keys": {"version"}, "asset_editions": {"version"},
+	// An inner node's slot is the end of the step that derived it: where
+	// a run was cut into steps, not what it read.
+	"state_tree_nodes": {"slot"},
 }
 
 // tables dumps every table the pipeline writes, as FINAL reads see it
