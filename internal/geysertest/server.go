@@ -96,17 +96,29 @@ type Server struct {
 // Start serves script on a loopback port until the test ends.
 func Start(t testing.TB, script Script) *Server {
 	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	s, err := Serve(script)
 	if err != nil {
 		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// Serve serves script on a loopback port until Stop.
+func Serve(script Script) (*Server, error) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
 	}
 	s := &Server{URL: "http://" + lis.Addr().String(), script: script}
 	s.srv = grpc.NewServer(grpc.MaxSendMsgSize(64 << 20))
 	pb.RegisterGeyserServer(s.srv, s)
 	go func() { _ = s.srv.Serve(lis) }()
-	t.Cleanup(s.srv.Stop)
-	return s
+	return s, nil
 }
+
+// Stop ends every stream and the server.
+func (s *Server) Stop() { s.srv.Stop() }
 
 // Streams is how many subscriptions the server took.
 func (s *Server) Streams() int {
@@ -287,7 +299,8 @@ type message struct {
 func (s *Server) timeline(req *pb.SubscribeRequest) []message {
 	level := req.GetCommitment()
 	var out []message
-	emitContent := func(sl *Slot) { out = append(out, s.content(req, sl)...) }
+	o := owners{}
+	emitContent := func(sl *Slot) { out = append(out, s.content(req, sl, o)...) }
 	emitStatus := func(sl *Slot, st pb.SlotStatus) {
 		if u := slotUpdate(req, sl, st); u != nil {
 			out = append(out, message{slot: sl.Slot, u: u})
@@ -335,10 +348,10 @@ func (s *Server) timeline(req *pb.SubscribeRequest) []message {
 
 // content is a slot's accounts and transactions that pass the filters,
 // its extra updates, then its block metadata.
-func (s *Server) content(req *pb.SubscribeRequest, sl *Slot) []message {
+func (s *Server) content(req *pb.SubscribeRequest, sl *Slot, o owners) []message {
 	var out []message
 	for _, a := range sl.Accounts {
-		if names := accountFilters(req, a); names != nil {
+		if names := accountFilters(req, a, o); names != nil {
 			out = append(out, message{slot: sl.Slot, content: true, u: &pb.SubscribeUpdate{Filters: names,
 				UpdateOneof: &pb.SubscribeUpdate_Account{Account: &pb.SubscribeUpdateAccount{Account: a, Slot: sl.Slot}}}})
 		}
@@ -413,11 +426,23 @@ func slotUpdate(req *pb.SubscribeRequest, sl *Slot, st pb.SlotStatus) *pb.Subscr
 	return &pb.SubscribeUpdate{Filters: names, UpdateOneof: &pb.SubscribeUpdate_Slot{Slot: u}}
 }
 
-func accountFilters(req *pb.SubscribeRequest, a *pb.SubscribeUpdateAccountInfo) []string {
+// owners remembers the base58 of owners: a stream has few.
+type owners map[string]string
+
+func (o owners) encode(k []byte) string {
+	s, ok := o[string(k)]
+	if !ok {
+		s = b58.Encode(k)
+		o[string(k)] = s
+	}
+	return s
+}
+
+func accountFilters(req *pb.SubscribeRequest, a *pb.SubscribeUpdateAccountInfo, o owners) []string {
 	var names []string
 	for name, f := range req.GetAccounts() {
 		if (len(f.GetAccount()) == 0 || slices.Contains(f.GetAccount(), b58.Encode(a.GetPubkey()))) &&
-			(len(f.GetOwner()) == 0 || slices.Contains(f.GetOwner(), b58.Encode(a.GetOwner()))) {
+			(len(f.GetOwner()) == 0 || slices.Contains(f.GetOwner(), o.encode(a.GetOwner()))) {
 			names = append(names, name)
 		}
 	}
