@@ -3,7 +3,7 @@
 #   make build    bin/dasch and bin/dasch-bench (the suites `dasch bench` runs)
 #   make run      fetch the engine, build, load the demo data and serve it
 #   make test     vet, gofmt check and every test (CI runs this)
-#   make fuzz     fuzz the JSON-RPC request parser, then the Photon and DAS methods' params
+#   make fuzz     fuzz the JSON-RPC request parser, the Photon and DAS methods' params, Geyser updates
 #   make bench    benchmarks under ./bench
 #   make libchdb  fetch the embedded ClickHouse engine (libchdb.so)
 #   make proto    regenerate the Yellowstone gRPC Go code (needs protoc; the output is committed)
@@ -82,6 +82,8 @@ fuzz: check-go libchdb
 	$(GO) test ./server/jsonrpc -run='^$$' -fuzz=FuzzParseRequest -fuzztime=$(FUZZTIME)
 	$(GO) test ./api/photon -run='^$$' -fuzz=FuzzParams -fuzztime=$(FUZZTIME)
 	$(GO) test ./api/das -run='^$$' -fuzz=FuzzParams -fuzztime=$(FUZZTIME)
+	$(GO) test ./ingest/source/geyser -run='^$$' -fuzz=FuzzTransaction -fuzztime=$(FUZZTIME)
+	$(GO) test ./ingest/source/geyser -run='^$$' -fuzz=FuzzAccount -fuzztime=$(FUZZTIME)
 
 .PHONY: bench
 bench: check-go libchdb

@@ -1,6 +1,6 @@
 // Package source reads Solana data to ingest and hands it out as items in
-// slot order. Sources differ in where data comes from (files, or a Solana
-// RPC node); the pipeline only sees Items.
+// slot order. Sources differ in where data comes from (files, a Solana RPC
+// node, or a Yellowstone gRPC stream); the pipeline only sees Items.
 package source
 
 import (
