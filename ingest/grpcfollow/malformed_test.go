@@ -23,8 +23,12 @@ func TestMalformedUpdatesAreDeadLetters(t *testing.T) {
 	shortKey.Pubkey = shortKey.Pubkey[:20]
 	tx := protobuf.Clone(slots[0].Txs[0]).(*pb.SubscribeUpdateTransactionInfo)
 	tx.Transaction.Message.AccountKeys = tx.Transaction.Message.AccountKeys[:1]
+	shortKey2 := protobuf.Clone(shortKey).(*pb.SubscribeUpdateAccountInfo)
+	shortKey2.Lamports = 2
 	slots[2].Extra = []*pb.SubscribeUpdate{
 		{UpdateOneof: &pb.SubscribeUpdate_Account{Account: &pb.SubscribeUpdateAccount{Slot: at, Account: shortKey}}},
+		// Another update failing alike is another dead letter.
+		{UpdateOneof: &pb.SubscribeUpdate_Account{Account: &pb.SubscribeUpdateAccount{Slot: at, Account: shortKey2}}},
 		{UpdateOneof: &pb.SubscribeUpdate_Transaction{Transaction: &pb.SubscribeUpdateTransaction{Slot: at, Transaction: tx}}},
 		{UpdateOneof: &pb.SubscribeUpdate_Transaction{Transaction: &pb.SubscribeUpdateTransaction{Slot: at}}},
 	}
@@ -32,14 +36,15 @@ func TestMalformedUpdatesAreDeadLetters(t *testing.T) {
 	srv := geysertest.Start(t, geysertest.Script{Slots: slots})
 	last := slots[len(slots)-1].Slot
 	st := e.stream(srv, false, source.GRPCOptions{From: &slots[0].Slot, To: last})
-	if st.DeadLetters != 3 || st.Slot != last {
-		t.Fatalf("%d dead letters, indexed slot %d: want 3 and %d", st.DeadLetters, st.Slot, last)
+	if st.DeadLetters != 4 || st.Slot != last {
+		t.Fatalf("%d dead letters, indexed slot %d: want 4 and %d", st.DeadLetters, st.Slot, last)
 	}
-	res, err := e.s.Query(t.Context(), `SELECT kind, slot, error, length(payload), source FROM dead_letters ORDER BY error`, nil)
+	res, err := e.s.Query(t.Context(), `SELECT kind, slot, error, length(payload), source FROM dead_letters FINAL ORDER BY error`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"account update: pubkey of 20 bytes, want 32", "instruction 0: program id index", "transaction update without a transaction"}
+	want := []string{"account update: pubkey of 20 bytes, want 32", "account update: pubkey of 20 bytes, want 32",
+		"instruction 0: program id index", "transaction update without a transaction"}
 	if len(res.Rows) != len(want) {
 		t.Fatalf("dead letters: %v", res.Rows)
 	}

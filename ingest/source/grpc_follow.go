@@ -2,6 +2,8 @@ package source
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -194,13 +196,18 @@ func (f *follower) blockMeta(m *pb.SubscribeUpdateBlockMeta) error {
 }
 
 // bad holds an update that does not convert, for a dead letter with its
-// slot; its payload is the update in protobuf JSON.
+// slot; its payload is the update in protobuf JSON (or, where that fails,
+// in protobuf), and its key names the slot and the update's digest, so
+// two bad updates of one slot failing alike stay two dead letters.
 func (f *follower) bad(o *openSlot, fail string, m proto.Message, err error) error {
+	wire, _ := proto.MarshalOptions{Deterministic: true}.Marshal(m)
 	raw, jerr := protojson.Marshal(m)
 	if jerr != nil {
-		raw = nil
+		raw = wire
 	}
-	o.bad = append(o.bad, Item{Kind: KindBad, Slot: o.slot, Key: f.key(o.slot), Raw: raw, Fail: fail,
+	sum := sha256.Sum256(wire)
+	key := f.key(o.slot) + "/" + fail + "/" + hex.EncodeToString(sum[:8])
+	o.bad = append(o.bad, Item{Kind: KindBad, Slot: o.slot, Key: key, Raw: raw, Fail: fail,
 		Err: fmt.Errorf("gRPC %s update: %w", fail, err)})
 	return f.hold(len(raw))
 }
