@@ -54,6 +54,7 @@ func applyMeta(t *Tx, m *metaJSON, lookups int) error {
 			return fmt.Errorf("loadedAddresses has %d addresses, the lookup tables select %d",
 				len(la.Writable)+len(la.Readonly), lookups)
 		}
+		t.NumLoadedWritable = len(la.Writable)
 		for _, list := range [][]string{la.Writable, la.Readonly} {
 			keys, err := parsePubkeys(list)
 			if err != nil {

@@ -17,6 +17,9 @@ type Tx struct {
 	// then loaded writable, then loaded readonly addresses.
 	AccountKeys   []Pubkey
 	NumStaticKeys int
+	// NumLoadedWritable is how many of the loaded addresses (those after
+	// the static keys) are writable: they come first.
+	NumLoadedWritable int
 
 	Instructions []Instruction
 	Inner        []InnerInstruction // in execution order
