@@ -38,4 +38,7 @@ type TokenSources struct {
 	CollectionJSON []byte
 	// Inscription is the inscription account whose root is the mint.
 	Inscription *inscription.Inscription
+	// Burnt is set when the mint or its metadata account was closed: they
+	// are then the last state they had while open.
+	Burnt bool
 }

@@ -18,18 +18,24 @@ func tokenSources(id solana.Pubkey, st, edition *State) (*TokenSources, error) {
 	src := &TokenSources{ID: id}
 	found := false
 	if m := st.Find(schema.AssetKindMint, id); m != nil {
-		mint, err := token.DecodeMint(m.Program, m.Data)
-		if err != nil {
-			return nil, fmt.Errorf("mint: %w", err)
+		if data, closed := liveData(m); data != nil {
+			mint, err := token.DecodeMint(m.Program, data)
+			if err != nil {
+				return nil, fmt.Errorf("mint: %w", err)
+			}
+			src.Mint, src.MintProgram, src.MintSlot, found = mint, m.Program, m.Slot, true
+			src.Burnt = src.Burnt || closed
 		}
-		src.Mint, src.MintProgram, src.MintSlot, found = mint, m.Program, m.Slot, true
 	}
 	if md := newest(st.OfKind(schema.AssetKindMetadata)); md != nil {
-		meta, err := metadata.DecodeMetadata(md.Program, md.Data)
-		if err != nil {
-			return nil, fmt.Errorf("metadata: %w", err)
+		if data, closed := liveData(md); data != nil {
+			meta, err := metadata.DecodeMetadata(md.Program, data)
+			if err != nil {
+				return nil, fmt.Errorf("metadata: %w", err)
+			}
+			src.Metadata, src.MetadataSlot, found = meta, md.Slot, true
+			src.Burnt = src.Burnt || closed
 		}
-		src.Metadata, src.MetadataSlot, found = meta, md.Slot, true
 	}
 	if !found {
 		return nil, nil
@@ -52,9 +58,13 @@ func tokenSources(id solana.Pubkey, st, edition *State) (*TokenSources, error) {
 	}
 	// The holder is the newest token account holding the mint; with none
 	// holding it, the newest one at all (as the reference answers).
-	accs := st.OfKind(schema.AssetKindTokenAccount)
-	var holding []Account
-	for _, a := range accs {
+	// A closed token account holds nothing and is no holder.
+	var accs, holding []Account
+	for _, a := range st.OfKind(schema.AssetKindTokenAccount) {
+		if len(a.Data) == 0 {
+			continue
+		}
+		accs = append(accs, a)
 		if a.Amount > 0 {
 			holding = append(holding, a)
 		}
@@ -69,7 +79,7 @@ func tokenSources(id solana.Pubkey, st, edition *State) (*TokenSources, error) {
 		}
 		src.TokenAccount = acc
 	}
-	if in := newest(st.OfKind(schema.AssetKindInscription)); in != nil {
+	if in := newest(st.OfKind(schema.AssetKindInscription)); in != nil && len(in.Data) > 0 {
 		ins, err := inscription.DecodeInscription(in.Program, in.Data)
 		if err != nil {
 			return nil, fmt.Errorf("inscription: %w", err)
@@ -77,6 +87,19 @@ func tokenSources(id solana.Pubkey, st, edition *State) (*TokenSources, error) {
 		src.Inscription = ins
 	}
 	return src, nil
+}
+
+// liveData is what acc holds to render: its data, or for a closed account
+// (empty data) the last data it held while open, with closed set; nil
+// when it was never seen open.
+func liveData(acc *Account) (data []byte, closed bool) {
+	if len(acc.Data) > 0 {
+		return acc.Data, false
+	}
+	if len(acc.Live) > 0 {
+		return acc.Live, true
+	}
+	return nil, true
 }
 
 // keyEditionV1 is the Token Metadata key byte of a print Edition.

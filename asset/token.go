@@ -62,6 +62,7 @@ func FromToken(src *TokenSources, opts Options) (*Asset, error) {
 		Royalty:     Royalty{RoyaltyModel: "creators", Percent: Percent(0)},
 		Creators:    []Creator{},
 		Mutable:     true,
+		Burnt:       src.Burnt,
 	}
 	if tm != nil {
 		if err := applyTokenMetadata(a, tm, src.CollectionJSON, opts); err != nil {
