@@ -306,7 +306,11 @@ func sampleRows(t *testing.T) (decode.Decoder, map[string]arrowbatch.Row) {
 	copy(tokenAccount[32:], holder[:])
 	tokenAccount[64], tokenAccount[108] = 1, 1
 	assets := assetstate.Decoder{}
-	if err := assets.DecodeAccount(&solana.Account{Pubkey: key(29), Owner: token.TokenProgram(), Data: tokenAccount, Slot: slot, WriteVersion: 1}, &out); err != nil {
+	if err := assets.DecodeAccount(&solana.Account{Pubkey: key(29), Owner: token.TokenProgram(), Lamports: 1, Data: tokenAccount, Slot: slot, WriteVersion: 1}, &out); err != nil {
+		t.Fatal(err)
+	}
+	// A closed account: no lamports, the System program's.
+	if err := assets.DecodeAccount(&solana.Account{Pubkey: key(34), Owner: solana.SystemProgram(), Slot: slot, WriteVersion: 2}, &out); err != nil {
 		t.Fatal(err)
 	}
 	ev, err := assetstate.EventRow(&bubblegum.Event{

@@ -21,6 +21,10 @@ const (
 	// AssetKindAgentIdentity is an mpl-agent identity record of a Core
 	// asset, filed under the asset (it carries the agent token).
 	AssetKindAgentIdentity = "agent_identity"
+	// AssetKindClosed marks the account pubkey closed at the row's
+	// (slot, write_version): the asset's other rows of that pubkey older
+	// than it are closed (migration 33).
+	AssetKindClosed = "closed"
 )
 
 // digitalAssets is migration 3.

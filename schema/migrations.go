@@ -170,6 +170,7 @@ func Migrations() []Migration {
 		{Version: 30, Name: "usage", Statements: usage()},
 		{Version: 31, Name: "sol_balances", Statements: solBalances()},
 		{Version: 32, Name: "listing_keys", Statements: listingKeys()},
+		{Version: 33, Name: "asset_closes", Statements: assetCloses()},
 	}
 }
 

@@ -88,8 +88,8 @@ func classify(acc *solana.Account) (*accountRow, error) {
 			}
 			return nil, fmt.Errorf("mpl core account %s: %w", acc.Pubkey, err)
 		}
-		// A burnt asset leaves one byte behind; it is stored like any
-		// write, and the reader keeps the last live state to render.
+		// A burnt asset (one byte left) is a close (closedAccount): the
+		// reader renders the last state kept here, marked burnt.
 		row.AssetID, row.Kind = acc.Pubkey, schema.AssetKindCore
 		return row, nil
 	}

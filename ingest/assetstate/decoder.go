@@ -17,11 +17,17 @@ func (Decoder) Name() string { return "assets" }
 
 // Tables implements decode.Decoder.
 func (Decoder) Tables() []arrowbatch.Table {
-	return append([]arrowbatch.Table{accountsTable(), EventsTable()}, tokenTables()...)
+	return append(append([]arrowbatch.Table{accountsTable(), EventsTable()}, tokenTables()...), closeTables()...)
 }
 
 // DecodeAccount implements decode.Decoder.
+// A closed account is filed as a close, resolved by the state step; an
+// asset row is filed with the feed that lets a later close find it.
 func (Decoder) DecodeAccount(acc *solana.Account, out *decode.Batch) error {
+	if closedAccount(acc) {
+		out.Add(&CloseRow{Pubkey: acc.Pubkey, Slot: acc.Slot, WriteVersion: acc.WriteVersion})
+		return nil
+	}
 	row, err := classify(acc)
 	if err != nil || row == nil {
 		return err
@@ -33,6 +39,7 @@ func (Decoder) DecodeAccount(acc *solana.Account, out *decode.Batch) error {
 		out.Add(tr)
 		out.Add(TokenOwnerRow{tr})
 	}
+	out.Add(&FeedRow{Pubkey: acc.Pubkey, AssetID: row.AssetID, Kind: row.Kind})
 	return nil
 }
 

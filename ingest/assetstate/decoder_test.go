@@ -58,16 +58,19 @@ func TestRouting(t *testing.T) {
 				t.Fatal(err)
 			}
 			// A token account is also decoded into the two token-account
-			// read paths.
-			want := 1
+			// read paths; every row comes with its feed, last.
+			want := 2
 			if tc.kind == schema.AssetKindTokenAccount {
-				want = 3
+				want = 4
 			}
 			if len(b.Rows()) != want {
 				t.Fatalf("%d rows, want %d", len(b.Rows()), want)
 			}
 			row := b.Rows()[0].(*accountRow)
-			if want == 3 {
+			if f, ok := b.Rows()[want-1].(*FeedRow); !ok || f.Pubkey != acc.Pubkey || f.AssetID != row.AssetID || f.Kind != row.Kind {
+				t.Errorf("last row %+v, want the feed of %+v", b.Rows()[want-1], row)
+			}
+			if want == 4 {
 				tr, ok := b.Rows()[1].(*TokenAccountRow)
 				if !ok || b.Rows()[2].Table() != schema.TableAssetTokenOwners {
 					t.Fatalf("rows %T %s, want the token account by mint and by owner", b.Rows()[1], b.Rows()[2].Table())
@@ -94,7 +97,8 @@ func TestRouting(t *testing.T) {
 
 // TestIgnoredAndBad: accounts of other programs and unknown layouts are
 // skipped; an asset program's account that does not decode is an error
-// (a dead letter), never a panic.
+// (a dead letter), never a panic; a closed account (the System
+// program's, or an asset program's emptied) is filed as a close.
 func TestIgnoredAndBad(t *testing.T) {
 	token := pk(t, "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")
 	meta := pk(t, "metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s")
@@ -104,26 +108,38 @@ func TestIgnoredAndBad(t *testing.T) {
 		owner   solana.Pubkey
 		data    []byte
 		wantErr bool
+		closed  bool
 	}{
-		{"system account", other, make([]byte, 82), false},
-		{"token multisig", token, make([]byte, 355), false},
-		{"uninitialized mint", token, make([]byte, 82), false},
-		{"uninitialized token account", token, make([]byte, 165), false},
-		{"metadata other key", meta, []byte{7, 1, 2}, false},
-		{"empty metadata account", meta, nil, false},
-		{"truncated metadata", meta, []byte{4, 1, 2, 3}, true},
-		{"truncated edition", meta, []byte{1, 2}, true},
+		{"system account", other, make([]byte, 82), false, true},
+		{"token multisig", token, make([]byte, 355), false, false},
+		{"uninitialized mint", token, make([]byte, 82), false, false},
+		{"uninitialized token account", token, make([]byte, 165), false, false},
+		{"metadata other key", meta, []byte{7, 1, 2}, false, false},
+		{"empty metadata account", meta, nil, false, true},
+		{"truncated metadata", meta, []byte{4, 1, 2, 3}, true, false},
+		{"truncated edition", meta, []byte{1, 2}, true, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var b decode.Batch
-			err := (Decoder{}).DecodeAccount(&solana.Account{Owner: tc.owner, Data: tc.data}, &b)
+			err := (Decoder{}).DecodeAccount(&solana.Account{Owner: tc.owner, Lamports: 1, Data: tc.data, Slot: 3}, &b)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("err %v, want error: %v", err, tc.wantErr)
 			}
-			if len(b.Rows()) != 0 {
-				t.Errorf("%d rows, want none", len(b.Rows()))
+			rows := b.Rows()
+			if !tc.closed {
+				if len(rows) != 0 {
+					t.Errorf("%d rows, want none", len(rows))
+				}
+				return
+			}
+			if c, ok := rows[0].(*CloseRow); len(rows) != 1 || !ok || c.Slot != 3 {
+				t.Errorf("rows %v, want one close at slot 3", rows)
 			}
 		})
+	}
+	var b decode.Batch
+	if err := (Decoder{}).DecodeAccount(&solana.Account{Owner: token, Data: make([]byte, 165)}, &b); err != nil || len(b.Rows()) != 1 {
+		t.Errorf("an account without lamports: %v, %d rows, want one close", err, len(b.Rows()))
 	}
 }

@@ -84,6 +84,9 @@ func (st *FoldStep) Apply(ctx context.Context, s arrowstore.Writer, from, to uin
 		}
 		st.backfilled = true
 	}
+	if err := endClosed(ctx, s, from, to); err != nil {
+		return fmt.Errorf("end what closed accounts fed: %w", err)
+	}
 	return st.foldWritten(ctx, s, "slot BETWEEN {from:UInt64} AND {to:UInt64}",
 		store.Params{"from": strconv.FormatUint(from, 10), "to": strconv.FormatUint(to, 10)})
 }

@@ -21,6 +21,8 @@ type TokenAccountRow struct {
 	Account            *token.TokenAccount
 	Slot, WriteVersion uint64
 	ExtensionsJSON     string
+	// Closed marks the tombstone of a closed account (endClosed).
+	Closed bool
 }
 
 // TokenOwnerRow files a TokenAccountRow under its owner.
@@ -33,13 +35,14 @@ func (*TokenAccountRow) Table() string { return schema.TableAssetTokenAccounts }
 func (TokenOwnerRow) Table() string { return schema.TableAssetTokenOwners }
 
 func tokenTables() []arrowbatch.Table {
-	var out []arrowbatch.Table
-	for _, name := range []string{schema.TableAssetTokenAccounts, schema.TableAssetTokenOwners} {
-		out = append(out, arrowbatch.Table{Name: name, New: func(mem memory.Allocator) arrowbatch.Builder {
-			return newTokenBuilder(mem, name)
-		}})
-	}
-	return out
+	return []arrowbatch.Table{tokenTable(schema.TableAssetTokenAccounts), tokenTable(schema.TableAssetTokenOwners)}
+}
+
+// tokenTable is one of the token tables, by name.
+func tokenTable(name string) arrowbatch.Table {
+	return arrowbatch.Table{Name: name, New: func(mem memory.Allocator) arrowbatch.Builder {
+		return newTokenBuilder(mem, name)
+	}}
 }
 
 type tokenBuilder struct {
@@ -48,7 +51,7 @@ type tokenBuilder struct {
 	address, mint, owner, program        *array.FixedSizeBinaryBuilder
 	delegate, closeAuthority             *array.FixedSizeBinaryBuilder
 	amount, delegated, slot, writeVerson *array.Uint64Builder
-	frozen                               *array.BooleanBuilder
+	frozen, closed                       *array.BooleanBuilder
 	extensions                           *array.StringBuilder
 }
 
@@ -68,6 +71,7 @@ func newTokenBuilder(mem memory.Allocator, table string) *tokenBuilder {
 		arrowbatch.Col(mem, &b.extensions, "extensions", arrow.BinaryTypes.String),
 		arrowbatch.Col(mem, &b.slot, "slot", u64),
 		arrowbatch.Col(mem, &b.writeVerson, "write_version", u64),
+		arrowbatch.Col(mem, &b.closed, "closed", arrow.FixedWidthTypes.Boolean),
 	)
 	return b
 }
@@ -78,6 +82,8 @@ func (b *tokenBuilder) Append(r arrowbatch.Row) error {
 	case *TokenAccountRow:
 		row = t
 	case TokenOwnerRow:
+		row = t.TokenAccountRow
+	case *TokenOwnerRow:
 		row = t.TokenAccountRow
 	}
 	if row == nil || r.Table() != b.table {
@@ -96,6 +102,7 @@ func (b *tokenBuilder) Append(r arrowbatch.Row) error {
 	b.extensions.Append(row.ExtensionsJSON)
 	b.slot.Append(row.Slot)
 	b.writeVerson.Append(row.WriteVersion)
+	b.closed.Append(row.Closed)
 	b.Added(32*6 + 33 + len(row.ExtensionsJSON))
 	return nil
 }

@@ -85,7 +85,7 @@ func ByOwnerWithFungibles(owner solana.Pubkey, zero bool) Scope {
 		amount = ""
 	}
 	held := "SELECT mint FROM " + schema.TableAssetTokenAccounts + " FINAL WHERE (mint, address) IN (SELECT mint, address FROM " +
-		schema.TableAssetTokenOwners + " FINAL WHERE owner = " + o + ") AND owner = " + o + amount
+		schema.TableAssetTokenOwners + " FINAL WHERE owner = " + o + ") AND owner = " + o + " AND NOT closed" + amount
 	from := "(SELECT id, slot, created_slot, doc FROM " + schema.TableAssetKeys + " FINAL WHERE path = " +
 		ps.add("String", schema.AssetPathOwner) + " AND key = " + o +
 		" UNION ALL SELECT id, slot, created_slot, doc FROM " + schema.TableAssetState +

@@ -19,12 +19,13 @@ import (
 // accounts are read only for mints of supply at most one (NFTs): a fungible
 // mint may have millions, and only an NFT's holder is part of its answer.
 // One thread: a point read touches a few granules, and the threads of a
-// parallel plan cost more to start than the read itself.
+// parallel plan cost more to start than the read itself. A closed marker
+// (kind closed) comes back as a row of its own; decodeRows applies it.
 func loadSQL(where string) string {
 	return `
 SELECT asset_id, kind, pubkey, argMax(program, version) AS prog, argMax(data, version) AS newest,
 	max(slot) AS last_slot, argMax(amount, version) AS amt, toUInt64(0) AS ev_seq,
-	argMaxIf(data, version, length(data) > 1) AS live
+	argMaxIf(data, version, length(data) > 1) AS live, argMax(write_version, version) AS wv
 FROM asset_accounts
 WHERE ` + where + `
 	AND (kind != 'token_account' OR asset_id IN (
@@ -32,7 +33,7 @@ WHERE ` + where + `
 		WHERE ` + where + ` AND kind = 'mint' AND amount <= 1))
 GROUP BY asset_id, kind, pubkey
 UNION ALL
-SELECT asset_id, 'bubblegum', tree, tree, any(payload), any(slot), toUInt64(0), seq, ''
+SELECT asset_id, 'bubblegum', tree, tree, any(payload), any(slot), toUInt64(0), seq, '', toUInt64(0)
 FROM bubblegum_events
 WHERE ` + where + `
 GROUP BY asset_id, seq, signature, ix_outer, ix_inner, tree
@@ -117,17 +118,22 @@ func LoadRange(ctx context.Context, s store.Querier, lo solana.Pubkey, hi *solan
 }
 
 // decodeRows adds the rows of a loadSQL result to out, each state's
-// accounts by kind then pubkey and events by seq.
+// accounts by kind then pubkey and events by seq. An account that a
+// closed marker of its pubkey postdates reads as closed: no data, the
+// data it kept as its last live state.
 func decodeRows(res *store.Result, out map[solana.Pubkey]*asset.State) error {
+	type written struct{ slot, wv uint64 }
+	closedAt := map[[2]solana.Pubkey]written{}
+	versions := map[*asset.State][]written{}
 	for i := range res.Rows {
 		r := res.Row(i)
-		if r.Len() < 9 {
-			return fmt.Errorf("load assets: %d columns, want 9", r.Len())
+		if r.Len() < 10 {
+			return fmt.Errorf("load assets: %d columns, want 10", r.Len())
 		}
 		// An event row's pubkey and program are its tree, its amount 0
 		// and its live data empty: every column reads the same way.
 		id, kind, pk, prog := solana.Pubkey(r.Key(0)), r.Str(1), solana.Pubkey(r.Key(2)), solana.Pubkey(r.Key(3))
-		data, slot, amount, seq, live := r.Str(4), r.U64(5), r.U64(6), r.U64(7), r.Str(8)
+		data, slot, amount, seq, live, wv := r.Str(4), r.U64(5), r.U64(6), r.U64(7), r.Str(8), r.U64(9)
 		if err := r.Err(); err != nil {
 			return fmt.Errorf("load assets: %w", err)
 		}
@@ -140,6 +146,10 @@ func decodeRows(res *store.Result, out map[solana.Pubkey]*asset.State) error {
 			st.Events = append(st.Events, asset.Event{Seq: seq, Slot: slot, Payload: []byte(data)})
 			continue
 		}
+		if kind == schema.AssetKindClosed {
+			closedAt[[2]solana.Pubkey{id, pk}] = written{slot, wv}
+			continue
+		}
 		acc := asset.Account{Kind: internKind(kind), Pubkey: pk, Program: prog, Data: []byte(data), Slot: slot, Amount: amount}
 		// The last live write is most often the newest one: share it.
 		if live == data {
@@ -148,8 +158,21 @@ func decodeRows(res *store.Result, out map[solana.Pubkey]*asset.State) error {
 			acc.Live = []byte(live)
 		}
 		st.Accounts = append(st.Accounts, acc)
+		versions[st] = append(versions[st], written{slot, wv})
 	}
 	for _, st := range out {
+		if len(closedAt) > 0 {
+			for i := range st.Accounts {
+				a, v := &st.Accounts[i], versions[st][i]
+				c, ok := closedAt[[2]solana.Pubkey{st.ID, a.Pubkey}]
+				if ok && (v.slot < c.slot || v.slot == c.slot && v.wv < c.wv) {
+					if len(a.Data) > 1 {
+						a.Live = a.Data
+					}
+					a.Data, a.Amount, a.Slot = nil, 0, c.slot
+				}
+			}
+		}
 		sort.Slice(st.Accounts, func(i, j int) bool {
 			a, b := st.Accounts[i], st.Accounts[j]
 			if a.Kind != b.Kind {

@@ -96,7 +96,8 @@ func List(ctx context.Context, s store.Querier, q Query, p Page) ([]Account, err
 		params[name] = string(k[:])
 		return "{" + name + ":FixedString(32)}"
 	}
-	var where []string
+	// A closed account's tombstone is no account.
+	where := []string{"NOT closed"}
 	if q.Owner != nil {
 		o := key("owner", *q.Owner)
 		// The owner's rows name the candidates; the by-mint table says
@@ -177,7 +178,7 @@ func Holdings(ctx context.Context, s store.Querier, owner solana.Pubkey, mints [
 	res, err := s.Query(ctx, `SELECT address, mint, amount, program FROM asset_token_accounts FINAL
 		WHERE (mint, address) IN (SELECT mint, address FROM asset_token_owners FINAL
 			WHERE owner = {owner:FixedString(32)} AND `+in+`)
-		AND owner = {owner:FixedString(32)}`, params)
+		AND owner = {owner:FixedString(32)} AND NOT closed`, params)
 	if err != nil {
 		return nil, fmt.Errorf("read holdings: %w", err)
 	}
