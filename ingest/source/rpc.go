@@ -6,14 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/ingest/decode"
 )
 
 // RPCOptions tune an RPC source. Zero values take the defaults noted.
@@ -42,8 +45,27 @@ type RPCOptions struct {
 	// tries (default 250ms), doubled each time up to 5s.
 	Attempts int
 	Backoff  time.Duration
-	// Timeout bounds one HTTP request (default 60s).
+	// Timeout bounds one HTTP request (default 60s); an account listing,
+	// which streams, is bounded by its silences instead.
 	Timeout time.Duration
+
+	// Owners are the programs whose accounts are read back after each
+	// block (rpc_accounts.go): the decoders' decode.Interest
+	// AccountOwners. None: blocks only.
+	Owners []solana.Pubkey
+	// Bootstrap lists the accounts first (rpc_bootstrap.go), with Reads
+	// (default: each owner whole), then follows from the slot after the
+	// listing's; From is then not read.
+	Bootstrap bool
+	Reads     []decode.AccountRead
+	// AccountFetchers is the getMultipleAccounts requests of one block in
+	// flight at once (default 4); PageSize the accounts of one
+	// getProgramAccountsV2 page (default 10000, its most).
+	AccountFetchers int
+	PageSize        int
+	// Logger receives the retries of account reads and the accounts
+	// dead-lettered (default slog.Default()).
+	Logger *slog.Logger
 }
 
 func (o RPCOptions) withDefaults() RPCOptions {
@@ -64,6 +86,12 @@ func (o RPCOptions) withDefaults() RPCOptions {
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = time.Minute
+	}
+	if o.AccountFetchers <= 0 {
+		o.AccountFetchers = 4
+	}
+	if o.PageSize <= 0 || o.PageSize > 10_000 {
+		o.PageSize = 10_000
 	}
 	return o
 }
@@ -86,6 +114,11 @@ type RPC struct {
 	url    string
 	opts   RPCOptions
 	client *http.Client
+	// lister streams account answers: no overall timeout (see stream).
+	lister   *http.Client
+	accounts *accountDecoder
+	owners   map[solana.Pubkey]bool
+	noV2     atomic.Bool // the node has no getProgramAccountsV2
 }
 
 // NewRPC returns a source reading from the node at rawURL (http or https).
@@ -114,7 +147,30 @@ func (r *RPC) Configure(o RPCOptions) error {
 		Timeout:   o.Timeout,
 		Transport: &http.Transport{MaxIdleConnsPerHost: o.Fetchers, Proxy: http.ProxyFromEnvironment},
 	}
+	if r.lister != nil {
+		r.lister.CloseIdleConnections()
+	}
+	r.lister = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.Fetchers * o.AccountFetchers,
+		Proxy: http.ProxyFromEnvironment, ResponseHeaderTimeout: o.Timeout}}
+	if r.accounts == nil {
+		var err error
+		if r.accounts, err = newAccountDecoder(); err != nil {
+			return fmt.Errorf("source %s: %w", r.Spec(), err)
+		}
+	}
+	r.owners = map[solana.Pubkey]bool{}
+	for _, k := range o.Owners {
+		r.owners[k] = true
+	}
 	return nil
+}
+
+// log is where the source reports what it works around.
+func (r *RPC) log() *slog.Logger {
+	if r.opts.Logger != nil {
+		return r.opts.Logger
+	}
+	return slog.Default()
 }
 
 // Spec implements Source.
@@ -130,6 +186,8 @@ type fetched struct {
 	entries [][]byte
 	perr    error
 	err     error
+	// accounts are the items of what the block wrote (blockAccounts).
+	accounts []Item
 }
 
 // Read implements Source. It returns nil once To is read, and ctx's
@@ -140,13 +198,21 @@ func (r *RPC) Read(ctx context.Context, emit func(Item) error) error {
 			return err
 		}
 	}
-	if err := r.checkHistory(ctx); err != nil {
+	e := emitter{emit: emit}
+	next, tip := r.opts.From, uint64(0)
+	if r.opts.Bootstrap {
+		slot, err := r.bootstrap(ctx, &e, emit)
+		if err != nil {
+			return err
+		}
+		if next = slot + 1; r.opts.To != 0 && next > r.opts.To {
+			return nil
+		}
+	} else if err := r.checkHistory(ctx); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel() // stops the fetches still in flight
-	e := emitter{emit: emit}
-	next, tip := r.opts.From, uint64(0)
+	defer cancel()      // stops the fetches still in flight
 	var tipAt time.Time // when tip was asked
 	var queue []chan fetched
 	for {
@@ -178,6 +244,9 @@ func (r *RPC) Read(ctx context.Context, emit func(Item) error) error {
 				f.raw, f.err = r.block(ctx, slot)
 				if f.raw != nil {
 					f.block, f.entries, f.perr = solana.ParseBlock(f.raw, slot)
+					if f.perr == nil && f.err == nil && len(r.owners) > 0 {
+						f.accounts, f.err = r.blockAccounts(ctx, slot, f.entries)
+					}
 				}
 				ch <- f
 			}(next)
@@ -200,6 +269,11 @@ func (r *RPC) Read(ctx context.Context, emit func(Item) error) error {
 		if f.raw != nil {
 			if err := e.parsed(fmt.Sprintf("%s#%d", r.Spec(), f.slot), f.slot, f.raw, f.block, f.entries, f.perr); err != nil {
 				return err
+			}
+			for _, it := range f.accounts {
+				if err := e.send(it); err != nil {
+					return err
+				}
 			}
 			// The block is whole: its slot is complete now, not when the
 			// next block arrives.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -75,6 +76,9 @@ func rpcSource(t *testing.T, n *rpcnode.Node, o RPCOptions) *RPC {
 	r := src.(*RPC)
 	if o.Backoff == 0 {
 		o.Backoff = time.Millisecond
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	if err := r.Configure(o); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,9 @@
 // does (getSlot, getBlock with base64 transactions), on a real loopback
 // HTTP server, for tests of the RPC source. Slots without a block answer
 // as skipped; scripted faults answer first where a test asks for them.
+// Accounts have a state per slot and are answered by getMultipleAccounts,
+// getProgramAccounts and getProgramAccountsV2 (accounts.go); a Chain
+// builds blocks and account states from fixture files (chain.go).
 package rpcnode
 
 import (
@@ -21,6 +24,8 @@ import (
 
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
+
+	"github.com/dasch-labs/dasch/chain/solana"
 )
 
 // Fault is one scripted answer: "429" and "500" are HTTP statuses, "bad
@@ -48,6 +53,15 @@ type Node struct {
 	// purged, and getBlock answers for them as skipped, as nodes do.
 	first  uint64
 	hidden []string // methods answered as unknown (Hide)
+
+	// Account state (accounts.go): each account's writes by slot, the
+	// programs whose accounts are made up on request, whether accounts
+	// are answered as of the asked slot rather than the newest, and the
+	// faults scripted per method.
+	accounts  map[solana.Pubkey][]write
+	generated map[solana.Pubkey]generator
+	exact     bool
+	callFault map[string][]Fault
 }
 
 // Hide makes the node answer method as one without it (-32601).
@@ -150,7 +164,12 @@ func (n *Node) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	n.mu.Lock()
 	delay := n.delay
+	accounts := isAccountMethod(req.Method) && !slices.Contains(n.hidden, req.Method)
 	n.mu.Unlock()
+	if accounts {
+		n.serveAccounts(w, &req)
+		return
+	}
 	if req.Method == "getBlock" && delay > 0 {
 		time.Sleep(delay)
 	}
