@@ -209,4 +209,3 @@ func touchTx(slot uint64, program solana.Pubkey, keys []solana.Pubkey, n int) []
 	return fmt.Appendf(nil, `{"meta":{"err":null,"fee":5000,"innerInstructions":[],"logMessages":[],`+
 		`"loadedAddresses":{"writable":[],"readonly":[]}},"transaction":{"signatures":[%q],"message":%s},"version":"legacy"}`, sig, msg)
 }
-
