@@ -7,9 +7,12 @@
 #   DASCH   the binary (default bin/dasch, built by `make build`)
 #   RPC     a Solana JSON-RPC node to follow instead of the demo data:
 #           the server ingests from it as it serves (use a store of its
-#           own: one holding the demo's old slot would backfill from it)
-#   FROM    with RPC, the first slot (default: after the indexed one, or
-#           the node's newest on an empty store; latest: the newest)
+#           own: one holding the demo's old slot would backfill from it).
+#           Without FROM, an empty store first lists the asset programs'
+#           accounts (--bootstrap), then follows from the node's newest
+#           slot; a store indexed already goes on after its slot
+#   FROM    with RPC, the first slot instead (no listing; latest: the
+#           newest)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -32,7 +35,11 @@ FROM="${FROM:-}"
 follow=()
 if [[ -n "$RPC" ]]; then
 	follow=(--ingest "rpc:$RPC")
-	[[ -z "$FROM" ]] || follow+=(--from "$FROM")
+	if [[ -n "$FROM" ]]; then
+		follow+=(--from "$FROM")
+	else
+		follow+=(--bootstrap)
+	fi
 else
 	"$DASCH" ingest --store "$STORE" --source files:testdata/demo
 	# Digital assets from the DAS corpus: a pNFT with its holder, and an

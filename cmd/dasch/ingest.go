@@ -24,7 +24,7 @@ import (
 func runIngest(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "ingest")
 	url := fs.String("store", defaultStore(), "store URL")
-	spec := fs.String("source", "", "where to read Solana data: files:DIR, rpc:URL (a Solana JSON-RPC node, read with getBlock), "+
+	spec := fs.String("source", "", "where to read Solana data: files:DIR, rpc:URL (a Solana JSON-RPC node: its blocks with getBlock, the accounts they wrote with getMultipleAccounts), "+
 		"or grpc:URL (a Yellowstone gRPC stream, https for TLS)")
 	f := addIngestFlags(fs, true)
 	if err := parseFlags(fs, args); err != nil {
@@ -54,13 +54,14 @@ type ingestFlags struct {
 	from, to, commitment, trees, xToken                                   *string
 	fetchers, workers, batchRows, batchMB, partRows, partMB, balanceCache *int
 	batchAge, partAge, progressEvery                                      *time.Duration
+	bootstrap                                                             *bool
 }
 
 // followOnly are the flags of sources that follow a chain (rpc:URL and
 // grpc:URL); rpcOnly and grpcOnly those of one of them.
 var (
 	followOnly = []string{"from", "to", "commitment"}
-	rpcOnly    = []string{"fetchers"}
+	rpcOnly    = []string{"fetchers", "bootstrap"}
 	grpcOnly   = []string{"x-token"}
 )
 
@@ -82,6 +83,8 @@ func addIngestFlags(fs *flag.FlagSet, withTo bool) *ingestFlags {
 	f.commitment = fs.String("commitment", "confirmed", "rpc, grpc: confirmed (as Photon indexes) or finalized (never rolled back); grpc also takes processed (not taken back if the cluster drops the slot)")
 	f.xToken = fs.String("x-token", "", "grpc: the token the server wants (x-token metadata; default $DASCH_X_TOKEN, which keeps it out of the process list)")
 	f.fetchers = fs.Int("fetchers", 8, "rpc: getBlock requests in flight at once")
+	f.bootstrap = fs.Bool("bootstrap", false, "rpc: on a store with nothing indexed, first list the asset programs' current accounts "+
+		"(getProgramAccountsV2, else getProgramAccounts), then follow from the slot after the listing's")
 	f.workers = fs.Int("workers", 0, "decode workers (0 = one per CPU)")
 	f.trees = fs.String("trees", "", "seed state trees from this trees.json first (default: the built-in list, when none are stored)")
 	// Bulk loads want larger inserts: fewer parts for the engine to merge.
@@ -142,7 +145,7 @@ func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) 
 		msg   string
 	}{
 		{followOnly, p.rpc != nil || p.grpc != nil, "--from, --to and --commitment apply to rpc:URL and grpc:URL sources only"},
-		{rpcOnly, p.rpc != nil, "--fetchers applies to rpc:URL sources only"},
+		{rpcOnly, p.rpc != nil, "--fetchers and --bootstrap apply to rpc:URL sources only"},
 		{grpcOnly, p.grpc != nil, "--x-token applies to grpc:URL sources only"},
 	} {
 		for _, name := range only.names {
@@ -170,6 +173,9 @@ func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) 
 			return nil, usagef("--to 0: want a slot above 0 (without --to, the node is followed)")
 		}
 		*v.into = &n
+	}
+	if *f.bootstrap && (p.first != nil || p.latest) {
+		return nil, usagef("--bootstrap starts at the node's newest slot: --from does not apply")
 	}
 	if *f.fetchers <= 0 || *f.fetchers > 256 {
 		return nil, usagef("--fetchers must be between 1 and 256")
@@ -209,30 +215,6 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 			return err
 		}
 	}
-	if p.rpc != nil {
-		o := source.RPCOptions{Commitment: *p.f.commitment, Fetchers: *p.f.fetchers}
-		if p.last != nil {
-			o.To = *p.last
-		}
-		var err error
-		if o.From, err = rpcStart(ctx, s, p.rpc, p.first, p.latest, p.resume); err != nil {
-			return err
-		}
-		if o.To != 0 && o.To < o.From {
-			if p.first == nil && !p.latest {
-				// A range ingested already: nothing left to do.
-				fmt.Fprintf(e.stdout, "slots up to %d are indexed already: nothing to read\n", o.From-1)
-				return nil
-			}
-			return usagef("--to %d is before --from %d", o.To, o.From)
-		}
-		if err := p.rpc.Configure(o); err != nil {
-			return usagef("%v", err)
-		}
-		if o.To == 0 {
-			fmt.Fprintf(e.stdout, "following %s from slot %d (%s); stop with Ctrl-C\n", p.rpc.Spec(), o.From, o.Commitment)
-		}
-	}
 	cfg := ingest.Config{
 		Store:         s,
 		Source:        p.source,
@@ -251,6 +233,11 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 	if err := decoders.Configure(ctx, s, &cfg, dec); err != nil {
 		return err
 	}
+	if p.rpc != nil {
+		if done, err := p.configureRPC(ctx, e, s, &cfg); err != nil || done {
+			return err
+		}
+	}
 	if p.grpc != nil {
 		// The subscription asks for what the decoders read.
 		if done, err := p.configureGRPC(ctx, e, s, decoders.Interest(&cfg)); done || err != nil {
@@ -262,6 +249,61 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 		return nil
 	}
 	return err
+}
+
+// configureRPC sets the rpc source's options: its first slot, or a
+// listing of the accounts first (bootstrapDue), and the programs whose
+// accounts it reads, those the decoders of cfg read. done is set when
+// there is nothing to read.
+func (p *ingestPlan) configureRPC(ctx context.Context, e *env, s arrowstore.Store, cfg *ingest.Config) (done bool, err error) {
+	o := source.RPCOptions{Commitment: *p.f.commitment, Fetchers: *p.f.fetchers, Logger: e.log,
+		Owners: decoders.Interest(cfg).AccountOwners}
+	if p.last != nil {
+		o.To = *p.last
+	}
+	if o.Bootstrap, err = bootstrapDue(ctx, s, *p.f.bootstrap); err != nil {
+		return false, err
+	}
+	if o.Bootstrap {
+		o.Reads = decoders.AccountReads(cfg)
+	} else {
+		if o.From, err = rpcStart(ctx, s, p.rpc, p.first, p.latest, p.resume); err != nil {
+			return false, err
+		}
+		if o.To != 0 && o.To < o.From {
+			if p.first == nil && !p.latest {
+				// A range ingested already: nothing left to do.
+				fmt.Fprintf(e.stdout, "slots up to %d are indexed already: nothing to read\n", o.From-1)
+				return true, nil
+			}
+			return false, usagef("--to %d is before --from %d", o.To, o.From)
+		}
+	}
+	if err := p.rpc.Configure(o); err != nil {
+		return false, usagef("%v", err)
+	}
+	switch {
+	case o.Bootstrap:
+		fmt.Fprintf(e.stdout, "listing the accounts of %s at its newest slot, then following it (%s)\n", p.rpc.Spec(), o.Commitment)
+	case o.To == 0:
+		fmt.Fprintf(e.stdout, "following %s from slot %d (%s); stop with Ctrl-C\n", p.rpc.Spec(), o.From, o.Commitment)
+	}
+	return false, nil
+}
+
+// bootstrapDue tells whether an rpc source lists the accounts first:
+// asked to, on a store with nothing indexed. A store with an indexed
+// slot was listed (or indexed otherwise) already and goes on after it; a
+// listing cut short left nothing indexed, and is done again.
+func bootstrapDue(ctx context.Context, s arrowstore.Store, asked bool) (bool, error) {
+	if !asked {
+		return false, nil
+	}
+	_, err := checkpoint.ContextSlot(ctx, s)
+	if errors.Is(err, checkpoint.ErrNotIndexed) {
+		return true, nil
+	}
+	return false, err
 }
 
 // rpcStart is the first slot an rpc source reads: the one given (or the

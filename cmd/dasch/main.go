@@ -29,7 +29,7 @@ type env struct {
 func commands() map[string]command {
 	return map[string]command{
 		"serve":       {"serve the JSON-RPC API", "serve [--store URL] [--listen ADDR] [--admin-listen ADDR] [--billing FILE] [--plan-limits] [--request-log=false] [--asset-cache-mb N] [--ingest SOURCE [dasch ingest's flags but --source and --to]]", runServe},
-		"ingest":      {"index Solana data from a source", "ingest [--store URL] [--trees FILE] [--batch-rows N] [--batch-mb N] [--batch-age D] [--part-rows N] [--part-mb N] [--part-age D] --source files:DIR|rpc:URL|grpc:URL [--from SLOT|latest] [--to SLOT] [--commitment processed|confirmed|finalized] [--fetchers N (rpc)] [--x-token T (grpc)] [--progress-every D]", runIngest},
+		"ingest":      {"index Solana data from a source", "ingest [--store URL] [--trees FILE] [--batch-rows N] [--batch-mb N] [--batch-age D] [--part-rows N] [--part-mb N] [--part-age D] --source files:DIR|rpc:URL|grpc:URL [--bootstrap (rpc) | --from SLOT|latest] [--to SLOT] [--commitment processed|confirmed|finalized] [--fetchers N (rpc)] [--x-token T (grpc)] [--progress-every D]" + ingestRPCHelp, runIngest},
 		"migrate":     {"create or upgrade the schema", "migrate [--store URL]", runMigrate},
 		"keys":        {"manage API keys", "keys create [--store URL] --project NAME [--services das,photon,rpc] | keys list [--store URL] [--project NAME] | keys revoke [--store URL] KEY_ID", runKeys},
 		"projects":    {"manage projects: plan, credits, billing anchor, prepaid credits", "projects create|set [--store URL] [--plan NAME] [--credits-limit N|plan] [--billing-anchor YYYY-MM-DD] [--prepaid-credits N] NAME | projects list [--store URL]", runProjects},
@@ -39,6 +39,15 @@ func commands() map[string]command {
 		"version":     {"print the version", "version", runVersion},
 	}
 }
+
+// ingestRPCHelp says what an rpc:URL source reads, below ingest's usage.
+const ingestRPCHelp = `
+
+rpc:URL follows a node's blocks and reads back, after each block, the accounts of the
+asset programs it wrote (getMultipleAccounts). --bootstrap, on a store with nothing
+indexed, first lists those programs' current accounts (getProgramAccountsV2, else
+getProgramAccounts), files them at the node's newest slot and follows from the next
+one. See docs/ingest.md.`
 
 func main() {
 	e := &env{stdout: os.Stdout, stderr: os.Stderr, log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}

@@ -28,8 +28,14 @@ func TestRunDemo(t *testing.T) {
 		// The demo's block, then the DAS corpus accounts it also indexes.
 		{"demo data", nil, "309930554"},
 		{"following a node", []string{"RPC=" + n.URL(), "FROM=40"}, "43"},
+		// Without FROM: the node's accounts (none) listed at its newest
+		// slot, 41, then its blocks followed.
+		{"listing a node's accounts, then following it", []string{"RPC=" + n.URL()}, "43"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.env != nil && len(c.env) == 1 {
+				n.GrowFrom(41)
+			}
 			cmd := exec.Command("../../scripts/run-demo.sh")
 			cmd.Env = append(os.Environ(), append(c.env, "DASCH="+bin, "LISTEN=127.0.0.1:0",
 				"STORE=embedded:"+filepath.Join(t.TempDir(), "data"))...)
