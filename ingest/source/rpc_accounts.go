@@ -145,7 +145,7 @@ func (r *RPC) multiple(ctx context.Context, slot uint64, keys []writtenKey) ([]I
 			out = append(out, Item{Kind: KindAccount, Slot: slot, Key: key, Raw: itemJSON(k.key, nil, slot, l.context)})
 			continue
 		}
-		a, err := r.accounts.account(raws[i])
+		a, err := r.accounts.accountOf(raws[i], true) // the stream read it
 		if err != nil {
 			out = append(out, r.badAccount(key, slot, raws[i], fmt.Errorf("getMultipleAccounts %s at slot %d: %w", k.key, slot, err)))
 			continue

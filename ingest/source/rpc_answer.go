@@ -9,6 +9,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/goccy/go-json"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/dasch-labs/dasch/chain/solana"
@@ -34,11 +35,11 @@ type nodeAccount struct {
 // getProgramAccounts answer it; rentEpoch is left out (nodes print
 // u64::MAX as a float that does not fit one).
 type nodeAccountJSON struct {
-	Lamports   *uint64            `json:"lamports"`
-	Owner      *string            `json:"owner"`
-	Data       stdjson.RawMessage `json:"data"`
-	Executable bool               `json:"executable"`
-	Space      *uint64            `json:"space"`
+	Lamports   *uint64         `json:"lamports"`
+	Owner      *string         `json:"owner"`
+	Data       json.RawMessage `json:"data"`
+	Executable bool            `json:"executable"`
+	Space      *uint64         `json:"space"`
 }
 
 // accountDecoder decodes the account data of answers. DecodeAll may be
@@ -54,14 +55,31 @@ func newAccountDecoder() (*accountDecoder, error) {
 	return &accountDecoder{d}, nil
 }
 
+// unmarshal decodes raw into v with the pipeline's fast decoder, which
+// panics on some malformed input: raw is checked first (unless valid says
+// the standard decoder read it from the stream already), and a panic left
+// is an error, never the process's.
+func unmarshal(raw []byte, v any, valid bool) (err error) {
+	if !valid && !stdjson.Valid(raw) {
+		return errors.New("not JSON")
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("undecodable JSON (%v)", p)
+		}
+	}()
+	return json.Unmarshal(raw, v)
+}
+
 // account validates one account of an answer: lamports, a base58 owner,
 // data in base64 (or base64+zstd) no longer than an account can be, and
-// as long as space says when the answer gives it. The standard decoder
-// reads it: a node's answer is hostile, and the faster one the pipeline
-// uses panics on some malformed input.
-func (d *accountDecoder) account(raw []byte) (*nodeAccount, error) {
+// as long as space says when the answer gives it.
+func (d *accountDecoder) account(raw []byte) (*nodeAccount, error) { return d.accountOf(raw, false) }
+
+// accountOf is account; valid is unmarshal's.
+func (d *accountDecoder) accountOf(raw []byte, valid bool) (*nodeAccount, error) {
 	var in nodeAccountJSON
-	if err := stdjson.Unmarshal(raw, &in); err != nil {
+	if err := unmarshal(raw, &in, valid); err != nil {
 		return nil, fmt.Errorf("account: %w", err)
 	}
 	if in.Lamports == nil {
@@ -75,7 +93,7 @@ func (d *accountDecoder) account(raw []byte) (*nodeAccount, error) {
 		return nil, fmt.Errorf("account owner: %w", err)
 	}
 	var enc [2]string
-	if err := stdjson.Unmarshal(in.Data, &enc); err != nil {
+	if err := unmarshal(in.Data, &enc, true); err != nil {
 		return nil, fmt.Errorf("account data: want [data, encoding]: %w", err)
 	}
 	if base64.StdEncoding.DecodedLen(len(enc[0])) > 2*maxAccountData {
@@ -105,11 +123,16 @@ func (d *accountDecoder) account(raw []byte) (*nodeAccount, error) {
 
 // keyed validates one getProgramAccounts element: {pubkey, account}.
 func (d *accountDecoder) keyed(raw []byte) (solana.Pubkey, *nodeAccount, error) {
+	return d.keyedOf(raw, false)
+}
+
+// keyedOf is keyed; valid is unmarshal's.
+func (d *accountDecoder) keyedOf(raw []byte, valid bool) (solana.Pubkey, *nodeAccount, error) {
 	var in struct {
-		Pubkey  *string            `json:"pubkey"`
-		Account stdjson.RawMessage `json:"account"`
+		Pubkey  *string         `json:"pubkey"`
+		Account json.RawMessage `json:"account"`
 	}
-	if err := stdjson.Unmarshal(raw, &in); err != nil {
+	if err := unmarshal(raw, &in, valid); err != nil {
 		return solana.Pubkey{}, nil, fmt.Errorf("program account: %w", err)
 	}
 	if in.Pubkey == nil {
@@ -122,7 +145,7 @@ func (d *accountDecoder) keyed(raw []byte) (solana.Pubkey, *nodeAccount, error) 
 	if len(bytes.TrimSpace(in.Account)) == 0 {
 		return k, nil, errors.New("program account: no account")
 	}
-	a, err := d.account(in.Account)
+	a, err := d.accountOf(in.Account, true)
 	return k, a, err
 }
 

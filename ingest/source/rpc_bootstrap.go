@@ -5,6 +5,7 @@ import (
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -100,8 +101,34 @@ func (r *RPC) bootstrap(ctx context.Context, e *emitter, emit func(Item) error) 
 	return slot, nil
 }
 
-// list streams one read's accounts into out, page by page.
+// list streams one read's accounts into out, page by page. The stream
+// only cuts the answer into accounts; workers check and convert them (the
+// costly part), in any order: every one is filed at slot.
 func (r *RPC) list(ctx context.Context, read decode.AccountRead, slot uint64, out chan<- Item, n *bootstrapped) error {
+	type raw struct {
+		b       []byte
+		context uint64
+	}
+	raws := make(chan raw, 256)
+	var workers sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		workers.Go(func() {
+			for e := range raws {
+				it := r.listed(e.b, read.Owner, slot, e.context)
+				if it.Kind == KindBad {
+					n.bad.Add(1)
+				} else {
+					n.accounts.Add(1)
+				}
+				select {
+				case out <- it:
+				case <-ctx.Done():
+				}
+			}
+		})
+	}
+	defer workers.Wait()
+	defer close(raws)
 	var page *string
 	for {
 		v2 := !r.noV2.Load()
@@ -112,15 +139,9 @@ func (r *RPC) list(ctx context.Context, read decode.AccountRead, slot uint64, ou
 		var l listing
 		err := r.stream(ctx, method, r.listParams(read, slot, v2, page), func(dec *stdjson.Decoder, lim *entryLimit) error {
 			l = listing{}
-			if err := walkListing(dec, lim, &l, func(raw []byte, context uint64) error {
-				it := r.listed(raw, read.Owner, slot, context)
-				if it.Kind == KindBad {
-					n.bad.Add(1)
-				} else {
-					n.accounts.Add(1)
-				}
+			if err := walkListing(dec, lim, &l, func(b []byte, context uint64) error {
 				select {
-				case out <- it:
+				case raws <- raw{b, context}:
 					return nil
 				case <-ctx.Done():
 					return ctx.Err()
@@ -187,7 +208,7 @@ func (r *RPC) listParams(read decode.AccountRead, slot uint64, v2 bool, page *st
 // version context (slot when the page's context came after its
 // accounts): an account of owner, or a dead letter.
 func (r *RPC) listed(raw []byte, owner solana.Pubkey, slot, context uint64) Item {
-	k, a, err := r.accounts.keyed(raw)
+	k, a, err := r.accounts.keyedOf(raw, true) // the stream read it
 	key := fmt.Sprintf("%s#%d/%s", r.Spec(), slot, k)
 	if err == nil && a.Owner != owner {
 		err = fmt.Errorf("listed under %s but owned by %s", owner, a.Owner)

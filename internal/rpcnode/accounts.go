@@ -391,7 +391,7 @@ func (n *Node) program(out *bufio.Writer, req *request, cfg accountConfig, at ui
 		if count > 0 {
 			out.WriteByte(',')
 		}
-		fmt.Fprintf(out, `{"pubkey":%q,"account":`, l.key.String())
+		out.WriteString(`{"pubkey":"` + l.key.String() + `","account":`)
 		if err := writeAccount(out, l.acc, cfg.Encoding); err != nil {
 			return err
 		}
@@ -436,16 +436,30 @@ func matchAll(fs []filter, data []byte) bool {
 	return true
 }
 
-// zstdEncoder is shared: EncodeAll may be called concurrently.
-var zstdEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))
+// zstdEncoder is shared: EncodeAll may be called concurrently. Without
+// entropy coding it costs little, so a listing's cost is the client's.
+var zstdEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithNoEntropyCompression(true))
 
 // writeAccount writes a's JSON as an RPC node answers it.
 func writeAccount(out *bufio.Writer, a *Account, encoding string) error {
 	data := a.Data
 	if encoding == "base64+zstd" {
-		data = zstdEncoder.EncodeAll(a.Data, nil)
+		data = zstdEncoder.EncodeAll(a.Data, make([]byte, 0, len(a.Data)+16))
 	}
-	_, err := fmt.Fprintf(out, `{"data":[%q,%q],"executable":%t,"lamports":%d,"owner":%q,"rentEpoch":18446744073709551615,"space":%d}`,
-		base64.StdEncoding.EncodeToString(data), encoding, a.Executable, a.Lamports, a.Owner.String(), len(a.Data))
+	b := make([]byte, 0, 160+base64.StdEncoding.EncodedLen(len(data)))
+	b = append(b, `{"data":["`...)
+	b = base64.StdEncoding.AppendEncode(b, data)
+	b = append(b, `","`...)
+	b = append(b, encoding...)
+	b = append(b, `"],"executable":`...)
+	b = strconv.AppendBool(b, a.Executable)
+	b = append(b, `,"lamports":`...)
+	b = strconv.AppendUint(b, a.Lamports, 10)
+	b = append(b, `,"owner":"`...)
+	b = append(b, a.Owner.String()...)
+	b = append(b, `","rentEpoch":18446744073709551615,"space":`...)
+	b = strconv.AppendInt(b, int64(len(a.Data)), 10)
+	b = append(b, '}')
+	_, err := out.Write(b)
 	return err
 }
