@@ -37,15 +37,17 @@ func closedAccount(acc *solana.Account) bool {
 	return len(acc.Data) == 0 && slices.Contains(Decoder{}.Interest().AccountOwners, acc.Owner)
 }
 
-// FeedRow is an asset_feeds row: account Pubkey fed the asset_accounts
-// row (AssetID, Kind, Pubkey).
-type FeedRow struct {
-	Pubkey, AssetID solana.Pubkey
-	Kind            string
+// PubkeyRow is an asset_pubkeys row: account Pubkey fed the asset_accounts
+// row (AssetID, Kind, Pubkey), or, with Kind closed and no asset, was
+// closed at (Slot, WriteVersion).
+type PubkeyRow struct {
+	Pubkey, AssetID    solana.Pubkey
+	Kind               string
+	Slot, WriteVersion uint64
 }
 
 // Table implements arrowbatch.Row.
-func (*FeedRow) Table() string { return schema.TableAssetFeeds }
+func (*PubkeyRow) Table() string { return schema.TableAssetPubkeys }
 
 // CloseRow is an asset_closes row: account Pubkey seen closed.
 type CloseRow struct {
@@ -58,37 +60,42 @@ func (*CloseRow) Table() string { return schema.TableAssetCloses }
 
 func closeTables() []arrowbatch.Table {
 	return []arrowbatch.Table{
-		{Name: schema.TableAssetFeeds, New: func(mem memory.Allocator) arrowbatch.Builder { return newFeedsBuilder(mem) }},
+		{Name: schema.TableAssetPubkeys, New: func(mem memory.Allocator) arrowbatch.Builder { return newPubkeysBuilder(mem) }},
 		{Name: schema.TableAssetCloses, New: func(mem memory.Allocator) arrowbatch.Builder { return newClosesBuilder(mem) }},
 	}
 }
 
-type feedsBuilder struct {
+type pubkeysBuilder struct {
 	arrowbatch.Base
-	pubkey, assetID *array.FixedSizeBinaryBuilder
-	kind            *array.StringBuilder
+	pubkey, assetID    *array.FixedSizeBinaryBuilder
+	kind               *array.StringBuilder
+	slot, writeVersion *array.Uint64Builder
 }
 
-func newFeedsBuilder(mem memory.Allocator) *feedsBuilder {
-	key := arrowbatch.PubkeyType()
-	b := &feedsBuilder{}
+func newPubkeysBuilder(mem memory.Allocator) *pubkeysBuilder {
+	key, u64 := arrowbatch.PubkeyType(), arrow.PrimitiveTypes.Uint64
+	b := &pubkeysBuilder{}
 	b.Base = arrowbatch.NewBase(
 		arrowbatch.Col(mem, &b.pubkey, "pubkey", key),
 		arrowbatch.Col(mem, &b.assetID, "asset_id", key),
 		arrowbatch.Col(mem, &b.kind, "kind", arrow.BinaryTypes.String),
+		arrowbatch.Col(mem, &b.slot, "slot", u64),
+		arrowbatch.Col(mem, &b.writeVersion, "write_version", u64),
 	)
 	return b
 }
 
-func (b *feedsBuilder) Append(r arrowbatch.Row) error {
-	row, ok := r.(*FeedRow)
+func (b *pubkeysBuilder) Append(r arrowbatch.Row) error {
+	row, ok := r.(*PubkeyRow)
 	if !ok {
-		return fmt.Errorf("%s: cannot append %T", schema.TableAssetFeeds, r)
+		return fmt.Errorf("%s: cannot append %T", schema.TableAssetPubkeys, r)
 	}
 	b.pubkey.Append(row.Pubkey[:])
 	b.assetID.Append(row.AssetID[:])
 	b.kind.Append(row.Kind)
-	b.Added(64 + len(row.Kind))
+	b.slot.Append(row.Slot)
+	b.writeVersion.Append(row.WriteVersion)
+	b.Added(80 + len(row.Kind))
 	return nil
 }
 
@@ -102,8 +109,8 @@ func newClosesBuilder(mem memory.Allocator) *closesBuilder {
 	u64 := arrow.PrimitiveTypes.Uint64
 	b := &closesBuilder{}
 	b.Base = arrowbatch.NewBase(
-		arrowbatch.Col(mem, &b.pubkey, "pubkey", arrowbatch.PubkeyType()),
 		arrowbatch.Col(mem, &b.slot, "slot", u64),
+		arrowbatch.Col(mem, &b.pubkey, "pubkey", arrowbatch.PubkeyType()),
 		arrowbatch.Col(mem, &b.writeVersion, "write_version", u64),
 	)
 	return b
@@ -114,8 +121,8 @@ func (b *closesBuilder) Append(r arrowbatch.Row) error {
 	if !ok {
 		return fmt.Errorf("%s: cannot append %T", schema.TableAssetCloses, r)
 	}
-	b.pubkey.Append(row.Pubkey[:])
 	b.slot.Append(row.Slot)
+	b.pubkey.Append(row.Pubkey[:])
 	b.writeVersion.Append(row.WriteVersion)
 	b.Added(48)
 	return nil
@@ -132,44 +139,76 @@ func (a stamp) less(b stamp) bool { return a.slot < b.slot || a.slot == b.slot &
 // endClosed ends what closed accounts fed: every asset_accounts row fed by
 // an account closed in [from, to], or written in [from, to] and closed
 // later (indexed out of order), is ended as endChunk says. Rows newer than
-// every close (an account opened again) stay open, so applying a range
-// again, or ranges in any order, writes the same rows. It runs before the
-// fold, which then folds the assets whose rows it wrote.
+// the account's newest close (it was opened again) stay open, so applying
+// a range again, or ranges in any order, writes the same rows. It runs
+// before the fold, which then folds the assets whose rows it wrote.
 func endClosed(ctx context.Context, s arrowstore.Writer, from, to uint64) error {
 	p := store.Params{"from": strconv.FormatUint(from, 10), "to": strconv.FormatUint(to, 10)}
-	res, err := s.Query(ctx, `SELECT count() > 0 FROM asset_closes WHERE slot > {to:UInt64}`, p)
-	if err != nil {
-		return fmt.Errorf("find later closes: %w", err)
-	}
-	r := res.Row(0)
-	late := r.Bool(0)
-	if err := r.Err(); err != nil {
-		return fmt.Errorf("find later closes: %w", err)
-	}
-	cond := "slot BETWEEN {from:UInt64} AND {to:UInt64}"
-	if late {
-		cond = "(" + cond + ` OR slot > {to:UInt64} AND pubkey IN (SELECT pubkey FROM asset_accounts
-			WHERE slot BETWEEN {from:UInt64} AND {to:UInt64}))`
-	}
-	var after solana.Pubkey
+	// The range's closes, a chunk at a time in (slot, pubkey) order: a
+	// range read of asset_closes.
+	after := struct {
+		slot uint64
+		key  solana.Pubkey
+	}{}
 	for first := true; ; first = false {
-		where := cond
+		cond := "slot BETWEEN {from:UInt64} AND {to:UInt64}"
 		if !first {
-			where += " AND pubkey > {after:FixedString(32)}"
-			p["after"] = string(after[:])
+			cond += " AND (slot, pubkey) > ({as:UInt64}, {ak:FixedString(32)})"
+			p["as"], p["ak"] = strconv.FormatUint(after.slot, 10), string(after.key[:])
 		}
-		res, err := s.Query(ctx, `SELECT DISTINCT pubkey FROM asset_closes WHERE `+where+
-			` ORDER BY pubkey LIMIT `+strconv.Itoa(closeChunk)+` SETTINGS optimize_read_in_order = 1`, p)
+		res, err := s.Query(ctx, `SELECT DISTINCT slot, pubkey FROM asset_closes WHERE `+cond+
+			` ORDER BY slot, pubkey LIMIT `+strconv.Itoa(closeChunk), p)
 		if err != nil {
 			return fmt.Errorf("find closed accounts: %w", err)
 		}
 		keys := make([]solana.Pubkey, 0, len(res.Rows))
 		for i := range res.Rows {
 			r := res.Row(i)
-			keys = append(keys, r.Key(0))
+			after.slot, after.key = r.U64(0), r.Key(1)
 			if err := r.Err(); err != nil {
 				return fmt.Errorf("find closed accounts: %w", err)
 			}
+			keys = append(keys, after.key)
+		}
+		if len(keys) == 0 {
+			break
+		}
+		if err := endChunk(ctx, s, keys); err != nil {
+			return err
+		}
+	}
+	// Writes of the range whose account was closed after it: only when a
+	// range is indexed again, or out of order, is there a close after it.
+	res, err := s.Query(ctx, `SELECT count() > 0 FROM asset_closes WHERE slot > {to:UInt64}`, p)
+	if err != nil {
+		return fmt.Errorf("find later closes: %w", err)
+	}
+	r := res.Row(0)
+	if late := r.Bool(0); r.Err() != nil || !late {
+		return r.Err()
+	}
+	var afterKey solana.Pubkey
+	for first := true; ; first = false {
+		cond := ""
+		if !first {
+			cond = " AND pubkey > {ak:FixedString(32)}"
+			p["ak"] = string(afterKey[:])
+		}
+		res, err := s.Query(ctx, `SELECT DISTINCT pubkey FROM asset_accounts
+			WHERE slot BETWEEN {from:UInt64} AND {to:UInt64}`+cond+`
+				AND pubkey IN (SELECT pubkey FROM asset_closes WHERE slot > {to:UInt64})
+			ORDER BY pubkey LIMIT `+strconv.Itoa(closeChunk), p)
+		if err != nil {
+			return fmt.Errorf("find writes closed later: %w", err)
+		}
+		keys := make([]solana.Pubkey, 0, len(res.Rows))
+		for i := range res.Rows {
+			r := res.Row(i)
+			afterKey = r.Key(0)
+			if err := r.Err(); err != nil {
+				return fmt.Errorf("find writes closed later: %w", err)
+			}
+			keys = append(keys, afterKey)
 		}
 		if len(keys) == 0 {
 			return nil
@@ -177,53 +216,58 @@ func endClosed(ctx context.Context, s arrowstore.Writer, from, to uint64) error 
 		if err := endChunk(ctx, s, keys); err != nil {
 			return err
 		}
-		after = keys[len(keys)-1]
 	}
 }
 
-// endChunk writes what ends the rows keys fed. A token account's row is
-// replaced by a tombstone at its first close after its newest write (in
-// asset_accounts and both token tables), unless that write is newer than
-// every close. Any other row is kept, with its data, and a marker row of
-// kind closed at the account's newest close is filed beside it: the
-// loader reads the row as closed when the marker is newer, and renders
-// the asset from the data it kept (a burnt Core asset, a closed mint or
-// metadata account), which a tombstone would have replaced.
+// endChunk writes what ends the rows keys fed, as of each account's newest
+// close. A token account's row is replaced by a tombstone at that close
+// (in asset_accounts and both token tables), unless its newest write is
+// later. Any other row is kept, with its data, and a marker row of kind
+// closed at the close is filed beside it: the loader reads the row as
+// closed when the marker is newer, and renders the asset from the data
+// it kept (a burnt Core asset, a closed mint or metadata account), which
+// a tombstone would have replaced.
 func endChunk(ctx context.Context, s arrowstore.Writer, keys []solana.Pubkey) error {
 	in := packedIn("pubkey", "keys")
 	params := store.Params{"keys": packed(keys)}
-	res, err := s.Query(ctx, `SELECT pubkey, slot, write_version FROM asset_closes WHERE `+in, params)
-	if err != nil {
-		return fmt.Errorf("read closes: %w", err)
-	}
-	closes := map[solana.Pubkey][]stamp{}
-	for i := range res.Rows {
-		r := res.Row(i)
-		k, c := solana.Pubkey(r.Key(0)), stamp{r.U64(1), r.U64(2)}
-		if err := r.Err(); err != nil {
-			return fmt.Errorf("read closes: %w", err)
-		}
-		closes[k] = append(closes[k], c)
-	}
-	res, err = s.Query(ctx, `SELECT DISTINCT pubkey, asset_id, kind FROM asset_feeds WHERE `+in, params)
+	res, err := s.Query(ctx, `SELECT pubkey, asset_id, kind, slot, write_version FROM asset_pubkeys FINAL
+		WHERE `+in+` SETTINGS max_threads = 1`, params)
 	if err != nil {
 		return fmt.Errorf("read what closed accounts fed: %w", err)
 	}
-	var accounts []accountRow
-	var mints []solana.Pubkey // of the token accounts among keys
+	type feed struct {
+		assetID solana.Pubkey
+		kind    string
+	}
+	closed := map[solana.Pubkey]stamp{}
+	feeds := map[solana.Pubkey][]feed{}
 	for i := range res.Rows {
 		r := res.Row(i)
-		pubkey, assetID, kind := solana.Pubkey(r.Key(0)), solana.Pubkey(r.Key(1)), r.Str(2)
+		pubkey, assetID, kind, at := solana.Pubkey(r.Key(0)), solana.Pubkey(r.Key(1)), r.Str(2), stamp{r.U64(3), r.U64(4)}
 		if err := r.Err(); err != nil {
 			return fmt.Errorf("read what closed accounts fed: %w", err)
 		}
-		if kind == schema.AssetKindTokenAccount {
-			mints = append(mints, assetID)
-			continue
+		if kind == schema.AssetKindClosed {
+			closed[pubkey] = at
+		} else {
+			feeds[pubkey] = append(feeds[pubkey], feed{assetID, kind})
 		}
-		last := newestOf(closes[pubkey])
-		accounts = append(accounts, accountRow{AssetID: assetID, Kind: schema.AssetKindClosed, Pubkey: pubkey,
-			Program: solana.SystemProgram(), Slot: last.slot, WriteVersion: last.wv})
+	}
+	var accounts []accountRow
+	var mints []solana.Pubkey // of the token accounts among keys
+	for pubkey, fs := range feeds {
+		c, ok := closed[pubkey]
+		if !ok {
+			continue // not closed as far as is indexed
+		}
+		for _, f := range fs {
+			if f.kind == schema.AssetKindTokenAccount {
+				mints = append(mints, f.assetID)
+				continue
+			}
+			accounts = append(accounts, accountRow{AssetID: f.assetID, Kind: schema.AssetKindClosed, Pubkey: pubkey,
+				Program: solana.SystemProgram(), Slot: c.slot, WriteVersion: c.wv})
+		}
 	}
 	var tokens []TokenAccountRow
 	if len(mints) > 0 {
@@ -243,9 +287,9 @@ func endChunk(ctx context.Context, s arrowstore.Writer, keys []solana.Pubkey) er
 			if err := r.Err(); err != nil {
 				return fmt.Errorf("read closed token accounts: %w", err)
 			}
-			c, ok := firstAfter(closes[pubkey], newest)
-			if !ok {
-				continue // newer than every close: open, or ended already
+			c, ok := closed[pubkey]
+			if !ok || !newest.less(c) {
+				continue // opened again after its newest close, or ended already
 			}
 			accounts = append(accounts, accountRow{AssetID: mint, Kind: schema.AssetKindTokenAccount, Pubkey: pubkey,
 				Program: program, Slot: c.slot, WriteVersion: c.wv})
@@ -266,29 +310,6 @@ func endChunk(ctx context.Context, s arrowstore.Writer, keys []solana.Pubkey) er
 		return err
 	}
 	return writeRows(ctx, s, accountsTable(), accounts, "closed accounts")
-}
-
-// newestOf is the latest of closes, which is never empty for a key read.
-func newestOf(closes []stamp) stamp {
-	var best stamp
-	for _, c := range closes {
-		if best.less(c) {
-			best = c
-		}
-	}
-	return best
-}
-
-// firstAfter is the earliest close after w, if any.
-func firstAfter(closes []stamp, w stamp) (stamp, bool) {
-	var best stamp
-	found := false
-	for _, c := range closes {
-		if w.less(c) && (!found || c.less(best)) {
-			best, found = c, true
-		}
-	}
-	return best, found
 }
 
 // packed is keys as one String parameter, 32 bytes each.

@@ -4,6 +4,7 @@ import (
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/decode"
+	"github.com/dasch-labs/dasch/schema"
 )
 
 // Decoder routes digital-asset accounts and Bubblegum instructions to the
@@ -22,10 +23,11 @@ func (Decoder) Tables() []arrowbatch.Table {
 
 // DecodeAccount implements decode.Decoder.
 // A closed account is filed as a close, resolved by the state step; an
-// asset row is filed with the feed that lets a later close find it.
+// asset row is filed by its pubkey too, so a later close finds it.
 func (Decoder) DecodeAccount(acc *solana.Account, out *decode.Batch) error {
 	if closedAccount(acc) {
 		out.Add(&CloseRow{Pubkey: acc.Pubkey, Slot: acc.Slot, WriteVersion: acc.WriteVersion})
+		out.Add(&PubkeyRow{Pubkey: acc.Pubkey, Kind: schema.AssetKindClosed, Slot: acc.Slot, WriteVersion: acc.WriteVersion})
 		return nil
 	}
 	row, err := classify(acc)
@@ -39,7 +41,7 @@ func (Decoder) DecodeAccount(acc *solana.Account, out *decode.Batch) error {
 		out.Add(tr)
 		out.Add(TokenOwnerRow{tr})
 	}
-	out.Add(&FeedRow{Pubkey: acc.Pubkey, AssetID: row.AssetID, Kind: row.Kind})
+	out.Add(&PubkeyRow{Pubkey: acc.Pubkey, AssetID: row.AssetID, Kind: row.Kind, Slot: acc.Slot, WriteVersion: acc.WriteVersion})
 	return nil
 }
 

@@ -67,7 +67,7 @@ func TestRouting(t *testing.T) {
 				t.Fatalf("%d rows, want %d", len(b.Rows()), want)
 			}
 			row := b.Rows()[0].(*accountRow)
-			if f, ok := b.Rows()[want-1].(*FeedRow); !ok || f.Pubkey != acc.Pubkey || f.AssetID != row.AssetID || f.Kind != row.Kind {
+			if f, ok := b.Rows()[want-1].(*PubkeyRow); !ok || f.Pubkey != acc.Pubkey || f.AssetID != row.AssetID || f.Kind != row.Kind {
 				t.Errorf("last row %+v, want the feed of %+v", b.Rows()[want-1], row)
 			}
 			if want == 4 {
@@ -133,13 +133,17 @@ func TestIgnoredAndBad(t *testing.T) {
 				}
 				return
 			}
-			if c, ok := rows[0].(*CloseRow); len(rows) != 1 || !ok || c.Slot != 3 {
-				t.Errorf("rows %v, want one close at slot 3", rows)
+			c, ok := rows[0].(*CloseRow)
+			if len(rows) != 2 || !ok || c.Slot != 3 {
+				t.Fatalf("rows %v, want a close at slot 3 and its pubkey row", rows)
+			}
+			if p, ok := rows[1].(*PubkeyRow); !ok || p.Kind != schema.AssetKindClosed || p.Slot != 3 {
+				t.Errorf("row %+v, want the pubkey's close at slot 3", rows[1])
 			}
 		})
 	}
 	var b decode.Batch
-	if err := (Decoder{}).DecodeAccount(&solana.Account{Owner: token, Data: make([]byte, 165)}, &b); err != nil || len(b.Rows()) != 1 {
-		t.Errorf("an account without lamports: %v, %d rows, want one close", err, len(b.Rows()))
+	if err := (Decoder{}).DecodeAccount(&solana.Account{Owner: token, Data: make([]byte, 165)}, &b); err != nil || len(b.Rows()) != 2 {
+		t.Errorf("an account without lamports: %v, %d rows, want a close", err, len(b.Rows()))
 	}
 }
