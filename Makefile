@@ -3,7 +3,8 @@
 #   make build    bin/dasch and bin/dasch-bench (the suites `dasch bench` runs)
 #   make run      fetch the engine, build, load the demo data and serve it
 #   make test     vet, gofmt check and every test (CI runs this)
-#   make fuzz     fuzz the JSON-RPC request parser, the Photon and DAS methods' params, Geyser updates
+#   make fuzz     fuzz the JSON-RPC request parser, the Photon and DAS methods' params, Geyser
+#                 updates and a node's account answers
 #   make bench    benchmarks under ./bench
 #   make libchdb  fetch the embedded ClickHouse engine (libchdb.so)
 #   make proto    regenerate the Yellowstone gRPC Go code (needs protoc; the output is committed)
@@ -29,7 +30,8 @@ export DASCH_CHDB_DIR DASCH_CHDB_LIB
 STORE ?= embedded:./data
 LISTEN ?= 127.0.0.1:8899
 # make run RPC=URL [FROM=SLOT|latest]: serve and follow a Solana node
-# instead of the demo data.
+# instead of the demo data (without FROM, an empty store first lists the
+# node's asset accounts: --bootstrap).
 RPC ?=
 FROM ?=
 
@@ -84,6 +86,8 @@ fuzz: check-go libchdb
 	$(GO) test ./api/das -run='^$$' -fuzz=FuzzParams -fuzztime=$(FUZZTIME)
 	$(GO) test ./ingest/source/geyser -run='^$$' -fuzz=FuzzTransaction -fuzztime=$(FUZZTIME)
 	$(GO) test ./ingest/source/geyser -run='^$$' -fuzz=FuzzAccount -fuzztime=$(FUZZTIME)
+	$(GO) test ./ingest/source -run='^$$' -fuzz=FuzzAccountEntry -fuzztime=$(FUZZTIME)
+	$(GO) test ./ingest/source -run='^$$' -fuzz=FuzzListing -fuzztime=$(FUZZTIME)
 
 .PHONY: bench
 bench: check-go libchdb
