@@ -66,6 +66,38 @@ func TestRPCStart(t *testing.T) {
 	}
 }
 
+// TestBootstrapDue: --bootstrap lists only a store with nothing indexed;
+// one with an indexed slot (listed before, or indexed otherwise) goes on
+// after it.
+func TestBootstrapDue(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	for _, c := range []struct {
+		name    string
+		indexed bool
+		asked   bool
+		want    bool
+	}{
+		{"not asked", false, false, false},
+		{"empty store", false, true, true},
+		{"indexed store", true, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := storetest.Reset(ctx, s); err != nil {
+				t.Fatal(err)
+			}
+			if c.indexed {
+				if err := s.Exec(ctx, `INSERT INTO indexer_checkpoints (name, slot) VALUES ('main', 40)`, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got, err := bootstrapDue(ctx, s, c.asked); err != nil || got != c.want {
+				t.Fatalf("bootstrapDue = %v, %v; want %v", got, err, c.want)
+			}
+		})
+	}
+}
+
 // TestFollowDefaults: following a node, progress lines and a short batch
 // age are the defaults; a bounded range or explicit flags keep theirs.
 func TestFollowDefaults(t *testing.T) {
