@@ -312,6 +312,7 @@ func TestRPCAccountAnswersMalformed(t *testing.T) {
 		{"node behind", []rpcnode.Fault{"-32016"}, "", 2, ""},
 		{"result of another type", []rpcnode.Fault{`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":10},"value":7}}`}, "", 2, ""},
 		{"never well", []rpcnode.Fault{"truncate", "truncate", "truncate"}, "", 3, "getMultipleAccounts after block 10"},
+		{"silent midway", []rpcnode.Fault{"stall"}, "", 2, ""},
 		{"invalid params", []rpcnode.Fault{"-32602"}, "", 1, "node error -32602"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -322,7 +323,7 @@ func TestRPCAccountAnswersMalformed(t *testing.T) {
 			n.FailCall("getMultipleAccounts", tc.faults...)
 			var logs bytes.Buffer
 			src := rpcSource(t, n, RPCOptions{From: 10, To: 10, Attempts: 3, Owners: []solana.Pubkey{tokenProgram},
-				Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+				Timeout: 300 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			items, err := readAll(ctx, src)

@@ -77,8 +77,9 @@ func (n *Node) AnswerExactly() {
 }
 
 // FailCall scripts answers the next calls of method give before real
-// ones: the faults of Fail, a body starting with "{" sent as it is, or
-// "truncate" (the real answer cut in half).
+// ones: the faults of Fail, a body starting with "{" sent as it is,
+// "truncate" (the real answer cut in half) or "stall" (half of it, then
+// nothing until the client gives up).
 func (n *Node) FailCall(method string, fs ...Fault) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -155,7 +156,7 @@ const maxV2Limit = 10_000
 
 // serveAccounts answers an account method, streaming the answer: a
 // listing of millions of generated accounts is never held.
-func (n *Node) serveAccounts(w http.ResponseWriter, req *request) {
+func (n *Node) serveAccounts(w http.ResponseWriter, hr *http.Request, req *request) {
 	n.mu.Lock()
 	n.calls[req.Method]++
 	var scripted Fault
@@ -164,7 +165,8 @@ func (n *Node) serveAccounts(w http.ResponseWriter, req *request) {
 	}
 	tip, exact := n.tip, n.exact
 	n.mu.Unlock()
-	if scripted != "" && scripted != "truncate" {
+	cut := scripted == "truncate" || scripted == "stall"
+	if scripted != "" && !cut {
 		if scripted[0] == '{' {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write([]byte(scripted))
@@ -195,7 +197,7 @@ func (n *Node) serveAccounts(w http.ResponseWriter, req *request) {
 	var body bytes.Buffer
 	out := bufio.NewWriterSize(w, 64<<10)
 	dst := out
-	if scripted == "truncate" {
+	if cut {
 		dst = bufio.NewWriter(&body)
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -213,8 +215,14 @@ func (n *Node) serveAccounts(w http.ResponseWriter, req *request) {
 		return // the client went away
 	}
 	_ = dst.Flush()
-	if scripted == "truncate" {
+	if cut {
 		_, _ = w.Write(body.Bytes()[:body.Len()/2])
+		if scripted == "stall" {
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
+			<-hr.Context().Done()
+		}
 		return
 	}
 	_ = out.Flush()

@@ -167,7 +167,7 @@ func (n *Node) serve(w http.ResponseWriter, r *http.Request) {
 	accounts := isAccountMethod(req.Method) && !slices.Contains(n.hidden, req.Method)
 	n.mu.Unlock()
 	if accounts {
-		n.serveAccounts(w, &req)
+		n.serveAccounts(w, r, &req)
 		return
 	}
 	if req.Method == "getBlock" && delay > 0 {
