@@ -11,7 +11,9 @@ import (
 
 func id(i int) solana.Pubkey { return solana.Pubkey{byte(i), byte(i >> 8), byte(i >> 16)} }
 
-func row(n int) assetrows.Folded { return assetrows.Folded{Doc: []byte(strings.Repeat("x", n)), Slot: uint64(n)} }
+func row(n int) assetrows.Folded {
+	return assetrows.Folded{Doc: []byte(strings.Repeat("x", n)), Slot: uint64(n)}
+}
 
 func TestCache(t *testing.T) {
 	if New(0) != nil || New(-1) != nil {
