@@ -14,7 +14,7 @@ import (
 // info, an inscription) so every option has something to act on.
 func corpusAssets(t testing.TB) [][]byte {
 	t.Helper()
-	files, err := filepath.Glob("../../shared/corpus/das/cases/*.json")
+	files, err := filepath.Glob("../testdata/das/cases/*.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("DAS corpus cases: %v (%d files)", err, len(files))
 	}

@@ -52,11 +52,11 @@ func TestGeneratedAccountsDecode(t *testing.T) {
 			if err := (assetstate.Decoder{}).DecodeAccount(a, &out); err != nil {
 				t.Fatalf("asset %d (%s) account %d: ingest decoder: %v", i, p.Kind(i), j, err)
 			}
-			// One asset_accounts row; a token account is also written to
-			// the two token-account read paths.
-			want := 1
+			// One asset_accounts row and its asset_pubkeys row; a token
+			// account is also written to the two token-account read paths.
+			want := 2
 			if len(out.Rows()) > 0 && out.Rows()[0].Table() == schema.TableAssetAccounts && len(a.Data) == token.AccountLen {
-				want = 3
+				want = 4
 			}
 			if len(out.Rows()) != want {
 				t.Fatalf("asset %d (%s) account %d: %d rows, want %d", i, p.Kind(i), j, len(out.Rows()), want)

@@ -10,6 +10,7 @@ import (
 // Path names of the series in the run's record.
 const (
 	PathIndex    = "http_index"
+	PathCache    = "http_cache" // the second column with Config.CacheMB
 	PathStore    = "http_store"
 	PathQuery    = "query_layer"
 	PathRead     = "store_read"
@@ -33,11 +34,17 @@ func (r *Report) JSON() *benchjson.Run {
 	j.Params["parallel"] = c.Parallel
 	j.Params["postgres"] = r.Postgres
 	j.Params["restart"] = r.Restart != nil
+	second := PathIndex
+	if r.CacheMB > 0 {
+		second = PathCache
+		j.Params["asset_cache_mb"] = r.CacheMB
+		j.Figure("cache_hit_rate", float64(r.Cache.Hits)/float64(max(1, r.Cache.Hits+r.Cache.Misses)))
+	}
 	add := func(req, path string, s Series) {
 		j.Add(seriesName(req)+" / "+path, s.N, s.Clients, s.P50, s.P99, s.Throughput)
 	}
 	row := func(row Row) {
-		add(row.Label, PathIndex, row.Indexed)
+		add(row.Label, second, row.Indexed)
 		add(row.Label, PathStore, row.HTTP)
 		add(row.Label, PathQuery, row.Query)
 		add(row.Label, PathRead, row.Store)
@@ -50,7 +57,7 @@ func (r *Report) JSON() *benchjson.Run {
 	}
 	row(r.Batch)
 	for _, cr := range r.Concurrent {
-		add(cr.Label, PathIndex, cr.Indexed)
+		add(cr.Label, second, cr.Indexed)
 		add(cr.Label, PathStore, cr.HTTP)
 	}
 	ratios := func(name string, row Row) {
@@ -60,7 +67,7 @@ func (r *Report) JSON() *benchjson.Run {
 		for _, x := range []struct {
 			path string
 			s    Series
-		}{{PathIndex, row.Indexed}, {PathStore, row.HTTP}} {
+		}{{second, row.Indexed}, {PathStore, row.HTTP}} {
 			if x.s.Measured() {
 				j.Figure(name+"_"+x.path+"_over_pg_p50", float64(x.s.P50)/float64(row.PG.P50))
 				j.Figure(name+"_"+x.path+"_over_pg_p99", float64(x.s.P99)/float64(row.PG.P99))

@@ -15,11 +15,13 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/dasch-labs/dasch/api/das"
 	"github.com/dasch-labs/dasch/bench/benchjson"
 	"github.com/dasch-labs/dasch/bench/pgref"
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest/assetstate"
+	"github.com/dasch-labs/dasch/query/assetcache"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
@@ -57,6 +59,10 @@ type Config struct {
 	PGBinDir string
 	// FoldProfile, when set, receives a CPU profile (pprof) of the fold.
 	FoldProfile io.Writer
+	// CacheMB, when positive, serves the second column ("index") with
+	// dasch serve's document cache of that budget instead of the asset
+	// index, which is then not loaded.
+	CacheMB int64
 	// Progress receives a line per step; nil discards them.
 	Progress io.Writer
 }
@@ -134,13 +140,17 @@ type Report struct {
 	Counts          [NumKinds]int
 	CoreCollections int
 
-	Generate         time.Duration // outside the ingest clock
-	Ingest           ingestFigures
-	Events           int           // bubblegum_events rows of the compressed NFTs
-	EventsInsert     time.Duration // their insert
-	Fold             time.Duration // the asset state step over everything loaded
-	IndexLoad        time.Duration
-	Index            hotindex.AssetStats
+	Generate     time.Duration // outside the ingest clock
+	Ingest       ingestFigures
+	Events       int           // bubblegum_events rows of the compressed NFTs
+	EventsInsert time.Duration // their insert
+	Fold         time.Duration // the asset state step over everything loaded
+	IndexLoad    time.Duration
+	Index        hotindex.AssetStats
+	// CacheMB and Cache are the document cache's budget and counts when
+	// it served the second column (Config.CacheMB).
+	CacheMB          int64
+	Cache            assetcache.Stats
 	RawRows          int
 	Raw              time.Duration
 	Settle           time.Duration
@@ -240,21 +250,31 @@ func Run(ctx context.Context, s arrowstore.Store, cfg Config) (*Report, error) {
 		pc = conns[0]
 		defer benchjson.Sample(rep.Memory, "postgres", func() (benchjson.Memory, error) { return benchjson.TreeMemory(pg.PID()) })
 	}
-	// The index as `dasch serve` opens it, synced in the background.
-	ictx, stopIndex := context.WithCancel(ctx)
-	defer stopIndex()
-	idx, took, err := hotindex.OpenAssets(ictx, s, hotindex.DefaultAssetBudget, hotindex.DefaultSyncInterval, nil)
-	if err != nil {
-		return nil, err
+	// The index as `dasch serve` opens it, synced in the background, or
+	// dasch serve's document cache in its place.
+	var idx das.AssetIndex
+	var cache *assetcache.Cache
+	if cfg.CacheMB > 0 {
+		cache = assetcache.New(cfg.CacheMB << 20)
+		rep.CacheMB = cfg.CacheMB
+		defer func() { rep.Cache = cache.Stats() }()
+	} else {
+		ictx, stopIndex := context.WithCancel(ctx)
+		defer stopIndex()
+		x, took, err := hotindex.OpenAssets(ictx, s, hotindex.DefaultAssetBudget, hotindex.DefaultSyncInterval, nil)
+		if err != nil {
+			return nil, err
+		}
+		idx = x
+		rep.IndexLoad, rep.Index = took, x.Stats()
+		say("asset index: %d entries, ~%d MiB, loaded in %.1fs", rep.Index.Entries, rep.Index.Bytes>>20, took.Seconds())
 	}
-	rep.IndexLoad, rep.Index = took, idx.Stats()
-	say("asset index: %d entries, ~%d MiB, loaded in %.1fs", rep.Index.Entries, rep.Index.Bytes>>20, took.Seconds())
-	addr, key, stop, err := startServer(ctx, s, nil, say)
+	addr, key, stop, err := startServer(ctx, s, nil, nil, say)
 	if err != nil {
 		return nil, err
 	}
 	defer stop()
-	iaddr, ikey, istop, err := startServer(ctx, s, idx, say)
+	iaddr, ikey, istop, err := startServer(ctx, s, idx, cache, say)
 	if err != nil {
 		return nil, err
 	}

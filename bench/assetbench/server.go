@@ -11,14 +11,15 @@ import (
 	"github.com/dasch-labs/dasch/api/methods"
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/checkpoint"
+	"github.com/dasch-labs/dasch/query/assetcache"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // startServer serves the DAS methods over loopback HTTP as `dasch serve`
 // does, behind a fresh API key; with idx, states come from the asset
-// index first.
-func startServer(ctx context.Context, s arrowstore.Store, idx das.AssetIndex, say func(string, ...any)) (addr, key string, stop func(), err error) {
+// index first, or with cache, through it.
+func startServer(ctx context.Context, s arrowstore.Store, idx das.AssetIndex, cache *assetcache.Cache, say func(string, ...any)) (addr, key string, stop func(), err error) {
 	key, _, err = auth.CreateKey(ctx, s, "bench")
 	if err != nil {
 		return "", "", nil, fmt.Errorf("api key: %w", err)
@@ -28,7 +29,7 @@ func startServer(ctx context.Context, s arrowstore.Store, idx das.AssetIndex, sa
 		return "", "", nil, fmt.Errorf("api keys: %w", err)
 	}
 	log := slog.New(slog.NewTextHandler(sayWriter(say), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	reg := methods.New(methods.Options{Methods: methods.DAS, Store: s, Slots: checkpoint.NewSlotCache(s, 200*time.Millisecond), Assets: idx, Logger: log})
+	reg := methods.New(methods.Options{Methods: methods.DAS, Store: s, Slots: checkpoint.NewSlotCache(s, 200*time.Millisecond), Assets: idx, AssetCache: cache, Logger: log})
 	srv, err := server.New(server.Config{Listen: "127.0.0.1:0", RequestTimeout: time.Minute, Logger: log}, reg, keys, nil)
 	if err != nil {
 		return "", "", nil, fmt.Errorf("server: %w", err)

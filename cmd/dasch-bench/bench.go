@@ -39,6 +39,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	partChunks := fs.Int("part-chunks", compressedbench.DefaultPartChunks, "compressed suite: chunks per part, one INSERT per table committed every that many chunks (1: a part per chunk)")
 	transfers := fs.Int("transfers", 0, "compressed suite: transfers ingested after the pages, each spending a stored account and creating two (0: 1% of --accounts, at most 50,000; negative: none)")
 	liveSlots := fs.Int("live-slots", 0, "compressed suite: slots of 100 transfers ingested one at a time after the transfers, with the state step's balance copy and scanning token_balances (0: 20; negative: none)")
+	cacheMB := fs.Int64("asset-cache-mb", 0, "assets suite: serve the second column with dasch serve's document cache of this many MiB instead of the asset index (0: the index)")
 	profile := fs.String("ingest-profile", "", "compressed suite: write a CPU profile (pprof) of the end-to-end ingest to this file; assets suite: of the asset state fold")
 	withPG := fs.Bool("postgres", true, "compressed and assets suites: load and query the PostgreSQL 15 reference (assets suite: by default only when PostgreSQL is installed)")
 	pgBin := fs.String("pg-bin", "", "compressed and assets suites: directory of initdb and postgres (default: "+pgref.DefaultBinDir+")")
@@ -100,6 +101,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 			_, err := pgref.FindBinDir()
 			cfg.Postgres = err == nil
 		}
+		cfg.CacheMB = *cacheMB
 		if *profile != "" {
 			f, err := os.Create(*profile)
 			if err != nil {

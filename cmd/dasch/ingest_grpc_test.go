@@ -59,7 +59,7 @@ func TestIngestGRPCUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"--source", "files:../../testdata/demo", "--x-token", "x"}, "--x-token applies to grpc:URL sources only"},
-		{[]string{"--source", "grpc:" + srv.URL, "--fetchers", "2"}, "--fetchers applies to rpc:URL sources only"},
+		{[]string{"--source", "grpc:" + srv.URL, "--fetchers", "2"}, "--fetchers and --bootstrap apply to rpc:URL sources only"},
 		{[]string{"--source", "grpc:" + srv.URL, "--commitment", "rooted"}, `commitment "rooted": want processed, confirmed or finalized`},
 		{[]string{"--source", "grpc:" + srv.URL, "--from", "43", "--to", "40"}, "--to 40 is before --from 43"},
 		{[]string{"--source", "grpc:" + srv.URL + "/path"}, "a gRPC URL has no path or query"},

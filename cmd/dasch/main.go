@@ -20,6 +20,15 @@ type command struct {
 	run     func(ctx context.Context, env *env, args []string) error
 }
 
+// helpMore is what `dasch help COMMAND` adds below a command's summary;
+// errors print the usage line alone.
+func helpMore(name string) string {
+	if name == "ingest" {
+		return ingestRPCHelp
+	}
+	return ""
+}
+
 // env is what a command may touch: no globals, so commands are testable.
 type env struct {
 	stdout, stderr io.Writer
@@ -29,7 +38,7 @@ type env struct {
 func commands() map[string]command {
 	return map[string]command{
 		"serve":       {"serve the JSON-RPC API", "serve [--store URL] [--listen ADDR] [--admin-listen ADDR] [--billing FILE] [--plan-limits] [--request-log=false] [--asset-cache-mb N] [--ingest SOURCE [dasch ingest's flags but --source and --to]]", runServe},
-		"ingest":      {"index Solana data from a source", "ingest [--store URL] [--trees FILE] [--batch-rows N] [--batch-mb N] [--batch-age D] [--part-rows N] [--part-mb N] [--part-age D] --source files:DIR|rpc:URL|grpc:URL [--bootstrap (rpc) | --from SLOT|latest] [--to SLOT] [--commitment processed|confirmed|finalized] [--fetchers N (rpc)] [--x-token T (grpc)] [--progress-every D]" + ingestRPCHelp, runIngest},
+		"ingest":      {"index Solana data from a source", "ingest [--store URL] [--trees FILE] [--batch-rows N] [--batch-mb N] [--batch-age D] [--part-rows N] [--part-mb N] [--part-age D] --source files:DIR|rpc:URL|grpc:URL [--bootstrap (rpc) | --from SLOT|latest] [--to SLOT] [--commitment processed|confirmed|finalized] [--fetchers N (rpc)] [--x-token T (grpc)] [--progress-every D]", runIngest},
 		"migrate":     {"create or upgrade the schema", "migrate [--store URL]", runMigrate},
 		"keys":        {"manage API keys", "keys create [--store URL] --project NAME [--services das,photon,rpc] | keys list [--store URL] [--project NAME] | keys revoke [--store URL] KEY_ID", runKeys},
 		"projects":    {"manage projects: plan, credits, billing anchor, prepaid credits", "projects create|set [--store URL] [--plan NAME] [--credits-limit N|plan] [--billing-anchor YYYY-MM-DD] [--prepaid-credits N] NAME | projects list [--store URL]", runProjects},
@@ -59,7 +68,7 @@ func run(ctx context.Context, e *env, args []string) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
 			if c, ok := cmds[args[1]]; ok {
-				fmt.Fprintf(e.stdout, "usage: dasch %s\n\n%s\n", c.usage, c.summary)
+				fmt.Fprintf(e.stdout, "usage: dasch %s\n\n%s%s\n", c.usage, c.summary, helpMore(args[1]))
 				return 0
 			}
 		}
