@@ -13,7 +13,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/source"
-	"github.com/dasch-labs/dasch/internal/geysertest"
+	"github.com/dasch-labs/dasch/ingest/source/geyser/geysertest"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 

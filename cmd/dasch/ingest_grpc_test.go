@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dasch-labs/dasch/internal/geysertest"
+	"github.com/dasch-labs/dasch/ingest/source/geyser/geysertest"
 )
 
 // demoStream serves the demo's mint-and-transfer transactions (slots 40

@@ -11,7 +11,7 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/ingest/source"
-	"github.com/dasch-labs/dasch/internal/geysertest"
+	"github.com/dasch-labs/dasch/ingest/source/geyser/geysertest"
 )
 
 // dasCase is the part of a DAS corpus case these tests read.

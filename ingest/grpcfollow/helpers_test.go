@@ -23,7 +23,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/ingest/decoders"
 	"github.com/dasch-labs/dasch/ingest/source"
-	"github.com/dasch-labs/dasch/internal/geysertest"
+	"github.com/dasch-labs/dasch/ingest/source/geyser/geysertest"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/server"

@@ -8,8 +8,8 @@ import (
 
 	"github.com/dasch-labs/dasch/chain/token"
 	"github.com/dasch-labs/dasch/ingest/source"
+	"github.com/dasch-labs/dasch/ingest/source/geyser/geysertest"
 	pb "github.com/dasch-labs/dasch/internal/geyserpb"
-	"github.com/dasch-labs/dasch/internal/geysertest"
 )
 
 // Malformed updates become dead letters, with their slot, why, and the

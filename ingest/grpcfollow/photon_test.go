@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/ingest/source"
-	"github.com/dasch-labs/dasch/internal/geysertest"
+	"github.com/dasch-labs/dasch/ingest/source/geyser/geysertest"
 	"github.com/dasch-labs/dasch/schema"
 )
 
 // rawTables hold what a source carries as it is: a stream carries only
-// the programs the decoders read, files carry everything.
-var rawTables = []string{schema.TableTxs, schema.TableAccounts, schema.TableAccByOwner, schema.TableBlocks, schema.TableCheckpoints}
+// the programs the decoders read, files carry everything (sol_balances
+// files every carried transaction's balances).
+var rawTables = []string{schema.TableTxs, schema.TableAccounts, schema.TableAccByOwner, schema.TableBlocks, schema.TableCheckpoints,
+	schema.TableSolBalances}
 
 // The Photon corpus's transactions (every set, and its whole blocks)
 // leave the same compressed state after a Geyser stream as after files:

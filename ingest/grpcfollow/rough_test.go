@@ -11,8 +11,8 @@ import (
 	"github.com/dasch-labs/dasch/chain/token"
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest/source"
+	"github.com/dasch-labs/dasch/ingest/source/geyser/geysertest"
 	pb "github.com/dasch-labs/dasch/internal/geyserpb"
-	"github.com/dasch-labs/dasch/internal/geysertest"
 )
 
 // mixedSlots is a stream of every kind of state the decoders derive:

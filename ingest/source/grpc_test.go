@@ -13,8 +13,8 @@ import (
 	"github.com/dasch-labs/dasch/chain/bubblegum"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/chain/token"
+	"github.com/dasch-labs/dasch/ingest/source/geyser/geysertest"
 	pb "github.com/dasch-labs/dasch/internal/geyserpb"
-	"github.com/dasch-labs/dasch/internal/geysertest"
 )
 
 // synthSlots are n slots from first on: each with two token accounts

@@ -11,8 +11,8 @@ import (
 
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest/source/geyser"
+	"github.com/dasch-labs/dasch/ingest/source/geyser/geysertest"
 	pb "github.com/dasch-labs/dasch/internal/geyserpb"
-	"github.com/dasch-labs/dasch/internal/geysertest"
 )
 
 // smallTx is a small transaction update touching every part the

@@ -224,12 +224,17 @@ func applyMeta(tx *solana.Tx, m *pb.TransactionStatusMeta, loaded int) error {
 	if tx.Version < 0 && len(w)+len(r) > 0 {
 		return errors.New("loaded addresses on a legacy message")
 	}
+	tx.NumLoadedWritable = len(w)
 	for i, k := range append(slices.Clip(w), r...) {
 		var key solana.Pubkey
 		if err := fixed(key[:], k, "loaded address "+strconv.Itoa(i)); err != nil {
 			return err
 		}
 		tx.AccountKeys = append(tx.AccountKeys, key)
+	}
+	// As ParseTx keeps them: only when there is one per account key.
+	if pb := m.GetPostBalances(); len(pb) == len(tx.AccountKeys) {
+		tx.PostBalances = slices.Clone(pb)
 	}
 	if m.GetInnerInstructionsNone() {
 		return nil
