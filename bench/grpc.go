@@ -5,13 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/chain/token"
 	"github.com/dasch-labs/dasch/ingest"
-	"github.com/dasch-labs/dasch/ingest/arrowbatch"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/ingest/source/geyser/geysertest"
 	"github.com/dasch-labs/dasch/store/arrowstore"
@@ -58,38 +54,10 @@ func RunGRPC(ctx context.Context, s arrowstore.Store, n, batchRows int) (GRPCRep
 		accs[i] = a
 	}
 
-	// Phase 1: every batch built before the clock starts.
-	mem := memory.NewGoAllocator()
-	var recs []arrow.RecordBatch
-	b := arrowbatch.AccountsTable().New(mem)
-	defer b.Release()
-	for _, a := range accs {
-		row := arrowbatch.AccountRow(*a)
-		if err := b.Append(&row); err != nil {
-			return rep, err
-		}
-		if b.Len() == batchRows {
-			recs = append(recs, b.NewRecord())
-		}
-	}
-	if b.Len() > 0 {
-		recs = append(recs, b.NewRecord())
-	}
-	defer func() {
-		for _, r := range recs {
-			r.Release()
-		}
-	}()
-	if err := emptyAccounts(ctx, s); err != nil {
+	// Phase 1: the raw insert of the same rows.
+	var err error
+	if rep.Raw, err = rawInsert(ctx, s, accs, batchRows); err != nil {
 		return rep, err
-	}
-	start := time.Now()
-	if err := insertAll(ctx, s, recs, 2); err != nil {
-		return rep, err
-	}
-	rep.Raw = time.Since(start)
-	if err := expectAccounts(ctx, s, n); err != nil {
-		return rep, fmt.Errorf("raw phase: %w", err)
 	}
 
 	// Phase 2: the same writes from a loopback Geyser server.
@@ -120,7 +88,7 @@ func RunGRPC(ctx context.Context, s arrowstore.Store, n, batchRows int) (GRPCRep
 		AccountOwners: []solana.Pubkey{token.TokenProgram()}}); err != nil {
 		return rep, err
 	}
-	start = time.Now()
+	start := time.Now()
 	if _, err := ingest.Run(ctx, ingest.Config{Store: s, Source: src, BatchRows: batchRows}); err != nil {
 		return rep, fmt.Errorf("stream: %w", err)
 	}
