@@ -9,16 +9,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/billing"
+	"github.com/dasch-labs/dasch/internal/lazylisten"
 	"github.com/dasch-labs/dasch/metrics"
 	"github.com/dasch-labs/dasch/reqlog"
 	"github.com/dasch-labs/dasch/store"
@@ -54,8 +53,7 @@ type Server struct {
 	o   Options
 	srv *http.Server
 
-	mu sync.Mutex
-	ln net.Listener
+	ln *lazylisten.Listener
 }
 
 // New builds the service.
@@ -72,44 +70,26 @@ func New(o Options) (*Server, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	s := &Server{o: o}
+	s := &Server{o: o, ln: lazylisten.New("admin", o.Listen)}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 60 * time.Second}
 	return s, nil
 }
 
 // Listen binds the address; Serve calls it if it was not called.
-func (s *Server) Listen() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ln != nil {
-		return nil
-	}
-	ln, err := net.Listen("tcp", s.o.Listen)
-	if err != nil {
-		return fmt.Errorf("admin: listen %s: %w", s.o.Listen, err)
-	}
-	s.ln = ln
-	return nil
-}
+func (s *Server) Listen() error { return s.ln.Listen() }
 
 // Addr is the bound address, empty before Listen.
-func (s *Server) Addr() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ln == nil {
-		return ""
-	}
-	return s.ln.Addr().String()
-}
+func (s *Server) Addr() string { return s.ln.Addr() }
 
 // Serve answers until ctx ends, then lets requests in flight finish.
 func (s *Server) Serve(ctx context.Context) error {
-	if err := s.Listen(); err != nil {
+	ln, err := s.ln.Bound()
+	if err != nil {
 		return err
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- s.srv.Serve(s.ln) }()
+	go func() { errc <- s.srv.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("admin: serve: %w", err)
@@ -117,7 +97,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err := s.srv.Shutdown(sctx)
+	err = s.srv.Shutdown(sctx)
 	<-errc
 	if err != nil {
 		return fmt.Errorf("admin: shutdown: %w", err)

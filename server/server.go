@@ -18,6 +18,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/dasch-labs/dasch/internal/lazylisten"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
 
@@ -178,8 +179,8 @@ type Server struct {
 	// down is set while the last health probe failed (ProbeEvery).
 	down atomic.Bool
 
-	mu     sync.Mutex
-	ln     net.Listener
+	ln     *lazylisten.Listener
+	mu     sync.Mutex // guards served and base
 	served bool
 }
 
@@ -198,6 +199,7 @@ func New(cfg Config, reg *jsonrpc.Registry, keys KeyChecker, health Health) (*Se
 		reg:    reg,
 		keys:   keys,
 		health: health,
+		ln:     lazylisten.New("server", cfg.Listen),
 		base:   context.Background(),
 	}
 	s.resolver, _ = keys.(KeyResolver)
@@ -228,35 +230,17 @@ func New(cfg Config, reg *jsonrpc.Registry, keys KeyChecker, health Health) (*Se
 
 // Listen binds the configured address. Serve calls it when it was not called
 // before; calling it first makes Addr known (useful with port 0).
-func (s *Server) Listen() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ln != nil {
-		return nil
-	}
-	ln, err := net.Listen("tcp", s.cfg.Listen)
-	if err != nil {
-		return fmt.Errorf("server: listen %s: %w", s.cfg.Listen, err)
-	}
-	s.ln = ln
-	return nil
-}
+func (s *Server) Listen() error { return s.ln.Listen() }
 
 // Addr is the bound address ("127.0.0.1:41234"), empty before Listen.
-func (s *Server) Addr() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ln == nil {
-		return ""
-	}
-	return s.ln.Addr().String()
-}
+func (s *Server) Addr() string { return s.ln.Addr() }
 
 // Serve answers requests until ctx is cancelled, then stops accepting, lets
 // in-flight requests finish (up to ShutdownTimeout) and returns nil. It can
 // be called once.
 func (s *Server) Serve(ctx context.Context) error {
-	if err := s.Listen(); err != nil {
+	ln, err := s.ln.Bound()
+	if err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -265,7 +249,6 @@ func (s *Server) Serve(ctx context.Context) error {
 		return errors.New("server: Serve called twice")
 	}
 	s.served = true
-	ln := s.ln
 	s.base = context.WithoutCancel(ctx)
 	s.mu.Unlock()
 
@@ -287,7 +270,7 @@ func (s *Server) Serve(ctx context.Context) error {
 
 	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
-	err := s.srv.ShutdownWithContext(sctx)
+	err = s.srv.ShutdownWithContext(sctx)
 	// fasthttp only closes listeners it has registered; if Serve had not got
 	// that far yet, closing ours is what makes it return.
 	_ = ln.Close()
