@@ -202,8 +202,9 @@ func Search(q Query) (Scope, error) {
 	// A required owner is a listing key too.
 	if q.Owner != nil && !q.Any && !q.Negate && tokenType != TokenFungible && tokenType != TokenAll {
 		conds = append(conds, keyed(schema.AssetPathOwner, q.Owner, nil))
-		// The most selective key, most often: it drives.
-		keys = append(keys[len(keys)-1:len(keys):len(keys)], keys[:len(keys)-1]...)
+		// The most selective key, most often: it drives (keys[0]).
+		last := len(keys) - 1
+		keys[0], keys[last] = keys[last], keys[0]
 	}
 	if !q.Any && !q.Negate && len(keys) > 0 {
 		// Every listed asset_keys row carries its asset's conditions: read
