@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/dasch-labs/dasch/bench/assetbench"
 	"github.com/dasch-labs/dasch/bench/benchjson"
 	"github.com/dasch-labs/dasch/bench/compressedbench"
+	"github.com/dasch-labs/dasch/bench/lagbench"
 	"github.com/dasch-labs/dasch/bench/pgref"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/server"
@@ -23,7 +25,7 @@ import (
 
 func runBench(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "bench")
-	suite := fs.String("suite", "insert", "insert: the store's insert limit vs the pipeline; compressed: compressed-state reads and ingest vs PostgreSQL; assets: getAsset/getAssetBatch latency and asset ingest")
+	suite := fs.String("suite", "insert", "insert: the store's insert limit vs the pipeline; compressed: compressed-state reads and ingest vs PostgreSQL; assets: getAsset/getAssetBatch latency and asset ingest; lag: an account update's time to getAsset while serve follows a gRPC stream")
 	url := fs.String("store", "", "store URL (default: a fresh embedded store in a temporary directory)")
 	rows := fs.Int("rows", 1_000_000, "insert suite: synthetic accounts to insert")
 	batch := fs.Int("batch", 50_000, "insert suite: rows per Arrow batch")
@@ -50,8 +52,11 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	nAssets := fs.Int("assets", defAssets, "assets suite: digital assets to generate (env "+assetbench.EnvAssets+")")
 	lists := fs.Bool("lists", true, "assets suite: skew the generated owners, collections, creators and authorities and measure getAssetsByOwner, getAssetsByGroup and searchAssets pages beside PostgreSQL")
 	restart := fs.Bool("restart", true, "assets suite: time a restart of `dasch serve --asset-index=false` on the loaded store (needs the dasch binary)")
-	daschBin := fs.String("dasch-bin", "", "assets suite: the dasch binary the restart runs (default: beside dasch-bench, else on PATH)")
+	daschBin := fs.String("dasch-bin", "", "assets and lag suites: the dasch binary the restart and the lag suite run (default: beside dasch-bench, else on PATH)")
 	quick := fs.Bool("quick", false, "compressed and assets suites: tiny request budgets, for smoke runs and tests (figures not comparable with full runs)")
+	rate := fs.Int("rate", lagbench.MainnetRate, "lag suite: the first phase's account writes per second (the next phases multiply it by --rate-factor)")
+	rateFactors := fs.String("rate-factor", "10", "lag suite: comma-separated multiples of --rate for the next phases")
+	phase := fs.Duration("phase", 30*time.Second, "lag suite: each phase's length")
 	jsonOut := fs.String("json", "", "every suite: also write the run as one JSON object to this file (docs/performance.md, \"Bench JSON\")")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -126,8 +131,34 @@ func runBench(ctx context.Context, e *env, args []string) error {
 			}
 		}
 		return benchAssets(ctx, e, *url, cfg, rc, *jsonOut)
+	case "lag":
+		cfg := lagbench.Config{Rates: []int{*rate}, Phase: *phase, Seed: *seed}
+		for _, f := range strings.Split(*rateFactors, ",") {
+			if f = strings.TrimSpace(f); f == "" {
+				continue
+			}
+			n, err := strconv.Atoi(f)
+			if err != nil || n <= 0 {
+				return usagef("--rate-factor takes positive integers, not %q", f)
+			}
+			cfg.Rates = append(cfg.Rates, n**rate)
+		}
+		if *rate <= 0 || *phase <= 0 {
+			return usagef("--rate and --phase must be positive")
+		}
+		if *quick {
+			cfg.NFTs, cfg.Mints, cfg.Holders, cfg.Drain = 200, 20, 200, 30*time.Second
+			if !flagSet(fs, "phase") {
+				cfg.Phase = 2 * time.Second
+			}
+		}
+		var err error
+		if cfg.Bin, err = findDasch(*daschBin); err != nil {
+			return err
+		}
+		return benchLag(ctx, e, cfg, *jsonOut)
 	}
-	return usagef("--suite must be insert, compressed or assets, not %q", *suite)
+	return usagef("--suite must be insert, compressed, assets or lag, not %q", *suite)
 }
 
 func benchInsert(ctx context.Context, e *env, url string, rows, batch int, jsonOut string) error {
@@ -207,7 +238,7 @@ func findDasch(bin string) (string, error) {
 	if p, err := exec.LookPath("dasch"); err == nil {
 		return p, nil
 	}
-	return "", usagef("the restart needs the dasch binary, not found beside dasch-bench or on PATH: build it (make build), pass --dasch-bin, or --restart=false")
+	return "", usagef("the restart and the lag suite need the dasch binary, not found beside dasch-bench or on PATH: build it (make build), pass --dasch-bin, or --restart=false")
 }
 
 // flagSet reports whether the command line set flag name.

@@ -111,6 +111,9 @@ func TestSuitesJSON(t *testing.T) {
 				"getassetsbyowner_big_owner_first_page / http_store", "searchassets_grouping_showgrandtotal / http_store"},
 			[]string{"restart_first_answer_s", "ingest_accounts_per_s"},
 			map[string]any{"assets": float64(3000), "postgres": pgErr == nil, "restart": true, "lists": true}},
+		// dasch serve following a loopback gRPC stream on a schedule.
+		{"lag", []string{"--quick", "--rate", "500", "--rate-factor", "4"}, []string{"lag_500", "lag_2000"},
+			[]string{"preload_visible_s", "lag_500_kept_writes_per_s", "lag_2000_max_s"}, map[string]any{"probes": float64(4)}},
 	}
 	for _, tc := range tests {
 		path := filepath.Join(t.TempDir(), tc.suite+".json")
@@ -144,6 +147,16 @@ func TestSuitesJSON(t *testing.T) {
 		for _, f := range tc.figures {
 			if r.Figures[f] <= 0 {
 				t.Errorf("%s: figure %s = %v", tc.suite, f, r.Figures[f])
+			}
+		}
+		if tc.suite == "lag" {
+			for _, rate := range []string{"500", "2000"} {
+				if seen, want := r.Counts["lag_"+rate+"_probes_seen"], r.Counts["lag_"+rate+"_probes"]; seen != want || want == 0 {
+					t.Errorf("lag: %s writes/s: %d of %d probes seen", rate, seen, want)
+				}
+				if r.Memory["serve_"+rate].RSSBytes <= 0 {
+					t.Errorf("lag: no memory of the server: %+v", r.Memory)
+				}
 			}
 		}
 		if tc.suite == "assets" {

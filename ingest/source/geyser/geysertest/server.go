@@ -76,6 +76,10 @@ type Script struct {
 	NoReplay bool
 	// Token, when set, is the x-token every call must carry.
 	Token string
+	// Pace, when set, is called before a slot's first update goes out on
+	// a stream and may block: a benchmark holds slots to a schedule with
+	// it. An error ends the stream with it.
+	Pace func(ctx context.Context, slot uint64) error
 }
 
 // Server is a running loopback server.
@@ -248,9 +252,16 @@ func (s *Server) Subscribe(stream pb.Geyser_SubscribeServer) error {
 		limit = s.script.Disconnects[n]
 	}
 	sent, content := 0, 0
+	paced, anyPaced := uint64(0), false
 	for _, m := range s.timeline(req) {
 		if m.slot < start {
 			continue
+		}
+		if p := s.script.Pace; p != nil && (!anyPaced || m.slot > paced) {
+			if err := p(ctx, m.slot); err != nil {
+				return err
+			}
+			paced, anyPaced = m.slot, true
 		}
 		times := 1
 		if m.content {
