@@ -81,6 +81,34 @@ func TestSealCompletesLiveSlot(t *testing.T) {
 	}
 }
 
+// A follower at the head of the chain sends a sealed slot at once: with
+// batch and part ages of an hour, only the seal flush can commit it.
+func TestSealedSlotSentAtOnce(t *testing.T) {
+	s := storetest.Open(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	items := append(photonItems(t), source.Item{Kind: source.KindSeal, Slot: 43})
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(ctx, Config{Store: s, Source: &liveSource{items: items}, BatchAge: time.Hour, PartAge: time.Hour})
+		done <- err
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for indexedSlot(t, s) < 43 {
+		if time.Now().After(deadline) {
+			t.Fatalf("checkpoint %d: the sealed slot 43 was not sent", indexedSlot(t, s))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := one(t, s, `SELECT count() FROM transactions FINAL`, nil)[0]; n != uint64(4) {
+		t.Errorf("%v transactions, want 4", n)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run = %v", err)
+	}
+}
+
 func TestCancelKeepsCheckpointConsistent(t *testing.T) {
 	s := storetest.Open(t)
 	ctx, cancel := context.WithCancel(context.Background())

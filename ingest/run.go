@@ -88,6 +88,9 @@ type run struct {
 type job struct {
 	item source.Item
 	out  chan output
+	// sealed marks the consumer's copy of a seal: every item of its slot
+	// is ahead of it in the order.
+	sealed bool
 }
 
 func (r *run) run(parent context.Context) error {
@@ -175,7 +178,15 @@ func (r *run) read(ctx context.Context, jobs, order chan<- *job) error {
 			if r.cfg.ForceSlot != nil {
 				return nil // every item is at the forced slot, which stays open
 			}
-			return r.mark.Seal(it.Slot)
+			if err := r.mark.Seal(it.Slot); err != nil {
+				return err
+			}
+			select {
+			case order <- &job{item: it, sealed: true}:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		}
 		if f := r.cfg.ForceSlot; f != nil {
 			it.Slot = *f
@@ -205,11 +216,25 @@ func (r *run) consume(ctx context.Context, order <-chan *job) error {
 	// Ticks drive age flushes and redraws; a tiny age must not make it spin.
 	tick := time.NewTicker(max(min(r.cfg.BatchAge/2, redrawEvery), time.Millisecond))
 	defer tick.Stop()
+	// idle fires when a slot was sealed with nothing after it for
+	// sealIdle: a follower at the head of the chain, whose slot is sent
+	// at once rather than at the batch age. A follower catching up has
+	// items waiting and keeps its batches full.
+	idle := time.NewTimer(time.Hour)
+	idle.Stop()
+	defer idle.Stop()
 	for {
 		select {
 		case j, ok := <-order:
 			if !ok {
 				return nil
+			}
+			idle.Stop()
+			if j.sealed {
+				if len(order) == 0 {
+					idle.Reset(sealIdle)
+				}
+				break
 			}
 			var o output
 			select {
@@ -219,6 +244,10 @@ func (r *run) consume(ctx context.Context, order <-chan *job) error {
 			}
 			r.count(o)
 			if err := r.batch.Add(ctx, o.seq, o.rows); err != nil {
+				return err
+			}
+		case <-idle.C:
+			if err := r.batch.Flush(ctx); err != nil {
 				return err
 			}
 		case now := <-tick.C:
@@ -233,6 +262,10 @@ func (r *run) consume(ctx context.Context, order <-chan *job) error {
 		r.advance()
 	}
 }
+
+// sealIdle is how long a sealed slot with nothing after it waits before
+// its batches are sent.
+const sealIdle = 5 * time.Millisecond
 
 func (r *run) count(o output) {
 	s := &r.stats

@@ -175,6 +175,25 @@ func (b *Batcher) Poll(ctx context.Context) error {
 	return b.err
 }
 
+// Flush sends every batch and commits its part now, whatever its age: a
+// follower that has taken in a whole slot and has nothing else waiting
+// makes it visible without waiting for the age limit.
+func (b *Batcher) Flush(ctx context.Context) error {
+	if err := b.usable(); err != nil {
+		return err
+	}
+	b.drain()
+	for _, t := range b.order {
+		if b.err != nil {
+			break
+		}
+		if t.b.Len() > 0 || t.part != nil {
+			b.flush(ctx, t, true)
+		}
+	}
+	return b.err
+}
+
 // Close commits every remaining row, waits for all writes and releases
 // the builders.
 func (b *Batcher) Close(ctx context.Context) error {
