@@ -1,7 +1,7 @@
 // Package admin is the administration service on its own listener: the
 // Project usage endpoint of the specification,
-// GET /v0/admin/projects/{id}/usage, and the Prometheus metrics on
-// GET /metrics.
+// GET /v0/admin/projects/{id}/usage, the operator's key routes (keys.go)
+// and the Prometheus metrics on GET /metrics.
 package admin
 
 import (
@@ -46,6 +46,12 @@ type Options struct {
 	Timeout time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Token is the operator token the key routes want (keys.go); empty
+	// turns them off. KeyStore is where they write, and Forget drops a
+	// revoked key from the serving memory at once.
+	Token    string
+	KeyStore store.ExecQuerier
+	Forget   func(id string)
 }
 
 // Server is the administration service.
@@ -122,9 +128,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	if s.serveKeys(w, r) {
+		return
+	}
 	id, ok := usagePath(r.URL.Path)
 	if !ok {
-		writeError(w, http.StatusNotFound, "unknown path; the usage endpoint is GET /v0/admin/projects/{id}/usage")
+		writeError(w, http.StatusNotFound, "unknown path; the usage endpoint is GET /v0/admin/projects/{id}/usage, the key routes /v0/admin/keys")
 		return
 	}
 	start := s.o.Now()

@@ -249,3 +249,18 @@ func (c *Checker) Watch(ctx context.Context, interval time.Duration, onErr func(
 		}
 	}
 }
+
+// Forget drops the key of id from memory at once and remembers it as
+// unknown, so a key just revoked in the store fails from the next
+// request on, before the next change check; a later lookup finds it
+// revoked in the store.
+func (c *Checker) Forget(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for h, k := range c.known {
+		if k.ID == id {
+			delete(c.known, h)
+			c.unknown[h] = time.Now()
+		}
+	}
+}

@@ -104,11 +104,8 @@ func RevokeKey(ctx context.Context, s store.ExecQuerier, key string) error {
 // check (Checker.Watch).
 func RevokeKeyID(ctx context.Context, s store.ExecQuerier, id string) (bool, error) {
 	id = strings.ToLower(strings.TrimSpace(id))
-	if len(id) != 16 {
-		return false, fmt.Errorf("key id %q: want the 16 hex digits `dasch keys list` shows", id)
-	}
-	if _, err := hex.DecodeString(id); err != nil {
-		return false, fmt.Errorf("key id %q: %w", id, err)
+	if _, err := hex.DecodeString(id); err != nil || len(id) != 16 {
+		return false, BadKeyIDError{id}
 	}
 	res, err := s.Query(ctx, `SELECT count() FROM api_keys WHERE `+keyIDSQL+` = {id:String}`, store.Params{"id": id})
 	if err != nil {
@@ -126,6 +123,13 @@ func RevokeKeyID(ctx context.Context, s store.ExecQuerier, id string) (bool, err
 		return false, fmt.Errorf("revoke key: %w", err)
 	}
 	return true, nil
+}
+
+// BadKeyIDError is a key id that is not 16 hex digits.
+type BadKeyIDError struct{ ID string }
+
+func (e BadKeyIDError) Error() string {
+	return fmt.Sprintf("key id %q: want the 16 hex digits `dasch keys list` shows", e.ID)
 }
 
 // KeyListing is one key as `dasch keys list` shows it: never the key.

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	neturl "net/url"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/dasch-labs/dasch/admin"
 	"github.com/dasch-labs/dasch/auth"
 )
 
@@ -30,6 +32,7 @@ func keysCreate(ctx context.Context, e *env, args []string) error {
 	url := fs.String("store", defaultStore(), "store URL")
 	project := fs.String("project", "", "project name (created if new)")
 	services := fs.String("services", "", "service classes the key may use, comma-separated: das, photon, rpc (empty = all)")
+	adm := addAdminFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -45,6 +48,14 @@ func keysCreate(ctx context.Context, e *env, args []string) error {
 		default:
 			return usagef("unknown service %q in --services: das, photon or rpc", sv)
 		}
+	}
+	if adm.on() {
+		var k admin.KeyInfo
+		if err := adm.call(ctx, "POST", "/v0/admin/keys", map[string]any{"project": *project, "services": svcs}, &k); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "project %s (%s), key id %s\n%s\n", *project, k.ProjectID, k.ID, k.Key)
+		return nil
 	}
 	s, closeStore, err := openStore(ctx, e, *url, true)
 	if err != nil {
@@ -64,17 +75,29 @@ func keysList(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "keys list")
 	url := fs.String("store", defaultStore(), "store URL")
 	project := fs.String("project", "", "only this project's keys (name or id)")
+	adm := addAdminFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	s, closeStore, err := openStore(ctx, e, *url, true)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	keys, err := auth.ListKeys(ctx, s, *project)
-	if err != nil {
-		return err
+	var keys []auth.KeyListing
+	if adm.on() {
+		var out struct{ Keys []admin.KeyInfo }
+		if err := adm.call(ctx, "GET", "/v0/admin/keys?project="+neturl.QueryEscape(*project), nil, &out); err != nil {
+			return err
+		}
+		for _, k := range out.Keys {
+			keys = append(keys, auth.KeyListing{ID: k.ID, Prefix: k.Prefix, ProjectID: k.ProjectID, Project: k.Project,
+				Services: k.Services, Revoked: k.Revoked, Created: k.Created})
+		}
+	} else {
+		s, closeStore, err := openStore(ctx, e, *url, true)
+		if err != nil {
+			return err
+		}
+		defer closeStore()
+		if keys, err = auth.ListKeys(ctx, s, *project); err != nil {
+			return err
+		}
 	}
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tPREFIX\tPROJECT\tPROJECT ID\tSERVICES\tCREATED\tSTATUS")
@@ -95,11 +118,19 @@ func keysList(ctx context.Context, e *env, args []string) error {
 func keysRevoke(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "keys revoke")
 	url := fs.String("store", defaultStore(), "store URL")
+	adm := addAdminFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return usagef("expected one key id (from `dasch keys list`)")
+	}
+	if adm.on() {
+		if err := adm.call(ctx, "POST", "/v0/admin/keys/"+neturl.PathEscape(fs.Arg(0))+"/revoke", nil, nil); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "key %s revoked (the server refuses it from now on)\n", strings.ToLower(fs.Arg(0)))
+		return nil
 	}
 	s, closeStore, err := openStore(ctx, e, *url, true)
 	if err != nil {

@@ -37,10 +37,10 @@ type env struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"serve":       {"serve the JSON-RPC API", "serve [--store URL] [--listen ADDR] [--admin-listen ADDR] [--billing FILE] [--plan-limits] [--request-log=false] [--asset-cache-mb N] [--ingest SOURCE [dasch ingest's flags but --source and --to]]", runServe},
+		"serve":       {"serve the JSON-RPC API", "serve [--store URL] [--listen ADDR] [--admin-listen ADDR [--admin-token T]] [--billing FILE] [--plan-limits] [--request-log=false] [--asset-cache-mb N] [--ingest SOURCE [dasch ingest's flags but --source and --to]]", runServe},
 		"ingest":      {"index Solana data from a source", "ingest [--store URL] [--trees FILE] [--batch-rows N] [--batch-mb N] [--batch-age D] [--part-rows N] [--part-mb N] [--part-age D] --source files:DIR|rpc:URL|grpc:URL [--bootstrap (rpc) | --from SLOT|latest] [--to SLOT] [--commitment processed|confirmed|finalized] [--fetchers N (rpc)] [--x-token T (grpc)] [--progress-every D]", runIngest},
 		"migrate":     {"create or upgrade the schema", "migrate [--store URL]", runMigrate},
-		"keys":        {"manage API keys", "keys create [--store URL] --project NAME [--services das,photon,rpc] | keys list [--store URL] [--project NAME] | keys revoke [--store URL] KEY_ID", runKeys},
+		"keys":        {"manage API keys", "keys create [--store URL | --admin URL] --project NAME [--services das,photon,rpc] | keys list [--store URL | --admin URL] [--project NAME] | keys revoke [--store URL | --admin URL] KEY_ID", runKeys},
 		"projects":    {"manage projects: plan, credits, billing anchor, prepaid credits", "projects create|set [--store URL] [--plan NAME] [--credits-limit N|plan] [--billing-anchor YYYY-MM-DD] [--prepaid-credits N] NAME | projects list [--store URL]", runProjects},
 		"sql":         {"run SQL on the store and print the result", "sql [--store URL] [--format table|tsv|json] \"SELECT ...\"", runSQL},
 		"bench":       {"benchmarks: insert limit vs pipeline, compressed state and assets vs PostgreSQL (runs dasch-bench)", "bench [--suite insert|compressed|assets] [--store URL] [--rows N] [--accounts N] [--chunk N] [--assets N] [--json FILE]", runBench},

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 // list and plans, rate limits and the request log.
 type usageFlags struct {
 	admin, billing *string
+	adminToken     *string
 	limits, log    *bool
 	watch          *time.Duration
 	printBilling   *bool
@@ -31,6 +33,7 @@ type usageFlags struct {
 func addUsageFlags(fs *flag.FlagSet) *usageFlags {
 	return &usageFlags{
 		admin:        fs.String("admin-listen", "", "serve the admin API (GET /v0/admin/projects/ID/usage) and /metrics on this address (empty = off)"),
+		adminToken:   fs.String("admin-token", "", "operator token of the admin API's key routes (/v0/admin/keys: create, list, revoke at once; default $DASCH_ADMIN_TOKEN, empty = off)"),
 		billing:      fs.String("billing", "", "JSON file of method prices and plans over the built-in ones (print those with --print-billing)"),
 		limits:       fs.Bool("plan-limits", false, "enforce each plan's rate limits per service class (DAS, compressed state, RPC)"),
 		log:          fs.Bool("request-log", true, "write every request to the request_log table"),
@@ -75,8 +78,12 @@ func (f *usageFlags) setup(e *env, cfg billing.Config, s arrowstore.Store, keys 
 	registerGauges(u.reg, s, mo.Slots, mo.Tip, keys)
 	mo.Store = metrics.TimeQueries(mo.Store, u.reg)
 	if *f.admin != "" {
+		token := *f.adminToken
+		if token == "" {
+			token = os.Getenv("DASCH_ADMIN_TOKEN")
+		}
 		a, err := admin.New(admin.Options{Listen: *f.admin, Keys: keys, Store: s, Config: &u.cfg, Meter: u.meter,
-			Log: u.log, Metrics: u.reg, Logger: e.log})
+			Log: u.log, Metrics: u.reg, Logger: e.log, Token: token, KeyStore: s, Forget: keys.Forget})
 		if err != nil {
 			return nil, err
 		}
