@@ -50,9 +50,19 @@ type Config struct {
 	// summary; nil means silent.
 	Progress io.Writer
 	IsTTY    bool
+	// Metrics, when set, is told of every part's rows as it commits and
+	// of every dead letter (the serving process's /metrics).
+	Metrics Reporter
 	// ProgressEvery, off a terminal, prints a progress line this often
 	// (a run that follows a chain never ends with a summary); 0 never.
 	ProgressEvery time.Duration
+}
+
+// Reporter takes ingest's figures as they happen; metrics.Registry is
+// one.
+type Reporter interface {
+	IngestRows(table string, n int)
+	DeadLetters(n int)
 }
 
 // ParseSource returns the source a spec such as "files:DIR" names.

@@ -43,9 +43,14 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 		start: time.Now(),
 	}
 	r.batch, err = arrowbatch.New(cfg.Store, arrowbatch.Options{
-		Tables:   tables(r.work.decoders),
-		Limits:   cfg.limits(),
-		OnInsert: func(table string, rows, _ int) { r.stats.Rows[table] += uint64(rows) },
+		Tables: tables(r.work.decoders),
+		Limits: cfg.limits(),
+		OnInsert: func(table string, rows, _ int) {
+			r.stats.Rows[table] += uint64(rows)
+			if m := cfg.Metrics; m != nil {
+				m.IngestRows(table, rows)
+			}
+		},
 		OnCommit: r.mark.Done,
 	})
 	if err != nil {
@@ -272,6 +277,9 @@ func (r *run) count(o output) {
 	s.Items++
 	s.Bytes += uint64(o.bytes)
 	s.DeadLetters += uint64(o.dead)
+	if m := r.cfg.Metrics; m != nil && o.dead > 0 {
+		m.DeadLetters(o.dead)
+	}
 	if !o.decoded {
 		return
 	}

@@ -118,6 +118,9 @@ type ingestPlan struct {
 	resume bool
 	// folded, when set, is told of every asset folded (serve's cache).
 	folded func(ids []solana.Pubkey)
+	// metrics, when set, takes the rows and dead letters (serve's
+	// /metrics).
+	metrics ingest.Reporter
 }
 
 // check validates the flags against the source spec; errors are usage
@@ -228,6 +231,7 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 		Progress:      e.stdout,
 		IsTTY:         tty,
 		ProgressEvery: p.every,
+		Metrics:       p.metrics,
 	}
 	dec := decoders.Options{Step: func(st *compressedstate.StateStep) { st.BalanceCache(*p.f.balanceCache) }, Folded: p.folded}
 	if err := decoders.Configure(ctx, s, &cfg, dec); err != nil {

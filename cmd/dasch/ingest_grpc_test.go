@@ -2,7 +2,11 @@ package main_test
 
 import (
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -78,7 +82,14 @@ func TestServeIngestsGRPC(t *testing.T) {
 	srv := demoStream(t, geysertest.Script{})
 	storeURL := "embedded:" + filepath.Join(t.TempDir(), "data")
 	key := lastLine(mustDasch(t, "keys", "create", "--store", storeURL, "--project", "follow"))
-	base, _ := serve(t, storeURL, "--ingest", "grpc:"+srv.URL, "--from", "40", "--batch-age", "10ms", "--part-age", "10ms")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	adminAddr := l.Addr().String()
+	l.Close()
+	base, _ := serve(t, storeURL, "--ingest", "grpc:"+srv.URL, "--from", "40", "--batch-age", "10ms", "--part-age", "10ms",
+		"--admin-listen", adminAddr)
 	url := base + "/?api-key=" + key
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -96,5 +107,15 @@ func TestServeIngestsGRPC(t *testing.T) {
 	}
 	if _, _, raw := rpc(t, url, `{"jsonrpc":"2.0","id":1,"method":"getIndexerHealth"}`); !strings.Contains(raw, `"result":"ok"`) {
 		t.Fatalf("getIndexerHealth: %s", raw)
+	}
+	// The ingest reports its rows to /metrics as it commits them.
+	resp, err := http.Get("http://" + adminAddr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if !regexp.MustCompile(`(?m)^dasch_ingest_rows_total\{table="transactions"\} [1-9]`).Match(body) {
+		t.Fatalf("/metrics lacks the ingested transactions:\n%s", body)
 	}
 }

@@ -140,6 +140,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if plan != nil {
+		plan.metrics = meter.reg
+	}
 	srv, err := server.New(server.Config{
 		Listen:           *listen,
 		RequestTimeout:   *timeout,
