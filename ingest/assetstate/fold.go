@@ -204,10 +204,20 @@ func findWritten(ctx context.Context, s store.Querier, cond string, params store
 // first: every chunk read the rest of the range). The merge of the two
 // lists' first chunk is exact: each holds the smallest ids of its
 // table.
+//
+// A token account holding more than one token changes no document: an
+// asset's answer reads token accounts only for mints of supply at most
+// one (assetrows.loadSQL), whose accounts hold one token or none. Those
+// writes are most of the token programs' traffic (fungible balances), and
+// each would refold its mint for nothing.
 func nextWritten(ctx context.Context, s store.Querier, cond string, p store.Params, chunk int) ([]solana.Pubkey, error) {
 	var all []solana.Pubkey
 	for _, table := range []string{schema.TableAssetAccounts, schema.TableBubblegumEvents} {
-		res, err := s.Query(ctx, `SELECT DISTINCT asset_id FROM `+table+` WHERE `+cond+
+		where := cond
+		if table == schema.TableAssetAccounts {
+			where = "(" + cond + ") AND NOT (kind = '" + schema.AssetKindTokenAccount + "' AND amount > 1)"
+		}
+		res, err := s.Query(ctx, `SELECT DISTINCT asset_id FROM `+table+` WHERE `+where+
 			` ORDER BY asset_id LIMIT `+strconv.Itoa(chunk)+
 			` SETTINGS optimize_read_in_order = 1, optimize_distinct_in_order = 1`, p)
 		if err != nil {
