@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
@@ -51,7 +52,7 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 // them too, but --to (a server follows).
 type ingestFlags struct {
 	names                                                                 []string // the flags' names
-	from, to, commitment, trees, xToken                                   *string
+	from, to, commitment, trees, xToken, grpcCA                           *string
 	fetchers, workers, batchRows, batchMB, partRows, partMB, balanceCache *int
 	batchAge, partAge, progressEvery                                      *time.Duration
 	bootstrap                                                             *bool
@@ -62,7 +63,7 @@ type ingestFlags struct {
 var (
 	followOnly = []string{"from", "to", "commitment"}
 	rpcOnly    = []string{"fetchers", "bootstrap"}
-	grpcOnly   = []string{"x-token"}
+	grpcOnly   = []string{"x-token", "grpc-ca"}
 )
 
 func addIngestFlags(fs *flag.FlagSet, withTo bool) *ingestFlags {
@@ -81,6 +82,7 @@ func addIngestFlags(fs *flag.FlagSet, withTo bool) *ingestFlags {
 		f.to = new(string)
 	}
 	f.commitment = fs.String("commitment", "confirmed", "rpc, grpc: confirmed (as Photon indexes) or finalized (never rolled back); grpc also takes processed (not taken back if the cluster drops the slot)")
+	f.grpcCA = fs.String("grpc-ca", "", "grpc: a PEM file of the authorities an https server's certificate must chain to (default: the system's), for a private CA or a self-signed certificate")
 	f.xToken = fs.String("x-token", "", "grpc: the token the server wants (x-token metadata; default $DASCH_X_TOKEN, which keeps it out of the process list)")
 	f.fetchers = fs.Int("fetchers", 8, "rpc: getBlock requests in flight at once")
 	f.bootstrap = fs.Bool("bootstrap", false, "rpc: on a store with nothing indexed, first list the asset programs' current accounts "+
@@ -149,7 +151,7 @@ func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) 
 	}{
 		{followOnly, p.rpc != nil || p.grpc != nil, "--from, --to and --commitment apply to rpc:URL and grpc:URL sources only"},
 		{rpcOnly, p.rpc != nil, "--fetchers and --bootstrap apply to rpc:URL sources only"},
-		{grpcOnly, p.grpc != nil, "--x-token applies to grpc:URL sources only"},
+		{grpcOnly, p.grpc != nil, "--x-token and --grpc-ca apply to grpc:URL sources only"},
 	} {
 		for _, name := range only.names {
 			if !only.ok && set(fs, name) {
@@ -346,6 +348,16 @@ func (p *ingestPlan) configureGRPC(ctx context.Context, e *env, s arrowstore.Sto
 		AccountOwners: in.AccountOwners, TxPrograms: in.TxPrograms}
 	if o.XToken == "" {
 		o.XToken = os.Getenv("DASCH_X_TOKEN")
+	}
+	if *p.f.grpcCA != "" {
+		pem, err := os.ReadFile(*p.f.grpcCA)
+		if err != nil {
+			return false, usagef("--grpc-ca: %v", err)
+		}
+		o.RootCAs = x509.NewCertPool()
+		if !o.RootCAs.AppendCertsFromPEM(pem) {
+			return false, usagef("--grpc-ca %s: no PEM certificate in it", *p.f.grpcCA)
+		}
 	}
 	if p.last != nil {
 		o.To = *p.last

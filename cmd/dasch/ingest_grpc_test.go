@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -55,6 +56,22 @@ func TestIngestGRPC(t *testing.T) {
 	}
 }
 
+// Over TLS with a self-signed certificate, trusted through --grpc-ca.
+func TestIngestGRPCOverTLS(t *testing.T) {
+	cfg, pem := geysertest.SelfSigned(t)
+	srv := demoStream(t, geysertest.Script{TLS: cfg})
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, pem, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	storeURL := "embedded:" + filepath.Join(t.TempDir(), "data")
+	mustDasch(t, "ingest", "--store", storeURL, "--source", "grpc:"+srv.URL, "--grpc-ca", ca, "--from", "40", "--to", "43")
+	want := "[CHvwuTvTiwRSNBwAnrCG14V8YTJ6wwhHQrifxdFzHzsX:895,EU57rQxcmFhJ24ApVdUy3y4MxFXcTUN3uiVeWvGgtWXu:105]\t43\t[40,41,42,43]"
+	if got := lastLine(stateOf(t, storeURL)); got != want {
+		t.Fatalf("grpc ingest over TLS:\n got %s\nwant %s", got, want)
+	}
+}
+
 func TestIngestGRPCUsage(t *testing.T) {
 	srv := demoStream(t, geysertest.Script{Token: "right"})
 	storeURL := "embedded:" + filepath.Join(t.TempDir(), "data")
@@ -62,7 +79,9 @@ func TestIngestGRPCUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--source", "files:../../testdata/demo", "--x-token", "x"}, "--x-token applies to grpc:URL sources only"},
+		{[]string{"--source", "files:../../testdata/demo", "--x-token", "x"}, "--x-token and --grpc-ca apply to grpc:URL sources only"},
+		{[]string{"--source", "grpc:" + srv.URL, "--grpc-ca", "/nonexistent.pem", "--to", "43"}, "--grpc-ca: open /nonexistent.pem"},
+		{[]string{"--source", "grpc:" + srv.URL, "--grpc-ca", "../../README.md", "--to", "43"}, "no PEM certificate in it"},
 		{[]string{"--source", "grpc:" + srv.URL, "--fetchers", "2"}, "--fetchers and --bootstrap apply to rpc:URL sources only"},
 		{[]string{"--source", "grpc:" + srv.URL, "--commitment", "rooted"}, `commitment "rooted": want processed, confirmed or finalized`},
 		{[]string{"--source", "grpc:" + srv.URL, "--from", "43", "--to", "40"}, "--to 40 is before --from 43"},

@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -38,6 +39,10 @@ type GRPCOptions struct {
 	Commitment string
 	// XToken is sent as the x-token metadata of every call.
 	XToken string
+	// RootCAs, for an https URL, are the authorities the server's
+	// certificate must chain to (nil: the system's): a self-hosted
+	// validator's private CA or a self-signed certificate.
+	RootCAs *x509.CertPool
 	// AccountOwners and TxPrograms are the subscription: writes of
 	// accounts these programs own, and transactions (failed ones too,
 	// votes not) with any of these among their account keys, loaded
@@ -183,7 +188,7 @@ func (g *GRPC) client() (pb.GeyserClient, error) {
 	if g.conn == nil {
 		creds := insecure.NewCredentials()
 		if g.secure {
-			creds = credentials.NewTLS(&tls.Config{MinVersion: tls.VersionTLS12})
+			creds = credentials.NewTLS(&tls.Config{MinVersion: tls.VersionTLS12, RootCAs: g.opts.RootCAs})
 		}
 		conn, err := grpc.NewClient(g.target, grpc.WithTransportCredentials(creds), grpc.WithUserAgent("dasch"),
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(g.opts.MaxMessage)))

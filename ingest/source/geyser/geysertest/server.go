@@ -9,6 +9,7 @@ package geysertest
 import (
 	"context"
 	"crypto/sha256"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"slices"
@@ -17,6 +18,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
@@ -76,6 +78,8 @@ type Script struct {
 	NoReplay bool
 	// Token, when set, is the x-token every call must carry.
 	Token string
+	// TLS, when set, serves over TLS with it (URL https://).
+	TLS *tls.Config
 	// Pace, when set, is called before a slot's first update goes out on
 	// a stream and may block: a benchmark holds slots to a schedule with
 	// it. An error ends the stream with it.
@@ -115,7 +119,12 @@ func Serve(script Script) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{URL: "http://" + lis.Addr().String(), script: script}
-	s.srv = grpc.NewServer(grpc.MaxSendMsgSize(64 << 20))
+	opts := []grpc.ServerOption{grpc.MaxSendMsgSize(64 << 20)}
+	if script.TLS != nil {
+		s.URL = "https://" + lis.Addr().String()
+		opts = append(opts, grpc.Creds(credentials.NewTLS(script.TLS)))
+	}
+	s.srv = grpc.NewServer(opts...)
 	pb.RegisterGeyserServer(s.srv, s)
 	go func() { _ = s.srv.Serve(lis) }()
 	return s, nil
