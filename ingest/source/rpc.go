@@ -119,6 +119,7 @@ type RPC struct {
 	accounts *accountDecoder
 	owners   map[solana.Pubkey]bool
 	noV2     atomic.Bool // the node has no getProgramAccountsV2
+	noZstd   atomic.Bool // the node refused base64+zstd: listings ask for base64
 }
 
 // NewRPC returns a source reading from the node at rawURL (http or https).
@@ -334,7 +335,10 @@ type nodeError struct {
 func (e *nodeError) Error() string { return fmt.Sprintf("node error %d: %s", e.code, e.msg) }
 
 // codeMethodNotFound is JSON-RPC's: a node without the method.
-const codeMethodNotFound = -32601
+const (
+	codeMethodNotFound = -32601
+	codeInvalidParams  = -32602
+)
 
 // errRetry marks a failure worth another try.
 type errRetry struct{ err error }

@@ -211,15 +211,20 @@ func TestRPCBootstrap(t *testing.T) {
 		name     string
 		hideV2   bool
 		pageSize int
+		noZstd   bool
 	}{
-		{"pages of 7", false, 7},
-		{"one page", false, 0},
-		{"no getProgramAccountsV2", true, 7},
+		{"pages of 7", false, 7, false},
+		{"one page", false, 0, false},
+		{"no getProgramAccountsV2", true, 7, false},
+		{"no base64+zstd", false, 7, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n, listed := bootstrapNode(t)
 			if tc.hideV2 {
 				n.Hide("getProgramAccountsV2")
+			}
+			if tc.noZstd {
+				n.RefuseZstd()
 			}
 			src := rpcSource(t, n, RPCOptions{To: 22, Bootstrap: true, Reads: bootstrapReads(), PageSize: tc.pageSize,
 				Owners: []solana.Pubkey{tokenProgram, coreProgram}, Fetchers: 2})

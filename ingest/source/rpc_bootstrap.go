@@ -137,7 +137,8 @@ func (r *RPC) list(ctx context.Context, read decode.AccountRead, slot uint64, ou
 			method = "getProgramAccountsV2"
 		}
 		var l listing
-		err := r.stream(ctx, method, r.listParams(read, slot, v2, page), func(dec *stdjson.Decoder, lim *entryLimit) error {
+		zstd := !r.noZstd.Load()
+		err := r.stream(ctx, method, r.listParams(read, slot, v2, zstd, page), func(dec *stdjson.Decoder, lim *entryLimit) error {
 			l = listing{}
 			if err := walkListing(dec, lim, &l, func(b []byte, context uint64) error {
 				select {
@@ -158,6 +159,13 @@ func (r *RPC) list(ctx context.Context, read decode.AccountRead, slot uint64, ou
 			return nil
 		})
 		var ne *nodeError
+		if zstd && errors.As(err, &ne) && ne.code == codeInvalidParams && strings.Contains(ne.msg, "zstd") {
+			// The node lists without compression: larger answers, same accounts.
+			if r.noZstd.CompareAndSwap(false, true) {
+				r.log().Info("the node refuses base64+zstd: listing in base64", "source", r.Spec(), "answer", ne.msg)
+			}
+			continue
+		}
 		if v2 && errors.As(err, &ne) && ne.code == codeMethodNotFound {
 			if r.noV2.CompareAndSwap(false, true) {
 				r.log().Info("the node has no getProgramAccountsV2: listing with getProgramAccounts, each program whole", "source", r.Spec())
@@ -176,9 +184,13 @@ func (r *RPC) list(ctx context.Context, read decode.AccountRead, slot uint64, ou
 }
 
 // listParams are the params of one listing call.
-func (r *RPC) listParams(read decode.AccountRead, slot uint64, v2 bool, page *string) string {
+func (r *RPC) listParams(read decode.AccountRead, slot uint64, v2, zstd bool, page *string) string {
 	var b strings.Builder
-	b.WriteString(`["` + read.Owner.String() + `",{"encoding":"base64+zstd","commitment":"` + r.opts.Commitment +
+	enc := "base64"
+	if zstd {
+		enc = "base64+zstd"
+	}
+	b.WriteString(`["` + read.Owner.String() + `",{"encoding":"` + enc + `","commitment":"` + r.opts.Commitment +
 		`","minContextSlot":` + strconv.FormatUint(slot, 10) + `,"withContext":true`)
 	if len(read.Filters) > 0 {
 		b.WriteString(`,"filters":[`)

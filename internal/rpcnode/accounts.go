@@ -76,6 +76,14 @@ func (n *Node) AnswerExactly() {
 	n.exact = true
 }
 
+// RefuseZstd makes the node refuse the base64+zstd encoding, as nodes
+// built without it or behind some providers do.
+func (n *Node) RefuseZstd() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.noZstd = true
+}
+
 // FailCall scripts answers the next calls of method give before real
 // ones: the faults of Fail, a body starting with "{" sent as it is,
 // "truncate" (the real answer cut in half) or "stall" (half of it, then
@@ -181,7 +189,15 @@ func (n *Node) serveAccounts(w http.ResponseWriter, hr *http.Request, req *reque
 		return
 	}
 	switch cfg.Encoding {
-	case "base64", "base64+zstd":
+	case "base64":
+	case "base64+zstd":
+		n.mu.Lock()
+		refuse := n.noZstd
+		n.mu.Unlock()
+		if refuse {
+			nodeError(w, req.ID, -32602, "Invalid params: unsupported encoding: base64+zstd")
+			return
+		}
 	default:
 		nodeError(w, req.ID, -32602, "Invalid params: this node answers base64 and base64+zstd encodings only")
 		return

@@ -62,6 +62,7 @@ type Node struct {
 	generated map[solana.Pubkey]generator
 	exact     bool
 	callFault map[string][]Fault
+	noZstd    bool // base64+zstd refused (RefuseZstd)
 }
 
 // Hide makes the node answer method as one without it (-32601).
