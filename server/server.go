@@ -36,6 +36,14 @@ type MemoryKeyChecker interface {
 	KnownKey(key string) (projectID string, ok bool)
 }
 
+// Healthy, when a Health also implements it, answers GET /health and
+// /readiness in place of Ready, which then only decides whether calls
+// are served: a server whose ingest fails is not ready for a load
+// balancer, yet still answers from the store.
+type Healthy interface {
+	Healthy(ctx context.Context) error
+}
+
 // Health reports readiness for GET /health; nil means healthy.
 type Health interface {
 	Ready(ctx context.Context) error
@@ -369,7 +377,11 @@ func (s *Server) serveHealth(rc *fasthttp.RequestCtx) {
 	}
 	ctx, cancel := context.WithTimeout(s.base, s.cfg.RequestTimeout)
 	defer cancel()
-	if err := s.health.Ready(ctx); err != nil {
+	check := s.health.Ready
+	if h, ok := s.health.(Healthy); ok {
+		check = h.Healthy
+	}
+	if err := check(ctx); err != nil {
 		rc.SetStatusCode(fasthttp.StatusServiceUnavailable)
 		body := append([]byte(`{"status":"unavailable","error":`), jsonrpc.AppendString(nil, err.Error())...)
 		rc.SetBody(append(body, '}'))

@@ -16,6 +16,7 @@ import (
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/source"
+	"github.com/dasch-labs/dasch/internal/ingesthealth"
 	"github.com/dasch-labs/dasch/query/assetcache"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store"
@@ -41,6 +42,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	cacheMB := fs.Int64("asset-cache-mb", 256, "memory budget in MiB of the folded asset documents getAsset and getAssetBatch keep (0 = off); on a clickhouse:// store it needs --ingest, as other processes' folds would go unseen")
 	// The embedded engine takes one process per data directory: a server
 	// that follows the chain ingests in its own process.
+	ingestFails := fs.Int("ingest-fails", 3, "with --ingest: /health and /readiness answer 503 after this many failed ingest runs in a row with the indexed slot not moving")
 	ingestSpec := fs.String("ingest", "", "also index from this source while serving, with dasch ingest's flags but --source and --to: rpc:URL follows a node, grpc:URL a Yellowstone gRPC stream, files:DIR is read once")
 	inf := addIngestFlags(fs, false)
 	uf := addUsageFlags(fs)
@@ -136,6 +138,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			e.log.Info("asset cache off: other processes may fold this store; serve with --ingest to use it")
 		}
 	}
+	// Readiness turns false once the ingest has failed this many runs in
+	// a row without the indexed slot moving.
+	ingestHealth := ingesthealth.New(*ingestFails)
 	meter, err := uf.setup(e, bcfg, s, keys, &mo)
 	if err != nil {
 		return err
@@ -154,7 +159,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		NoCORS:           noCORS,
 		Meter:            meter.meter,
 		ProbeEvery:       time.Second,
-	}, methods.New(mo), usage.Keys{Checker: keys}, readiness{s})
+	}, methods.New(mo), usage.Keys{Checker: keys}, readiness{s, ingestHealth})
 	if err != nil {
 		return err
 	}
@@ -189,9 +194,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 					return
 				}
 				if err == nil {
+					ingestHealth.Succeeded()
 					e.log.Info("ingest finished; serving on", "source", *ingestSpec)
 					return
 				}
+				ingestHealth.Failed(err, indexedOrZero(ctx, s))
 				e.log.Error("ingest failed; trying again", "source", *ingestSpec, "err", err, "retry_in", wait)
 				plan.resume = true
 				select {
@@ -298,12 +305,34 @@ type indexLoad struct {
 	stats func() string
 }
 
-// readiness reports whether the store answers; the health endpoint uses it.
-type readiness struct{ s store.Querier }
+// readiness reports whether the store answers (Ready: calls are served)
+// and, for the health endpoint, also that the ingest served beside the
+// API is not failing (Healthy).
+type readiness struct {
+	s      store.Querier
+	ingest *ingesthealth.Tracker
+}
 
 func (r readiness) Ready(ctx context.Context) error {
 	if _, err := r.s.Query(ctx, "SELECT 1", nil); err != nil {
 		return fmt.Errorf("store not ready: %w", err)
 	}
 	return nil
+}
+
+func (r readiness) Healthy(ctx context.Context) error {
+	if err := r.Ready(ctx); err != nil {
+		return err
+	}
+	return r.ingest.Check(indexedOrZero(ctx, r.s))
+}
+
+// indexedOrZero is the store's indexed slot, 0 when nothing is or it
+// cannot be read.
+func indexedOrZero(ctx context.Context, s store.Querier) uint64 {
+	slot, err := checkpoint.ContextSlot(ctx, s)
+	if err != nil {
+		return 0
+	}
+	return slot
 }
