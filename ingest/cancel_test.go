@@ -173,9 +173,14 @@ func TestInsertFailureHoldsCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The account at slot 1 never commits, so no slot is complete.
-	_, err = Run(context.Background(), Config{Store: failingStore{s, "accounts"}, Source: src})
+	var out strings.Builder
+	_, err = Run(context.Background(), Config{Store: failingStore{s, "accounts"}, Source: src, Progress: &out})
 	if err == nil || !strings.Contains(err.Error(), "into accounts: disk full") {
 		t.Fatalf("run: %v", err)
+	}
+	// No line of figures that reads as success before the error.
+	if strings.Contains(out.String(), "ingested") {
+		t.Errorf("a failed run printed a summary: %q", out.String())
 	}
 	if got := indexedSlot(t, s); got != 0 {
 		t.Errorf("indexed slot %d after a failed insert at slot 1", got)

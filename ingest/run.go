@@ -62,7 +62,12 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	r.stats.Counts = counts(r.work.decoders)
 	if r.cfg.Progress != nil {
 		r.prog.clear()
-		fmt.Fprintln(r.cfg.Progress, r.stats.Summary())
+		// A failed run prints no summary: a line of figures just before
+		// the error reads as success (a full disk, for one). A follower
+		// stopped by a signal sums up what it committed.
+		if err == nil || errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			fmt.Fprintln(r.cfg.Progress, r.stats.Summary())
+		}
 	}
 	return r.stats, err
 }
