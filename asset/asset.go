@@ -76,13 +76,15 @@ type Asset struct {
 type Object = json.RawMessage
 
 // Content is the asset's metadata. Files and Links stay empty until
-// off-chain JSON is fetched; Metadata then gains its members.
+// off-chain JSON is fetched (ApplyJSON); Metadata then gains its members.
+// Category is the document's properties.category, when it is a string.
 type Content struct {
 	Schema   string         `json:"$schema"`
 	JSONURI  string         `json:"json_uri"`
 	Files    []File         `json:"files"`
 	Metadata Metadata       `json:"metadata"`
 	Links    map[string]any `json:"links"`
+	Category string         `json:"category,omitempty"`
 }
 
 // File is one entry of content.files.
@@ -93,11 +95,16 @@ type File struct {
 }
 
 // Metadata is content.metadata: the on-chain name and symbol, and the
-// token standard when the asset has one.
+// token standard when the asset has one; the off-chain document's
+// attributes and description, as the document has them (any JSON value),
+// once it is fetched. Members are in name order, as the reference's map
+// encodes them.
 type Metadata struct {
-	Name          string  `json:"name"`
-	Symbol        string  `json:"symbol"`
-	TokenStandard *string `json:"token_standard,omitempty"`
+	Attributes    json.RawMessage `json:"attributes,omitempty"`
+	Description   json.RawMessage `json:"description,omitempty"`
+	Name          string          `json:"name"`
+	Symbol        string          `json:"symbol"`
+	TokenStandard *string         `json:"token_standard,omitempty"`
 }
 
 // Authority is one entry of authorities.

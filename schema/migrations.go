@@ -171,6 +171,7 @@ func Migrations() []Migration {
 		{Version: 31, Name: "sol_balances", Statements: solBalances()},
 		{Version: 32, Name: "listing_keys", Statements: listingKeys()},
 		{Version: 33, Name: "asset_closes", Statements: assetCloses()},
+		{Version: 34, Name: "asset_metadata", Statements: assetMetadata()},
 	}
 }
 

@@ -39,6 +39,11 @@ type FoldStep struct {
 	// Folded, when set, is told the ids of each chunk once its documents
 	// are in the store (a serving cache drops them).
 	Folded func(ids []solana.Pubkey)
+	// Content shapes the content rendered from off-chain documents
+	// (withDocuments).
+	Content asset.ContentOptions
+	// turn is held by Apply and RefoldURIs, which fold one at a time.
+	turn sync.Mutex
 	// backfilled is set once the step has checked that a store indexed
 	// before asset_state existed has every asset folded.
 	backfilled bool
@@ -78,6 +83,8 @@ func (st *FoldStep) Apply(ctx context.Context, s arrowstore.Writer, from, to uin
 	if from > to {
 		return fmt.Errorf("empty slot range %d..%d", from, to)
 	}
+	st.turn.Lock()
+	defer st.turn.Unlock()
 	if !st.backfilled {
 		if err := st.backfill(ctx, s, from, to); err != nil {
 			return fmt.Errorf("fold assets indexed before asset_state: %w", err)
@@ -295,7 +302,7 @@ func (st *FoldStep) fold(ctx context.Context, s arrowstore.Writer, ids []solana.
 		}
 		chunk := ids[start:end]
 		start = end
-		rows, err := foldAssets(ctx, s, chunk)
+		rows, err := st.foldAssets(ctx, s, chunk)
 		if err != nil {
 			return err
 		}
@@ -338,7 +345,7 @@ func (st *FoldStep) fold(ctx context.Context, s arrowstore.Writer, ids []solana.
 
 // foldAssets renders ids with every optional member shown, from the
 // newest stored rows of each and of the assets it is rendered from.
-func foldAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey) ([]StateRow, error) {
+func (st *FoldStep) foldAssets(ctx context.Context, s arrowstore.Writer, ids []solana.Pubkey) ([]StateRow, error) {
 	states := map[solana.Pubkey]*asset.State{}
 	load := assetrows.Loader(ctx, s, nil)
 	results, err := asset.Render(ids, func(keys []solana.Pubkey, into map[solana.Pubkey]*asset.State) error {
@@ -353,6 +360,9 @@ func foldAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey) ([]St
 		return nil
 	}, asset.Folded)
 	if err != nil {
+		return nil, fmt.Errorf("fold assets: %w", err)
+	}
+	if err := st.withDocuments(ctx, s, results); err != nil {
 		return nil, fmt.Errorf("fold assets: %w", err)
 	}
 	rows := make([]StateRow, len(ids))
@@ -383,6 +393,10 @@ func foldAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey) ([]St
 		row.keys = append(row.keys, assetKey{path: schema.AssetPathDepends, key: row.Edition})
 		if row.Collection != nil {
 			row.keys = append(row.keys, assetKey{path: schema.AssetPathDepends, key: *row.Collection})
+		}
+		if row.Status == schema.AssetStatusOK && row.JSONURI != "" {
+			// Found again when the URI's document arrives.
+			row.keys = append(row.keys, assetKey{path: schema.AssetPathJSONURI, key: URIKey(row.JSONURI)})
 		}
 		row.Slot = newestSlot(states[id], states[row.Edition])
 		if row.Collection != nil {

@@ -70,7 +70,7 @@ func keyRows(rows []StateRow, prev map[solana.Pubkey]previous, v uint64) ([]KeyR
 			}
 			kr := KeyRow{Path: k.path, Key: k.key, ID: r.ID, Verified: k.verified,
 				Slot: r.Slot, CreatedSlot: r.CreatedSlot, Version: v}
-			if k.path != schema.AssetPathDepends {
+			if k.path != schema.AssetPathDepends && k.path != schema.AssetPathJSONURI {
 				// Listed: a page reads the document, and a search its
 				// conditions, in the same range.
 				kr.Doc, kr.Listing = r.Doc, &r.Listing
