@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"strconv"
@@ -82,6 +83,12 @@ type Client struct {
 // DefaultLimits'), content-addressed URIs from g; URIs the mirror holds
 // are read from it instead (nil: none).
 func NewClient(l Limits, g Gateways, mirror *Mirror) *Client {
+	return newClient(l, g, mirror, nil)
+}
+
+// newClient is NewClient connecting only to the addresses allow accepts
+// (nil: Public), unless l.AllowPrivate.
+func newClient(l Limits, g Gateways, mirror *Mirror, allow func(netip.Addr) bool) *Client {
 	d := DefaultLimits
 	if l.ConnectTimeout <= 0 {
 		l.ConnectTimeout = d.ConnectTimeout
@@ -103,7 +110,7 @@ func NewClient(l Limits, g Gateways, mirror *Mirror) *Client {
 	if l.UserAgent == "" {
 		l.UserAgent = d.UserAgent
 	}
-	dialer := newGuardedDialer(l.ConnectTimeout, l.AllowPrivate)
+	dialer := newGuardedDialer(l.ConnectTimeout, l.AllowPrivate, allow)
 	tr := &http.Transport{
 		// No proxy from the environment: it would connect for us, past
 		// the address check.

@@ -52,13 +52,21 @@ func Public(a netip.Addr) bool {
 // resolve to another address between the check and the connection.
 // Every connection goes through it, those of redirects too.
 type guardedDialer struct {
-	dialer       net.Dialer
-	resolver     *net.Resolver
-	allowPrivate bool
+	dialer   net.Dialer
+	resolver *net.Resolver
+	allow    func(netip.Addr) bool
 }
 
-func newGuardedDialer(connectTimeout time.Duration, allowPrivate bool) *guardedDialer {
-	return &guardedDialer{dialer: net.Dialer{Timeout: connectTimeout}, resolver: net.DefaultResolver, allowPrivate: allowPrivate}
+// newGuardedDialer returns a dialer connecting to the addresses allow
+// accepts: Public when nil, any with allowPrivate.
+func newGuardedDialer(connectTimeout time.Duration, allowPrivate bool, allow func(netip.Addr) bool) *guardedDialer {
+	switch {
+	case allowPrivate:
+		allow = func(netip.Addr) bool { return true }
+	case allow == nil:
+		allow = Public
+	}
+	return &guardedDialer{dialer: net.Dialer{Timeout: connectTimeout}, resolver: net.DefaultResolver, allow: allow}
 }
 
 func (d *guardedDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -79,11 +87,9 @@ func (d *guardedDialer) DialContext(ctx context.Context, network, addr string) (
 	if len(addrs) == 0 {
 		return nil, fmt.Errorf("resolve %s: no addresses", host)
 	}
-	if !d.allowPrivate {
-		for _, a := range addrs {
-			if !Public(a) {
-				return nil, fmt.Errorf("%w: %s resolves to %s", errPrivate, host, a)
-			}
+	for _, a := range addrs {
+		if !d.allow(a) {
+			return nil, fmt.Errorf("%w: %s resolves to %s", errPrivate, host, a)
 		}
 	}
 	var last error
