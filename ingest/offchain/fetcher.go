@@ -276,7 +276,7 @@ func (f *Fetcher) claim(ctx context.Context, n int, inflight map[solana.Pubkey]b
 		}
 		skip = " AND NOT " + cond
 	}
-	res, err := f.cfg.Store.Query(ctx, `SELECT hash, uri, attempts FROM `+schema.TableAssetMetadata+` FINAL
+	res, err := f.cfg.Store.Query(ctx, `SELECT hash, uri, toUInt64(attempts) FROM `+schema.TableAssetMetadata+` FINAL
 		WHERE status IN ({queued:String}, {retry:String}) AND next_at <= {now:UInt64}`+skip+`
 		ORDER BY next_at, hash LIMIT `+strconv.Itoa(n), p)
 	if err != nil {
