@@ -39,7 +39,8 @@ func TestTableSchemas(t *testing.T) {
 	dec, samples := sampleRows(t)
 	// The asset state step writes asset_state and asset_keys beside the
 	// decoders' tables.
-	tables := append(ingest.TablesOf(dec, assetstate.Decoder{}, bubblegumtree.Decoder{}, solbalances.Decoder{}), assetstate.StateTable(), assetstate.KeysTable(), assetstate.EditionsTable(), assetstate.DocsTable())
+	tables := append(ingest.TablesOf(dec, assetstate.Decoder{}, bubblegumtree.Decoder{}, solbalances.Decoder{}), assetstate.StateTable(), assetstate.KeysTable(), assetstate.EditionsTable(), assetstate.DocsTable(),
+		assetstate.MetadataTable(), assetstate.MetadataDocsTable())
 	names := map[string]bool{}
 	for _, tbl := range tables {
 		names[tbl.Name] = true
@@ -333,6 +334,8 @@ func sampleRows(t *testing.T) (decode.Decoder, map[string]arrowbatch.Row) {
 	out.Add(&assetstate.DocRow{StateRow: state})
 	out.Add(&assetstate.EditionRow{Master: key(37), Edition: key(35), Mint: key(29), Number: 3, Slot: slot, Version: 1})
 	out.Add(&assetstate.KeyRow{Path: "owner", Key: key(36), ID: key(29), Verified: true, Slot: slot, CreatedSlot: slot, Version: 1})
+	out.Add(&assetstate.MetadataRow{Key: key(38), URI: "https://example.org/m.json", Status: "queued", Version: 1})
+	out.Add(&assetstate.MetadataDocRow{Key: key(38), URI: "https://example.org/m.json", Doc: []byte(`{}`), ContentType: "application/json", Version: 1})
 
 	first := map[string]arrowbatch.Row{}
 	for _, r := range out.Rows() {
