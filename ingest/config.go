@@ -56,6 +56,9 @@ type Config struct {
 	// ProgressEvery, off a terminal, prints a progress line this often
 	// (a run that follows a chain never ends with a summary); 0 never.
 	ProgressEvery time.Duration
+	// ProgressNote, when set, is added to each progress line: figures of
+	// work running beside the pipeline (the metadata fetcher's).
+	ProgressNote func() string
 }
 
 // Reporter takes ingest's figures as they happen; metrics.Registry is

@@ -19,6 +19,8 @@ type progress struct {
 	width int // length of the line on screen, to blank leftovers
 	// lines, off a terminal, is how often a progress line is printed.
 	lines time.Duration
+	// note, when set, is added to each line.
+	note func() string
 }
 
 const (
@@ -47,8 +49,8 @@ func (p *progress) draw(now time.Time, st Stats, slot uint64) {
 			p.last = now // the first line after one interval
 		} else if now.Sub(p.last) >= p.lines {
 			p.last = now
-			fmt.Fprintf(p.w, "progress: %d items, %.0f items/s, %d dead letters, indexed slot %d\n",
-				st.Items, st.Rate(), st.DeadLetters, slot)
+			fmt.Fprintf(p.w, "progress: %d items, %.0f items/s, %d dead letters, indexed slot %d%s\n",
+				st.Items, st.Rate(), st.DeadLetters, slot, p.noted())
 		}
 		return
 	}
@@ -64,8 +66,19 @@ func (p *progress) draw(now time.Time, st Stats, slot uint64) {
 			fmt.Fprintf(&b, "[%s%s] %3.0f%%  ", strings.Repeat("#", n), strings.Repeat("-", barWidth-n), 100*frac)
 		}
 	}
-	fmt.Fprintf(&b, "%d items  %.0f items/s  %d dead letters  slot %d", st.Items, st.Rate(), st.DeadLetters, slot)
+	fmt.Fprintf(&b, "%d items  %.0f items/s  %d dead letters  slot %d%s", st.Items, st.Rate(), st.DeadLetters, slot, p.noted())
 	p.put(b.String())
+}
+
+// noted is the note as a line's tail: "; " and the note, or nothing.
+func (p *progress) noted() string {
+	if p.note == nil {
+		return ""
+	}
+	if n := p.note(); n != "" {
+		return "; " + n
+	}
+	return ""
 }
 
 // clear blanks the line so the summary starts on a clean one.

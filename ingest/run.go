@@ -42,6 +42,9 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 		prog:  newProgress(cfg.Progress, cfg.IsTTY, cfg.Source, cfg.ProgressEvery),
 		start: time.Now(),
 	}
+	if r.prog != nil {
+		r.prog.note = cfg.ProgressNote
+	}
 	r.batch, err = arrowbatch.New(cfg.Store, arrowbatch.Options{
 		Tables: tables(r.work.decoders),
 		Limits: cfg.limits(),

@@ -14,6 +14,7 @@ import (
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
+	"github.com/dasch-labs/dasch/ingest/assetstate"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/ingest/decode"
 	"github.com/dasch-labs/dasch/ingest/decoders"
@@ -56,6 +57,7 @@ type ingestFlags struct {
 	fetchers, workers, batchRows, batchMB, partRows, partMB, balanceCache *int
 	batchAge, partAge, progressEvery                                      *time.Duration
 	bootstrap                                                             *bool
+	meta                                                                  *metadataFlags
 }
 
 // followOnly are the flags of sources that follow a chain (rpc:URL and
@@ -102,6 +104,7 @@ func addIngestFlags(fs *flag.FlagSet, withTo bool) *ingestFlags {
 		"off a terminal, print a progress line this often (default: never, but every 30s when following a node)")
 	f.balanceCache = fs.Int("balance-cache", compressedstate.DefaultBalanceCache,
 		"keep up to this many (owner, mint) balances in memory for the state step (0: read them from the store every step)")
+	f.meta = addMetadataFlags(fs)
 	return f
 }
 
@@ -123,6 +126,8 @@ type ingestPlan struct {
 	// metrics, when set, takes the rows and dead letters (serve's
 	// /metrics).
 	metrics ingest.Reporter
+	// meta is the off-chain metadata fetcher's plan.
+	meta *metadataPlan
 }
 
 // check validates the flags against the source spec; errors are usage
@@ -189,6 +194,9 @@ func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) 
 		return nil, usagef("--progress-every must not be negative")
 	}
 	p.every, p.batchAge = *f.progressEvery, *f.batchAge
+	if p.meta, err = f.meta.check((p.rpc != nil || p.grpc != nil) && p.last == nil); err != nil {
+		return nil, err
+	}
 	if (p.rpc != nil || p.grpc != nil) && p.last == nil {
 		if !set(fs, "progress-every") {
 			// A follower never ends with a summary: say how it goes.
@@ -234,8 +242,11 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 		IsTTY:         tty,
 		ProgressEvery: p.every,
 		Metrics:       p.metrics,
+		ProgressNote:  p.meta.note,
 	}
-	dec := decoders.Options{Step: func(st *compressedstate.StateStep) { st.BalanceCache(*p.f.balanceCache) }, Folded: p.folded}
+	var fold *assetstate.FoldStep
+	dec := decoders.Options{Step: func(st *compressedstate.StateStep) { st.BalanceCache(*p.f.balanceCache) }, Folded: p.folded,
+		Content: p.meta.content, FoldStep: func(st *assetstate.FoldStep) { fold = st }}
 	if err := decoders.Configure(ctx, s, &cfg, dec); err != nil {
 		return err
 	}
@@ -250,11 +261,42 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 			return err
 		}
 	}
-	_, err := ingest.Run(ctx, cfg)
-	if (p.rpc != nil || p.grpc != nil) && p.last == nil && errors.Is(err, context.Canceled) && ctx.Err() != nil {
-		return nil
+	return p.runWithFetcher(ctx, e, s, cfg, fold)
+}
+
+// runWithFetcher runs the ingest and, beside it, the metadata fetcher
+// when it is on; a run that ends (not a follower) then fetches what is
+// due before it returns.
+func (p *ingestPlan) runWithFetcher(ctx context.Context, e *env, s arrowstore.Store, cfg ingest.Config, fold *assetstate.FoldStep) error {
+	follow := (p.rpc != nil || p.grpc != nil) && p.last == nil
+	fetcher, closeClient, err := p.meta.fetcher(e, s, fold)
+	if err != nil {
+		return err
 	}
-	return err
+	defer closeClient()
+	fctx, stopFetch := context.WithCancel(ctx)
+	fetched := make(chan error, 1)
+	if fetcher != nil {
+		go func() { fetched <- fetcher.Run(fctx) }()
+	} else {
+		fetched <- nil
+	}
+	_, err = ingest.Run(ctx, cfg)
+	stopFetch()
+	ferr := <-fetched
+	if follow && errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return ferr
+	}
+	if err == nil && fetcher != nil {
+		if err := fetcher.Drain(ctx, drainWait); err != nil && ctx.Err() == nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, p.meta.summary())
+	}
+	if err != nil {
+		return err
+	}
+	return ferr
 }
 
 // configureRPC sets the rpc source's options: its first slot, or a

@@ -147,6 +147,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	if plan != nil {
 		plan.metrics = meter.reg
+		plan.meta.reg = meter.reg // the metadata fetcher's figures on /metrics
 	}
 	srv, err := server.New(server.Config{
 		Listen:           *listen,

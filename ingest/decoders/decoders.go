@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/assetstate"
@@ -32,6 +33,13 @@ type Options struct {
 	// Folded, when set, is told of every asset the asset state step folds
 	// (assetstate.FoldStep.Folded).
 	Folded func(ids []solana.Pubkey)
+	// Content shapes the content folded from off-chain documents
+	// (assetstate.FoldStep.Content).
+	Content asset.ContentOptions
+	// FoldStep, when set, is handed the asset state step made, for what
+	// runs beside the pipeline and folds through it (the metadata
+	// fetcher).
+	FoldStep func(*assetstate.FoldStep)
 }
 
 // Configure adds the decoder set o picks to cfg, and the state step it
@@ -56,7 +64,11 @@ func Configure(ctx context.Context, s arrowstore.Writer, cfg *ingest.Config, o O
 	// The lamports transactions leave in the accounts they name, for
 	// showNativeBalance.
 	cfg.Decoders = append(cfg.Decoders, solbalances.Decoder{})
-	cfg.Steps = append(cfg.Steps, &assetstate.FoldStep{Folded: o.Folded})
+	fold := &assetstate.FoldStep{Folded: o.Folded, Content: o.Content}
+	if o.FoldStep != nil {
+		o.FoldStep(fold)
+	}
+	cfg.Steps = append(cfg.Steps, fold)
 	return nil
 }
 

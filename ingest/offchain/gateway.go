@@ -105,7 +105,15 @@ func looksLikeCID(s string) bool {
 
 const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 
-// checkGateway validates a gateway prefix given on the command line.
+// CheckGateways validates gateway prefixes given on the command line:
+// each empty or an http or https URL.
+func CheckGateways(g Gateways) error {
+	if err := checkGateway("ipfs", g.IPFS); err != nil {
+		return err
+	}
+	return checkGateway("arweave", g.Arweave)
+}
+
 func checkGateway(name, prefix string) error {
 	if prefix == "" {
 		return nil

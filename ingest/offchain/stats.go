@@ -71,3 +71,8 @@ func (s *Stats) String() string {
 	fmt.Fprintf(&b, ", %d retried, %d queued, lag %s", s.Retried.Load(), s.Queued.Load(), s.Lag().Round(time.Second))
 	return b.String()
 }
+
+// Counts are the counters at once, for metrics.
+func (s *Stats) Counts() (fetched, retried, failed, refolded, bytes, queued uint64, inFlight int64) {
+	return s.Fetched.Load(), s.Retried.Load(), s.Failed.Load(), s.Refolded.Load(), s.Bytes.Load(), s.Queued.Load(), s.InFlight.Load()
+}
