@@ -42,11 +42,18 @@ if [[ -n "$RPC" ]]; then
 	fi
 else
 	"$DASCH" ingest --store "$STORE" --source files:testdata/demo
-	# Digital assets from the DAS corpus: a pNFT with its holder, and an
-	# MPL Core collection with its assets.
-	for d in get_asset_by_owner_with_show_fungible mpl_core_get_assets_by_group; do
+	# Digital assets from the DAS corpus: a pNFT with its holder, an MPL
+	# Core collection with its assets, an NFT (with an inscription), a
+	# fungible, a Core asset and a compressed NFT (its transactions).
+	for d in get_asset_by_owner_with_show_fungible mpl_core_get_assets_by_group \
+		get_asset_with_show_inscription_scenario_1 get_asset_with_show_fungible_scenario_3 \
+		mpl_core_get_asset_with_pubkey_in_rule_set; do
 		"$DASCH" ingest --store "$STORE" --source "files:testdata/das/accounts/$d"
 	done
+	# The last ingest fetches the off-chain documents the assets name,
+	# from the copies shipped in testdata/demo/metadata: no network.
+	"$DASCH" ingest --store "$STORE" --source files:testdata/das/transactions/mint_transfer_noop \
+		--metadata-fetch on --metadata-mirror testdata/demo/metadata
 fi
 # keys create prints the key as its last line.
 key="$("$DASCH" keys create --store "$STORE" --project demo | tail -n1)"
@@ -73,6 +80,7 @@ if [[ -z "$RPC" ]]; then
   curl -s '$url' -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getCompressedMintTokenHolders","params":{"mint":"2U35cKS3Cj2xs5EBdByXYU7LaKAitqjSZc1Jnvu4iPf4"}}'
   curl -s '$url' -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getAsset","params":{"id":"AH6wj7T8Ke5nbukjtcobjjs1CDWUcQxndtnLkKAdrSrM"}}'
   curl -s '$url' -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getAssetsByOwner","params":{"ownerAddress":"GqPnSDXwp4JFtKS7YZ2HERgBbYLKpKVYy9TpVunzLRa9"}}'
+  curl -s '$url' -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getAssetBatch","params":{"ids":["9FkS3kZV4MoGps14tUSp7iVnizGbxcK4bDEhSoF5oYAZ","AH6wj7T8Ke5nbukjtcobjjs1CDWUcQxndtnLkKAdrSrM","2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo","8H71x9Bhh9E9o3MZK4QnVC5MRFn1WZRf2Mc9w2wEbG5V","7myVr8fEG52mZ3jAwgz88iQRWsuzuVR2nfH8n2AXnBxE"]}}'
   curl -s '$url' -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getAssetsByGroup","params":{"groupKey":"collection","groupValue":"JChzyyp1CnNz56tJLteQ5BsbngmWQ3JwcxLZrmuQA5b7","options":{"showGrandTotal":true}}}'
   curl -s '$url' -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"searchAssets","params":{"ownerAddress":"APrZTeVysBJqAznfLXS71NAzjr2fCVTSF1A66MeErzM7","interface":"MplCoreAsset"}}'
 MSG

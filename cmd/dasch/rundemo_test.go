@@ -26,7 +26,7 @@ func TestRunDemo(t *testing.T) {
 		slot string
 	}{
 		// The demo's block, then the DAS corpus accounts it also indexes.
-		{"demo data", nil, "309930554"},
+		{"demo data", nil, "312247832"},
 		{"following a node", []string{"RPC=" + n.URL(), "FROM=40"}, "43"},
 		// Without FROM: the node's accounts (none) listed at its newest
 		// slot, 41, then its blocks followed.
@@ -88,12 +88,34 @@ func TestRunDemo(t *testing.T) {
 				return
 			}
 			// Every curl line printed answers a result: one per surface.
-			if len(curls) != 6 {
-				t.Errorf("%d curl lines, want 6: %q", len(curls), curls)
+			if len(curls) != 7 {
+				t.Errorf("%d curl lines, want 7: %q", len(curls), curls)
 			}
 			for _, body := range curls {
-				if _, m, raw := rpc(t, base+"/?api-key="+key, body); m["result"] == nil {
+				_, m, raw := rpc(t, base+"/?api-key="+key, body)
+				if m["result"] == nil {
 					t.Errorf("%s: %s", body, raw)
+				}
+				// The demo's assets show their off-chain content, read
+				// from the documents shipped beside the demo data.
+				if strings.Contains(body, `"getAssetBatch"`) {
+					items, _ := m["result"].([]any)
+					for _, it := range items {
+						a, _ := it.(map[string]any)
+						content, _ := a["content"].(map[string]any)
+						meta, _ := content["metadata"].(map[string]any)
+						links, _ := content["links"].(map[string]any)
+						files, _ := content["files"].([]any)
+						if meta["description"] == nil || links["image"] == nil || len(files) == 0 {
+							t.Errorf("asset %v has no off-chain content: %v", a["id"], content)
+						}
+						if a["interface"] != "FungibleToken" && meta["attributes"] == nil {
+							t.Errorf("asset %v has no attributes: %v", a["id"], meta)
+						}
+					}
+					if len(items) != 5 {
+						t.Errorf("getAssetBatch: %d assets, want 5", len(items))
+					}
 				}
 			}
 		})
