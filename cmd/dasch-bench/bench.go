@@ -17,6 +17,7 @@ import (
 	"github.com/dasch-labs/dasch/bench/benchjson"
 	"github.com/dasch-labs/dasch/bench/compressedbench"
 	"github.com/dasch-labs/dasch/bench/lagbench"
+	"github.com/dasch-labs/dasch/bench/metabench"
 	"github.com/dasch-labs/dasch/bench/pgref"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/server"
@@ -25,7 +26,7 @@ import (
 
 func runBench(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "bench")
-	suite := fs.String("suite", "insert", "insert: the store's insert limit vs the pipeline; compressed: compressed-state reads and ingest vs PostgreSQL; assets: getAsset/getAssetBatch latency and asset ingest; lag: an account update's time to getAsset while serve follows a gRPC stream")
+	suite := fs.String("suite", "insert", "insert: the store's insert limit vs the pipeline; compressed: compressed-state reads and ingest vs PostgreSQL; assets: getAsset/getAssetBatch latency and asset ingest; lag: an account update's time to getAsset while serve follows a gRPC stream; metadata: off-chain document fetch throughput and ingest beside it")
 	url := fs.String("store", "", "store URL (default: a fresh embedded store in a temporary directory)")
 	rows := fs.Int("rows", 1_000_000, "insert suite: synthetic accounts to insert")
 	batch := fs.Int("batch", 50_000, "insert suite: rows per Arrow batch")
@@ -57,6 +58,10 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	rate := fs.Int("rate", lagbench.MainnetRate, "lag suite: the first phase's account writes per second (the next phases multiply it by --rate-factor)")
 	rateFactors := fs.String("rate-factor", "10", "lag suite: comma-separated multiples of --rate for the next phases")
 	phase := fs.Duration("phase", 30*time.Second, "lag suite: each phase's length")
+	metaAssets := fs.Int("metadata-assets", 10_000, "metadata suite: assets ingested per phase, each naming a document of its own")
+	metaLatency := fs.Duration("metadata-latency", 20*time.Millisecond, "metadata suite: the document server's latency")
+	metaErrors := fs.Float64("metadata-errors", 0.05, "metadata suite: share of requests the document server fails with a 500")
+	metaInFlight := fs.Int("metadata-in-flight", 64, "metadata suite: documents fetched at once")
 	jsonOut := fs.String("json", "", "every suite: also write the run as one JSON object to this file (docs/performance.md, \"Bench JSON\")")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -157,8 +162,17 @@ func runBench(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		return benchLag(ctx, e, cfg, *jsonOut)
+	case "metadata":
+		if *metaAssets <= 0 || *metaLatency <= 0 || *metaErrors < 0 || *metaErrors >= 1 || *metaInFlight <= 0 {
+			return usagef("--metadata-assets, --metadata-latency and --metadata-in-flight must be positive, --metadata-errors in [0, 1)")
+		}
+		cfg := metabench.Config{Assets: *metaAssets, Latency: *metaLatency, ErrorRate: *metaErrors, InFlight: *metaInFlight, Progress: e.stderr}
+		if *quick {
+			cfg.Assets = min(cfg.Assets, 500)
+		}
+		return benchMetadata(ctx, e, *url, cfg, *jsonOut)
 	}
-	return usagef("--suite must be insert, compressed, assets or lag, not %q", *suite)
+	return usagef("--suite must be insert, compressed, assets, lag or metadata, not %q", *suite)
 }
 
 func benchInsert(ctx context.Context, e *env, url string, rows, batch int, jsonOut string) error {
@@ -221,6 +235,28 @@ func benchAssets(ctx context.Context, e *env, url string, cfg assetbench.Config,
 		err = jerr
 	}
 	return err
+}
+
+// benchMetadata runs the metadata suite on an empty embedded store of its
+// own.
+func benchMetadata(ctx context.Context, e *env, url string, cfg metabench.Config, jsonOut string) error {
+	ctx, cancel := server.SignalContext(ctx)
+	defer cancel()
+	started, load := time.Now(), benchjson.LoadAvg()
+	var rep *metabench.Report
+	err := withBenchStore(ctx, e, url, "metadata", func(db *chdb.DB, dir string) error {
+		if _, err := schema.Migrate(ctx, db); err != nil {
+			return err
+		}
+		var err error
+		rep, err = metabench.Run(ctx, db, cfg)
+		return err
+	}, func(string) error { return nil })
+	if err != nil {
+		return err
+	}
+	rep.WriteTable(e.stdout)
+	return writeJSON(jsonOut, rep.JSON(started, load))
 }
 
 // findDasch is the dasch binary: bin when given, else the one beside this
