@@ -4,7 +4,7 @@
 #   make run      fetch the engine, build, load the demo data and serve it
 #   make test     vet, gofmt check and every test (CI runs this)
 #   make fuzz     fuzz the JSON-RPC request parser, the Photon and DAS methods' params, Geyser
-#                 updates and a node's account answers
+#                 updates, a node's account answers and off-chain metadata documents and URIs
 #   make bench    benchmarks under ./bench
 #   make libchdb  fetch the embedded ClickHouse engine (libchdb.so)
 #   make proto    regenerate the Yellowstone gRPC Go code (needs protoc; the output is committed)
@@ -88,6 +88,8 @@ fuzz: check-go libchdb
 	$(GO) test ./ingest/source/geyser -run='^$$' -fuzz=FuzzAccount -fuzztime=$(FUZZTIME)
 	$(GO) test ./ingest/source -run='^$$' -fuzz=FuzzAccountEntry -fuzztime=$(FUZZTIME)
 	$(GO) test ./ingest/source -run='^$$' -fuzz=FuzzListing -fuzztime=$(FUZZTIME)
+	$(GO) test ./asset -run='^$$' -fuzz=FuzzApplyJSON -fuzztime=$(FUZZTIME)
+	$(GO) test ./ingest/offchain -run='^$$' -fuzz=FuzzRewrite -fuzztime=$(FUZZTIME)
 
 .PHONY: bench
 bench: check-go libchdb

@@ -201,7 +201,9 @@ func ingestAssets(ctx context.Context, s arrowstore.Store, step *assetstate.Fold
 			base64.StdEncoding.EncodeToString(data) + `","slot":` + strconv.Itoa(2_000_000+i/500) +
 			`,"write_version":` + strconv.Itoa(i) + `}`)
 	}
-	_, err := ingest.Run(ctx, ingest.Config{Store: s, Source: memSource(docs),
+	// Small batches commit (and fold, queueing URIs) as the ingest goes,
+	// as a follower does, so the fetcher works while it runs.
+	_, err := ingest.Run(ctx, ingest.Config{Store: s, Source: memSource(docs), BatchRows: 1000, BatchAge: 50 * time.Millisecond,
 		Decoders: []decode.Decoder{assetstate.Decoder{}}, Steps: []ingest.StateStep{step}})
 	return err
 }
