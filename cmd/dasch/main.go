@@ -23,8 +23,11 @@ type command struct {
 // helpMore is what `dasch help COMMAND` adds below a command's summary;
 // errors print the usage line alone.
 func helpMore(name string) string {
-	if name == "ingest" {
+	switch name {
+	case "ingest":
 		return ingestRPCHelp
+	case "clickhouse":
+		return clickhouseHelp
 	}
 	return ""
 }
@@ -46,6 +49,7 @@ func commands() map[string]command {
 		"bench":       {"benchmarks: insert limit vs pipeline, compressed state and assets vs PostgreSQL (runs dasch-bench)", "bench [--suite insert|compressed|assets] [--store URL] [--rows N] [--accounts N] [--chunk N] [--assets N] [--json FILE]", runBench},
 		"conformance": {"replay a Photon or DAS conformance corpus against the API", "conformance photon [--compat docs/compat.md] [--split=false] DIR | conformance das [--compat docs/das-compat.md] [--only TEXT] DIR", runConformance},
 		"version":     {"print the version", "version", runVersion},
+		"clickhouse":  {"run a ClickHouse server from the embedded engine on a data directory", "clickhouse [--data DIR] [--listen IP[,IP]] [--tcp-port N] [--http-port N] [--users FILE] [--tls-cert FILE --tls-key FILE [--tls-port N]] [--cluster NAME --shard HOST:PORT[,HOST:PORT]...] [--log-level L]", runClickHouse},
 	}
 }
 

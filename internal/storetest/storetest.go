@@ -46,7 +46,7 @@ func Open(t testing.TB) arrowstore.Store {
 	if shared.err != nil {
 		t.Fatalf("embedded store: %v", shared.err)
 	}
-	if err := reuse(ctx, shared.db); err != nil {
+	if err := reuse(ctx, shared.db, &shared.schema); err != nil {
 		t.Fatalf("reset store: %v", err)
 	}
 	return shared.db
@@ -56,8 +56,8 @@ func Open(t testing.TB) arrowstore.Store {
 // first migration left it, the tables are emptied and the seeds written
 // (schema.Empty); a test that changed the schema (dropped a view, added a
 // column, forgot a migration) gets it rebuilt by Reset.
-func reuse(ctx context.Context, s arrowstore.Store) error {
-	if shared.schema != "" {
+func reuse(ctx context.Context, s arrowstore.Store, schemaFP *string) error {
+	if *schemaFP != "" {
 		if err := schema.Empty(ctx, s); err != nil {
 			return err
 		}
@@ -65,19 +65,19 @@ func reuse(ctx context.Context, s arrowstore.Store) error {
 		if err != nil {
 			return err
 		}
-		if fp == shared.schema {
+		if fp == *schemaFP {
 			return nil
 		}
 	}
 	if err := Reset(ctx, s); err != nil {
 		return err
 	}
-	if shared.schema == "" {
+	if *schemaFP == "" {
 		fp, err := fingerprint(ctx, s)
 		if err != nil {
 			return err
 		}
-		shared.schema = fp
+		*schemaFP = fp
 	}
 	return nil
 }
@@ -113,8 +113,9 @@ func Reset(ctx context.Context, s arrowstore.Store) error {
 	return err
 }
 
-// Close shuts the shared store down; call from TestMain after m.Run.
+// Close shuts the shared stores down; call from TestMain after m.Run.
 func Close() {
+	closeServer()
 	if shared.db != nil {
 		shared.db.Close()
 		_ = chdb.Shutdown()

@@ -24,6 +24,7 @@ static void (*p_stream_cancel_insert)(chdb_insert_stream);
 static void (*p_destroy_insert_stream)(chdb_insert_stream);
 static int (*p_shutdown)(void);
 static const char *(*p_version)(void);
+static chdb_result *(*p_query_cmdline)(int, char **);
 
 #define DASCH_SYM(var, name) do { *(void **)(&var) = dlsym(h, name); if (!var) { dlclose(h); return "missing symbol " name; } } while (0)
 
@@ -52,6 +53,7 @@ const char *dasch_load(const char *path, const char *malloc_conf) {
 	DASCH_SYM(p_destroy_insert_stream, "chdb_destroy_insert_stream");
 	DASCH_SYM(p_shutdown, "chdb_shutdown");
 	DASCH_SYM(p_version, "chdb_version");
+	DASCH_SYM(p_query_cmdline, "chdb_query_cmdline");
 	// Without this, the engine's handlers catch SIGSEGV/SIGBUS that the Go
 	// runtime uses for nil checks and turn Go panics into crashes.
 	p_set_signal_handlers_enabled(0);
@@ -80,3 +82,4 @@ void dasch_stream_cancel_insert(chdb_insert_stream s) { p_stream_cancel_insert(s
 void dasch_destroy_insert_stream(chdb_insert_stream s) { p_destroy_insert_stream(s); }
 int dasch_shutdown(void) { return dasch_h ? p_shutdown() : 0; }
 const char *dasch_version(void) { return p_version(); }
+chdb_result *dasch_query_cmdline(int argc, char **argv) { return p_query_cmdline(argc, argv); }

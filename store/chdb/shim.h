@@ -26,4 +26,5 @@ void dasch_stream_cancel_insert(chdb_insert_stream s);
 void dasch_destroy_insert_stream(chdb_insert_stream s);
 int dasch_shutdown(void);
 const char *dasch_version(void);
+chdb_result *dasch_query_cmdline(int argc, char **argv);
 #endif

@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"os"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,18 +15,46 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dasch-labs/dasch/internal/chtest"
 	"github.com/dasch-labs/dasch/store"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
-// openTestServer connects to the server named by DASCH_CLICKHOUSE_DSN or
-// skips: these tests need a real ClickHouse server.
+// shared is the test binary's server, started by the first test that
+// needs one and stopped by TestMain.
+var shared struct {
+	once sync.Once
+	srv  *chtest.Server
+	err  error
+}
+
+func testServer(t *testing.T) *chtest.Server {
+	t.Helper()
+	shared.once.Do(func() { shared.srv, shared.err = chtest.StartProcess(chtest.Options{}) })
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.srv
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.srv != nil {
+		if err := shared.srv.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+	}
+	os.Exit(code)
+}
+
+// openTestServer connects to the server named by DASCH_CLICKHOUSE_DSN, or
+// else to the test binary's own server (internal/chtest), started on
+// first use from the embedded engine's library.
 func openTestServer(t *testing.T) *Store {
 	t.Helper()
 	dsn := os.Getenv("DASCH_CLICKHOUSE_DSN")
 	if dsn == "" {
-		t.Skip("needs a ClickHouse server: docker compose up -d clickhouse, then " +
-			"DASCH_CLICKHOUSE_DSN=clickhouse://default:@127.0.0.1:9000/default go test ./store/chserver/ -run Integration")
+		dsn = testServer(t).DSN("")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
