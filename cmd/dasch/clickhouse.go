@@ -19,7 +19,7 @@ data directory: the native protocol on --tcp-port and HTTP on --http-port, for d
 One process per data directory; SIGTERM or Ctrl-C stops it cleanly.
 
 Users come from --users FILE, one a line: NAME PROFILE PASSWORD, PROFILE being write
-(read, write, migrate) or readonly (readonly=1, each query bounded in time, memory and
+(read, write, migrate) or readonly (no writes or DDL, each query bounded in time, memory and
 result size). Without --users there is one user, dasch, profile write, its password
 $DASCH_CLICKHOUSE_PASSWORD (empty is allowed only on loopback). The user "default" is
 the engine's own: it logs in from 127.0.0.1 without a password and may only start and

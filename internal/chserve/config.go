@@ -23,8 +23,8 @@ const (
 	// ProfileWrite may read, write and change the schema: what dasch
 	// migrate, ingest and serve need.
 	ProfileWrite = "write"
-	// ProfileReadOnly may only read (readonly=1), within the limits of
-	// ReadOnlyLimits.
+	// ProfileReadOnly may only read (readonly=2: settings may be sent,
+	// within constraints), within the limits of ReadOnlyLimits.
 	ProfileReadOnly = "readonly"
 )
 
@@ -296,12 +296,29 @@ func (c *Config) usersXML() string {
 	var b strings.Builder
 	b.WriteString("<clickhouse>\n  <profiles>\n    <default></default>\n")
 	fmt.Fprintf(&b, "    <%s></%s>\n", ProfileWrite, ProfileWrite)
-	fmt.Fprintf(&b, "    <%s>\n      <readonly>1</readonly>\n", ProfileReadOnly)
-	fmt.Fprintf(&b, "      <max_execution_time>%d</max_execution_time>\n", l.MaxExecutionSeconds)
-	fmt.Fprintf(&b, "      <max_memory_usage>%d</max_memory_usage>\n", l.MaxMemoryBytes)
-	fmt.Fprintf(&b, "      <max_result_rows>%d</max_result_rows>\n", l.MaxResultRows)
-	fmt.Fprintf(&b, "      <max_result_bytes>%d</max_result_bytes>\n", l.MaxResultBytes)
-	b.WriteString("      <result_overflow_mode>throw</result_overflow_mode>\n")
+	// readonly=2: no write and no DDL, but settings may be sent, as
+	// stock clients and dasch itself do with every query (readonly=1
+	// refuses those queries); the constraints keep the limits from being
+	// raised or lifted (a zero limit means none, hence the minimum of 1).
+	fmt.Fprintf(&b, "    <%s>\n      <readonly>2</readonly>\n", ProfileReadOnly)
+	lims := []struct {
+		name string
+		v    int64
+	}{
+		{"max_execution_time", int64(l.MaxExecutionSeconds)},
+		{"max_memory_usage", l.MaxMemoryBytes},
+		{"max_result_rows", l.MaxResultRows},
+		{"max_result_bytes", l.MaxResultBytes},
+	}
+	for _, x := range lims {
+		fmt.Fprintf(&b, "      <%s>%d</%s>\n", x.name, x.v, x.name)
+	}
+	b.WriteString("      <result_overflow_mode>throw</result_overflow_mode>\n      <constraints>\n")
+	b.WriteString("        <readonly><const/></readonly>\n        <result_overflow_mode><const/></result_overflow_mode>\n")
+	for _, x := range lims {
+		fmt.Fprintf(&b, "        <%s><min>1</min><max>%d</max></%s>\n", x.name, x.v, x.name)
+	}
+	b.WriteString("      </constraints>\n")
 	fmt.Fprintf(&b, "    </%s>\n  </profiles>\n  <users>\n", ProfileReadOnly)
 	// The engine's session authenticates as this user from 127.0.0.1 with
 	// no password; it can start and stop listeners and nothing else that

@@ -9,9 +9,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
+	"time"
+	"unsafe"
 )
 
 // ServeOptions run the engine as a ClickHouse server.
@@ -36,12 +40,10 @@ type ServeOptions struct {
 // Serve runs ClickHouse's own native and HTTP servers on a data directory
 // until ctx ends, then stops them and returns. The engine serves through
 // its command-line entry (the one clickhouse-local has), the only one
-// that may start listeners: the session it runs starts them and then
-// blocks reading a pipe that this side closes when ctx ends. The read is
-// the client side of an INSERT (FROM INFILE), which needs no grant to read
-// files, so the session's user is given none. Serve takes
-// the process's one engine, so nothing else may Open in this process,
-// before or after.
+// that may start listeners: its session starts them and then waits on
+// its terminal for statements, and ends when that input ends. Serve takes
+// the process's one engine and its standard input and output, so nothing
+// else may Open in this process, before or after.
 func Serve(ctx context.Context, opts ServeOptions) error {
 	if opts.Dir == "" || opts.Config == nil {
 		return errors.New("clickhouse server: a data directory and a configuration file are needed")
@@ -81,30 +83,49 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 		return err
 	}
 
-	r, w, err := os.Pipe()
+	// Run as a terminal session would: a non-interactive run installs an
+	// error handler that aborts the process on any exception escaping a
+	// connection's thread, as a native-protocol login with a wrong
+	// password does. The engine takes a session as interactive when its
+	// standard input is a terminal, so standard input and output become
+	// a pseudo-terminal, whose output is discarded.
+	term, err := openTerminal()
 	if err != nil {
-		return fmt.Errorf("clickhouse server: pipe: %w", err)
+		return err
 	}
-	defer r.Close()
+	defer term.Close()
+
 	stop := make(chan struct{})
 	go func() {
 		select {
 		case <-ctx.Done():
 		case <-stop:
+			return
 		}
-		w.Close()
+		// The session reads the terminal once its statements ran: end
+		// its input, again until it ends, as the line editor drops what
+		// was typed before it took the terminal.
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			term.end()
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
 	}()
 	defer close(stop)
 
-	block := "/dev/fd/" + strconv.Itoa(int(r.Fd()))
 	args := []string{
 		"clickhouse",
 		"--config-file=" + conf,
 		"--path=" + abs,
+		"--interactive",
 		"--multiquery",
 		"--log-level=" + opts.LogLevel,
-		"--query=SYSTEM START LISTEN TCP; SYSTEM START LISTEN HTTP; " +
-			"INSERT INTO FUNCTION null('line String') FROM INFILE '" + block + "' FORMAT LineAsString",
+		"--query=SYSTEM START LISTEN TCP; SYSTEM START LISTEN HTTP",
 	}
 	argv, free := cArgs(args)
 	defer free()
@@ -126,3 +147,44 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	}
 	return nil
 }
+
+// terminal is a pseudo-terminal on the standard input and output.
+type terminal struct {
+	master *os.File
+}
+
+func openTerminal() (*terminal, error) {
+	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse server: terminal: %w", err)
+	}
+	var unlock int32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, master.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
+		master.Close()
+		return nil, fmt.Errorf("clickhouse server: terminal: unlock: %w", e)
+	}
+	var n uint32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, master.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
+		master.Close()
+		return nil, fmt.Errorf("clickhouse server: terminal: number: %w", e)
+	}
+	slave, err := os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		master.Close()
+		return nil, fmt.Errorf("clickhouse server: terminal: %w", err)
+	}
+	defer slave.Close()
+	for _, fd := range []int{0, 1} {
+		if err := syscall.Dup2(int(slave.Fd()), fd); err != nil {
+			master.Close()
+			return nil, fmt.Errorf("clickhouse server: terminal: %w", err)
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, master) }()
+	return &terminal{master: master}, nil
+}
+
+// end types the end of input (Ctrl-D) into the terminal.
+func (t *terminal) end() { _, _ = t.master.Write([]byte{4}) }
+
+func (t *terminal) Close() error { return t.master.Close() }
