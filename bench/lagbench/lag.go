@@ -177,7 +177,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	args := append([]string{"serve", "--store", url, "--listen", addr, "--ingest", "grpc:" + srv.URL,
-		"--from", strconv.FormatUint(first, 10)}, cfg.ServeArgs...)
+		"--from", strconv.FormatUint(first, 10), "--metadata-fetch", "off"}, cfg.ServeArgs...)
 	cfg.Progress("lag: dasch %v", args)
 	var out tail
 	cmd := exec.Command(cfg.Bin, args...)
