@@ -108,8 +108,8 @@ func TestWrite(t *testing.T) {
 func TestParseUsers(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
-		want []User
-		err  string
+		want     []User
+		err      string
 	}{
 		{"two", "# c\n\nw write p w d\nro readonly r\n", []User{{"w", "p w d", ProfileWrite}, {"ro", "r", ProfileReadOnly}}, ""},
 		{"no password", "w write\n", []User{{"w", "", ProfileWrite}}, ""},
