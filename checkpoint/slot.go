@@ -109,3 +109,22 @@ func (c *SlotCache) IndexedSlot(ctx context.Context) (uint64, error) {
 	}
 	return slot, err
 }
+
+// RunSlot reads the slot up to which the runs named run committed
+// everything they read (WriteRun); ok is false when none did.
+func RunSlot(ctx context.Context, s store.Querier, run string) (slot uint64, ok bool, err error) {
+	res, err := s.Query(ctx, `SELECT max(slot), count() FROM indexer_checkpoints WHERE name = {n:String}`,
+		store.Params{"n": RunPrefix + run})
+	if err != nil {
+		return 0, false, fmt.Errorf("read checkpoint of %s: %w", run, err)
+	}
+	if len(res.Rows) == 0 {
+		return 0, false, nil
+	}
+	r := res.Row(0)
+	slot, n := r.U64(0), r.U64(1)
+	if err := r.Err(); err != nil {
+		return 0, false, fmt.Errorf("read checkpoint of %s: %w", run, err)
+	}
+	return slot, n > 0, nil
+}

@@ -31,6 +31,11 @@ type Config struct {
 	// A transaction's block time belongs to its real block, so it becomes
 	// unknown (0). Sources may then emit items in any slot order.
 	ForceSlot *uint64
+	// Run, when set, names what this run reads (a files source's
+	// directory): each checkpoint is also written under that name, for a
+	// later run over the same input to go on after it
+	// (checkpoint.RunSlot).
+	Run string
 	// Workers is the number of decode goroutines; 0 means GOMAXPROCS.
 	Workers int
 	// A table's batch is inserted at BatchRows rows, BatchBytes bytes or

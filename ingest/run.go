@@ -335,7 +335,13 @@ func (r *run) writeCheckpoint(ctx context.Context, from, slot uint64, stepped bo
 	if slot <= r.written.Load() && (r.wrote || r.cfg.ForceSlot == nil) {
 		return nil
 	}
-	if err := checkpoint.Write(ctx, r.cfg.Store, slot); err != nil {
+	var err error
+	if r.cfg.Run != "" {
+		err = checkpoint.WriteRun(ctx, r.cfg.Store, r.cfg.Run, slot)
+	} else {
+		err = checkpoint.Write(ctx, r.cfg.Store, slot)
+	}
+	if err != nil {
 		return err
 	}
 	r.written.Store(slot)

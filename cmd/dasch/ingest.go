@@ -56,7 +56,7 @@ type ingestFlags struct {
 	from, to, commitment, trees, xToken, grpcCA                           *string
 	fetchers, workers, batchRows, batchMB, partRows, partMB, balanceCache *int
 	batchAge, partAge, progressEvery                                      *time.Duration
-	bootstrap                                                             *bool
+	bootstrap, resume                                                     *bool
 	meta                                                                  *metadataFlags
 }
 
@@ -66,6 +66,7 @@ var (
 	followOnly = []string{"from", "to", "commitment"}
 	rpcOnly    = []string{"fetchers", "bootstrap"}
 	grpcOnly   = []string{"x-token", "grpc-ca"}
+	filesOnly  = []string{"resume"}
 )
 
 func addIngestFlags(fs *flag.FlagSet, withTo bool) *ingestFlags {
@@ -89,6 +90,8 @@ func addIngestFlags(fs *flag.FlagSet, withTo bool) *ingestFlags {
 	f.fetchers = fs.Int("fetchers", 8, "rpc: getBlock requests in flight at once")
 	f.bootstrap = fs.Bool("bootstrap", false, "rpc: on a store with nothing indexed, first list the asset programs' current accounts "+
 		"(getProgramAccountsV2, else getProgramAccounts), then follow from the slot after the listing's")
+	f.resume = fs.Bool("resume", false, "files: leave out the files at or below the slot that the last run over this directory committed "+
+		"(after a run that failed or was stopped; default: read every file again, which changes nothing already in)")
 	f.workers = fs.Int("workers", 0, "decode workers (0 = one per CPU)")
 	f.trees = fs.String("trees", "", "seed state trees from this trees.json first (default: the built-in list, when none are stored)")
 	// Bulk loads want larger inserts: fewer parts for the engine to merge.
@@ -114,6 +117,7 @@ type ingestPlan struct {
 	source      source.Source
 	rpc         *source.RPC   // the source, when it is one
 	grpc        *source.GRPC  // the source, when it is one
+	files       *source.Files // the source, when it is one
 	first, last *uint64       // --from and --to
 	latest      bool          // --from latest: the node's newest slot
 	every       time.Duration // progress lines off a terminal
@@ -149,6 +153,7 @@ func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) 
 	p := &ingestPlan{f: f, source: src}
 	p.rpc, _ = src.(*source.RPC)
 	p.grpc, _ = src.(*source.GRPC)
+	p.files, _ = src.(*source.Files)
 	for _, only := range []struct {
 		names []string
 		ok    bool
@@ -157,6 +162,7 @@ func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) 
 		{followOnly, p.rpc != nil || p.grpc != nil, "--from, --to and --commitment apply to rpc:URL and grpc:URL sources only"},
 		{rpcOnly, p.rpc != nil, "--fetchers and --bootstrap apply to rpc:URL sources only"},
 		{grpcOnly, p.grpc != nil, "--x-token and --grpc-ca apply to grpc:URL sources only"},
+		{filesOnly, p.files != nil, "--resume applies to files:DIR sources only (rpc:URL and grpc:URL go on after the indexed slot by themselves)"},
 	} {
 		for _, name := range only.names {
 			if !only.ok && set(fs, name) {
@@ -255,13 +261,25 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 			return err
 		}
 	}
+	if p.files != nil {
+		if err := p.configureFiles(ctx, e, s, &cfg); err != nil {
+			return err
+		}
+	}
 	if p.grpc != nil {
 		// The subscription asks for what the decoders read.
 		if done, err := p.configureGRPC(ctx, e, s, decoders.Interest(&cfg)); done || err != nil {
 			return err
 		}
 	}
-	return p.runWithFetcher(ctx, e, s, cfg, fold)
+	err := p.runWithFetcher(ctx, e, s, cfg, fold)
+	if err != nil {
+		// Stopped or failed: the hint reads the store after ctx ended.
+		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		p.filesHint(hctx, e, s)
+		cancel()
+	}
+	return err
 }
 
 // runWithFetcher runs the ingest and, beside it, the metadata fetcher

@@ -133,6 +133,7 @@ func TestIngestRPCUsage(t *testing.T) {
 	}{
 		{[]string{"--source", "files:../../testdata/demo", "--from", "1"}, "--from, --to and --commitment apply to rpc:URL and grpc:URL sources only"},
 		{[]string{"--source", "files:../../testdata/demo", "--bootstrap"}, "--fetchers and --bootstrap apply to rpc:URL sources only"},
+		{[]string{"--source", "rpc:" + n.URL(), "--resume"}, "--resume applies to files:DIR sources only"},
 		{[]string{"--source", "rpc:" + n.URL(), "--bootstrap", "--from", "40"}, "--bootstrap starts at the node's newest slot: --from does not apply"},
 		{[]string{"--source", "rpc:" + n.URL(), "--from", "x"}, `--from "x": want a slot number`},
 		{[]string{"--source", "rpc:" + n.URL(), "--from", "latest", "--to", "42"}, "--to 42 is before --from 43"},

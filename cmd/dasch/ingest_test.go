@@ -53,3 +53,23 @@ func TestIngestCompressed(t *testing.T) {
 		})
 	}
 }
+
+// TestIngestFilesResume: --resume goes on after what the last run over
+// the directory committed; a run over another directory does not count.
+func TestIngestFilesResume(t *testing.T) {
+	storeURL := "embedded:" + filepath.Join(t.TempDir(), "data")
+	const demo = "files:../../testdata/demo"
+	out := mustDasch(t, "ingest", "--store", storeURL, "--source", demo, "--resume")
+	if !strings.Contains(out, "nothing of "+demo+" committed yet: reading every file") {
+		t.Errorf("first run:\n%s", out)
+	}
+	out = mustDasch(t, "ingest", "--store", storeURL, "--source", demo, "--resume")
+	if !strings.Contains(out, "resuming "+demo+" after slot ") || !strings.Contains(out, "ingested 0 items") {
+		t.Errorf("resumed run:\n%s", out)
+	}
+	const other = "files:../../chain/testdata/das/accounts"
+	out = mustDasch(t, "ingest", "--store", storeURL, "--source", other, "--resume")
+	if !strings.Contains(out, "nothing of "+other+" committed yet") || strings.Contains(out, "ingested 0 items") {
+		t.Errorf("run over another directory:\n%s", out)
+	}
+}

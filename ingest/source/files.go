@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 
 	"github.com/dasch-labs/dasch/chain/solana"
@@ -18,7 +19,10 @@ import (
 // second reads them again in slot order. Memory stays bounded by the
 // largest file rather than the whole directory. One Read at a time.
 type Files struct {
-	dir         string
+	dir string
+	// through, when skip is set, is the last slot a resumed run skips.
+	through     uint64
+	skip        bool
 	done, total atomic.Int64
 }
 
@@ -45,6 +49,20 @@ func (f *Files) Spec() string { return "files:" + f.dir }
 // Progress implements Progresser.
 func (f *Files) Progress() (done, total int64) { return f.done.Load(), f.total.Load() }
 
+// Run names what the source reads for checkpoints of its own
+// (ingest.Config.Run): the directory's absolute path.
+func (f *Files) Run() string {
+	dir, err := filepath.Abs(f.dir)
+	if err != nil {
+		dir = f.dir
+	}
+	return "files:" + dir
+}
+
+// SkipThrough makes Read leave out the files at or below slot: those a
+// run over the directory already committed (checkpoint.RunSlot).
+func (f *Files) SkipThrough(slot uint64) { f.through, f.skip = slot, true }
+
 // Read implements Source.
 func (f *Files) Read(ctx context.Context, emit func(Item) error) error {
 	f.done.Store(0)
@@ -52,6 +70,14 @@ func (f *Files) Read(ctx context.Context, emit func(Item) error) error {
 	files, err := scan(ctx, f.dir)
 	if err != nil {
 		return fmt.Errorf("source %s: %w", f.Spec(), err)
+	}
+	if f.skip {
+		// Files come in slot order: the committed ones lead.
+		n := 0
+		for n < len(files) && files[n].slot <= f.through {
+			n++
+		}
+		files = files[n:]
 	}
 	var total int64
 	for _, e := range files {
