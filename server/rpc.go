@@ -125,6 +125,8 @@ func (s *Server) serveRPC(rc *fasthttp.RequestCtx) {
 			out[i].err = reqs[i].Err
 		case s.down.Load():
 			out[i].err = errUnavailable
+		case s.addrLimiter != nil && !s.addrLimiter.allow(addr, now):
+			out[i].err = errTooMany
 		case s.limiter != nil && !s.limiter.allow(apiKey, now):
 			out[i].err = errTooMany
 		default:

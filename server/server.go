@@ -65,6 +65,10 @@ type Config struct {
 	// RateLimitBurst is the bucket size. Default: RateLimitPerKey rounded up,
 	// at least 1.
 	RateLimitBurst int
+	// RateLimitPerAddr is the same per client address, over every key it
+	// sends, with a burst of twice the rate; 0 means unlimited. Behind a
+	// proxy every client has the proxy's address: set it there instead.
+	RateLimitPerAddr float64
 	// ReadTimeout bounds reading one request. Default 30s.
 	ReadTimeout time.Duration
 	// WriteTimeout bounds writing one response. Default 30s.
@@ -168,6 +172,8 @@ type Server struct {
 	resolver KeyResolver
 	health   Health
 	limiter  *limiter
+	// addrLimiter rations calls per client address, when set.
+	addrLimiter *limiter
 	// failedKeys rations, per client address, requests whose key does not
 	// check: past it the address is answered 429 without a lookup.
 	failedKeys *limiter
@@ -200,6 +206,9 @@ func New(cfg Config, reg *jsonrpc.Registry, keys KeyChecker, health Health) (*Se
 	if cfg.RateLimitPerKey < 0 || math.IsNaN(cfg.RateLimitPerKey) || math.IsInf(cfg.RateLimitPerKey, 0) {
 		return nil, fmt.Errorf("server: invalid RateLimitPerKey %v", cfg.RateLimitPerKey)
 	}
+	if cfg.RateLimitPerAddr < 0 || math.IsNaN(cfg.RateLimitPerAddr) || math.IsInf(cfg.RateLimitPerAddr, 0) {
+		return nil, fmt.Errorf("server: invalid RateLimitPerAddr %v", cfg.RateLimitPerAddr)
+	}
 	cfg.applyDefaults()
 	s := &Server{
 		cfg:    cfg,
@@ -220,6 +229,9 @@ func New(cfg Config, reg *jsonrpc.Registry, keys KeyChecker, health Health) (*Se
 	}
 	if cfg.RateLimitPerKey > 0 {
 		s.limiter = newLimiter(cfg.RateLimitPerKey, cfg.RateLimitBurst)
+	}
+	if cfg.RateLimitPerAddr > 0 {
+		s.addrLimiter = newLimiter(cfg.RateLimitPerAddr, max(1, int(math.Ceil(2*cfg.RateLimitPerAddr))))
 	}
 	s.failedKeys = newLimiter(failedKeyRate, failedKeyBurst)
 	s.srv = &fasthttp.Server{

@@ -572,6 +572,24 @@ func TestRateLimit(t *testing.T) {
 	}
 }
 
+func TestRateLimitPerAddr(t *testing.T) {
+	// A burst of 2 per address, over every key it sends.
+	ts := start(t, server.Config{RateLimitPerAddr: 1}, nil, nil)
+	call := `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`
+	for i, c := range []struct {
+		key  string
+		want int
+	}{{"good", 200}, {"other", 200}, {"good", 429}, {"other", 429}} {
+		status, _, body := do(t, http.MethodPost, ts.url+"/?api-key="+c.key, call)
+		if status != c.want {
+			t.Errorf("request %d (%s): status %d, want %d: %s", i, c.key, status, c.want, body)
+		}
+	}
+	if _, err := server.New(server.Config{RateLimitPerAddr: -1}, jsonrpc.NewRegistry(), testKeys{}, nil); err == nil {
+		t.Error("a negative address rate was taken")
+	}
+}
+
 func TestUsageRecorder(t *testing.T) {
 	usage := server.NewUsageCounter()
 	ts := start(t, server.Config{Usage: usage}, nil, nil)

@@ -28,7 +28,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	url := fs.String("store", defaultStore(), "store URL")
 	listen := fs.String("listen", "127.0.0.1:8899", "address to listen on")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request deadline")
-	rate := fs.Float64("rate-limit", 0, "requests per second per API key (0 = unlimited)")
+	rate := fs.Float64("rate-limit", 1000, "calls per second per API key, each call of a batch counted (0 = unlimited); with --plan-limits, the plan's limits apply too")
+	rateAddr := fs.Float64("rate-limit-addr", 2000, "calls per second per client address over all its keys (0 = unlimited; behind a proxy every client has its address)")
 	corsOrigins := fs.String("cors-origins", "*", "origins whose web pages may call the API (CORS), comma-separated; * = any, empty = CORS off")
 	answerMB := fs.Int("max-answer-mb", 32, "answers of one HTTP request past which the calls of a batch not yet run are refused (413)")
 	gzipMin := fs.Int("compress-min-bytes", 0, "gzip answers of at least this many bytes for clients whose Accept-Encoding admits gzip (0 = never; it pays over links slower than about 1.5 Gbit/s)")
@@ -153,6 +154,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		Listen:           *listen,
 		RequestTimeout:   *timeout,
 		RateLimitPerKey:  *rate,
+		RateLimitPerAddr: *rateAddr,
 		Logger:           e.log,
 		CompressMinBytes: *gzipMin,
 		MaxAnswerBytes:   *answerMB << 20,
