@@ -181,7 +181,7 @@ func applyTokenMetadata(a *Asset, tm *metadata.Metadata, collectionJSON []byte, 
 			g.Verified = &v
 		}
 		if opts.ShowCollectionMetadata {
-			cm, err := collectionMetadata(collectionJSON)
+			cm, err := CollectionMetadata(collectionJSON)
 			if err != nil {
 				return err
 			}
@@ -195,9 +195,9 @@ func applyTokenMetadata(a *Asset, tm *metadata.Metadata, collectionJSON []byte, 
 	return nil
 }
 
-// collectionMetadata picks the members the reference shows from the
+// CollectionMetadata picks the members the reference shows from the
 // collection's off-chain JSON; {} when it is not indexed or not an object.
-func collectionMetadata(raw []byte) (json.RawMessage, error) {
+func CollectionMetadata(raw []byte) (json.RawMessage, error) {
 	var doc map[string]json.RawMessage
 	if len(raw) > 0 {
 		// Off-chain JSON is arbitrary: anything but an object shows as {}.

@@ -3,6 +3,7 @@ package assetstate
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/dasch-labs/dasch/asset"
@@ -46,7 +47,105 @@ func (st *FoldStep) withDocuments(ctx context.Context, s arrowstore.Writer, resu
 			_ = asset.ApplyJSON(r.Asset.Content, doc, st.Content)
 		}
 	}
+	if err := withCollections(ctx, s, results); err != nil {
+		return err
+	}
 	return queueURIs(ctx, s, uris)
+}
+
+// withCollections fills the collection_metadata of each collection
+// group the renderer showed it for ({} until now) from the stored
+// document of the collection asset's json_uri. Members are filed under
+// their collection (depends), so when that document arrives the
+// collection's refold folds them again (RefoldURIs).
+func withCollections(ctx context.Context, s store.Querier, results []asset.Result) error {
+	uriOf := map[solana.Pubkey]string{}
+	for _, r := range results {
+		if r.Err == nil && r.Asset != nil && r.Asset.Content != nil && r.Asset.Content.JSONURI != "" {
+			if id, err := solana.ParsePubkey(r.Asset.ID); err == nil {
+				uriOf[id] = r.Asset.Content.JSONURI
+			}
+		}
+	}
+	var missing []solana.Pubkey
+	wanted := map[solana.Pubkey]bool{}
+	for _, r := range results {
+		for _, c := range collectionGroups(r) {
+			if _, ok := uriOf[c]; !ok && !wanted[c] {
+				missing = append(missing, c)
+			}
+			wanted[c] = true
+		}
+	}
+	if len(wanted) == 0 {
+		return nil
+	}
+	if len(missing) > 0 {
+		cond, params := assetrows.KeyIn("id", missing)
+		res, err := s.Query(ctx, `SELECT id, json_uri FROM `+schema.TableAssetState+` FINAL
+			WHERE `+cond+` AND json_uri != '' SETTINGS max_threads = 1`, params)
+		if err != nil {
+			return fmt.Errorf("load collections' json_uri: %w", err)
+		}
+		for i := range res.Rows {
+			r := res.Row(i)
+			id, uri := solana.Pubkey(r.Key(0)), r.Str(1)
+			if err := r.Err(); err != nil {
+				return fmt.Errorf("load collections' json_uri: %w", err)
+			}
+			uriOf[id] = uri
+		}
+	}
+	keys := make([]solana.Pubkey, 0, len(wanted))
+	for c := range wanted {
+		if uri, ok := uriOf[c]; ok {
+			keys = append(keys, URIKey(uri))
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	docs, err := loadDocuments(ctx, s, keys)
+	if err != nil {
+		return err
+	}
+	for _, r := range results {
+		for _, c := range collectionGroups(r) {
+			doc, ok := docs[URIKey(uriOf[c])]
+			if !ok {
+				continue
+			}
+			cm, err := asset.CollectionMetadata(doc)
+			if err != nil {
+				return err
+			}
+			for i := range r.Asset.Grouping {
+				g := &r.Asset.Grouping[i]
+				if g.GroupKey == "collection" && g.GroupValue != nil && *g.GroupValue == c.String() && g.CollectionMetadata != nil {
+					g.CollectionMetadata = cm
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// collectionGroups are the collections of r's groups that show
+// collection_metadata.
+func collectionGroups(r asset.Result) []solana.Pubkey {
+	if r.Err != nil || r.Asset == nil {
+		return nil
+	}
+	var out []solana.Pubkey
+	for _, g := range r.Asset.Grouping {
+		if g.GroupKey != "collection" || g.GroupValue == nil || g.CollectionMetadata == nil {
+			continue
+		}
+		if c, err := solana.ParsePubkey(*g.GroupValue); err == nil {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // loadDocuments reads the newest stored document of each URI key.
@@ -139,10 +238,26 @@ func (st *FoldStep) RefoldURIs(ctx context.Context, s arrowstore.Writer, keys []
 			}
 			ids = append(ids, id)
 		}
-		if err := st.fold(ctx, s, ids); err != nil {
+		// A collection's members show its document too.
+		deps, err := dependents(ctx, s, ids)
+		if err != nil {
 			return n, err
 		}
-		n += len(ids)
+		named := make(map[solana.Pubkey]bool, len(ids))
+		for _, id := range ids {
+			named[id] = true
+		}
+		all := slices.Clone(ids)
+		for _, id := range deps {
+			if !named[id] {
+				all = append(all, id)
+			}
+		}
+		deps = all[len(ids):]
+		if err := st.fold(ctx, s, all); err != nil {
+			return n, err
+		}
+		n += len(ids) + len(deps)
 		if len(ids) < st.chunk() {
 			return n, nil
 		}
