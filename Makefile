@@ -91,6 +91,10 @@ fuzz: check-go libchdb
 	$(GO) test ./asset -run='^$$' -fuzz=FuzzApplyJSON -fuzztime=$(FUZZTIME)
 	$(GO) test ./ingest/offchain -run='^$$' -fuzz=FuzzRewrite -fuzztime=$(FUZZTIME)
 
+.PHONY: soak
+soak: build
+	bin/dasch-bench --suite soak --json soak.json
+
 .PHONY: bench
 bench: check-go libchdb
 	$(GO) test ./bench/... -run='^$$' -bench='$(BENCH)' -benchtime=$(BENCHTIME) -timeout $(BENCH_TIMEOUT)

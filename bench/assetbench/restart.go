@@ -101,7 +101,8 @@ func (r *Report) MeasureRestart(ctx context.Context, rc RestartConfig) error {
 	steady := draw{p: p, pool: pool, dom: domDraw + 65, size: 1}
 	rc.Progress("restart: dasch serve --asset-index=false on %s", rc.Dir)
 	var out tailBuffer
-	cmd := exec.Command(rc.Bin, "serve", "--store", "embedded:"+rc.Dir, "--listen", addr, "--asset-index=false")
+	// No rations: the suite measures the server, not its rate limits.
+	cmd := exec.Command(rc.Bin, "serve", "--store", "embedded:"+rc.Dir, "--listen", addr, "--asset-index=false", "--rate-limit", "0", "--rate-limit-addr", "0")
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
 	if err := cmd.Start(); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/dasch-labs/dasch/bench/lagbench"
 	"github.com/dasch-labs/dasch/bench/metabench"
 	"github.com/dasch-labs/dasch/bench/pgref"
+	"github.com/dasch-labs/dasch/bench/soakbench"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/store/chdb"
@@ -26,7 +27,7 @@ import (
 
 func runBench(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "bench")
-	suite := fs.String("suite", "insert", "insert: the store's insert limit vs the pipeline; compressed: compressed-state reads and ingest vs PostgreSQL; assets: getAsset/getAssetBatch latency and asset ingest; lag: an account update's time to getAsset while serve follows a gRPC stream; metadata: off-chain document fetch throughput and ingest beside it")
+	suite := fs.String("suite", "insert", "insert: the store's insert limit vs the pipeline; compressed: compressed-state reads and ingest vs PostgreSQL; assets: getAsset/getAssetBatch latency and asset ingest; lag: an account update's time to getAsset while serve follows a gRPC stream; metadata: off-chain document fetch throughput and ingest beside it; soak: a hostile barrage beside paced legitimate clients, under a memory limit")
 	url := fs.String("store", "", "store URL (default: a fresh embedded store in a temporary directory)")
 	rows := fs.Int("rows", 1_000_000, "insert suite: synthetic accounts to insert")
 	batch := fs.Int("batch", 50_000, "insert suite: rows per Arrow batch")
@@ -53,7 +54,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	nAssets := fs.Int("assets", defAssets, "assets suite: digital assets to generate (env "+assetbench.EnvAssets+")")
 	lists := fs.Bool("lists", true, "assets suite: skew the generated owners, collections, creators and authorities and measure getAssetsByOwner, getAssetsByGroup and searchAssets pages beside PostgreSQL")
 	restart := fs.Bool("restart", true, "assets suite: time a restart of `dasch serve --asset-index=false` on the loaded store (needs the dasch binary)")
-	daschBin := fs.String("dasch-bin", "", "assets and lag suites: the dasch binary the restart and the lag suite run (default: beside dasch-bench, else on PATH)")
+	daschBin := fs.String("dasch-bin", "", "assets, lag and soak suites: the dasch binary the restart and the lag suite run (default: beside dasch-bench, else on PATH)")
 	quick := fs.Bool("quick", false, "compressed and assets suites: tiny request budgets, for smoke runs and tests (figures not comparable with full runs)")
 	rate := fs.Int("rate", lagbench.MainnetRate, "lag suite: the first phase's account writes per second (the next phases multiply it by --rate-factor)")
 	rateFactors := fs.String("rate-factor", "10", "lag suite: comma-separated multiples of --rate for the next phases")
@@ -62,6 +63,13 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	metaLatency := fs.Duration("metadata-latency", 20*time.Millisecond, "metadata suite: the document server's latency")
 	metaErrors := fs.Float64("metadata-errors", 0.05, "metadata suite: share of requests the document server fails with a 500")
 	metaInFlight := fs.Int("metadata-in-flight", 64, "metadata suite: documents fetched at once")
+	soakQuiet := fs.Duration("soak-quiet", 20*time.Second, "soak suite: the legitimate clients' phase alone")
+	soakFor := fs.Duration("soak-duration", 60*time.Second, "soak suite: the barrage's phase")
+	soakClients := fs.Int("soak-clients", 64, "soak suite: legitimate clients, each at --soak-rate")
+	soakRate := fs.Float64("soak-rate", 10, "soak suite: each legitimate client's requests per second")
+	soakHostile := fs.Int("soak-hostile", 8, "soak suite: hostile senders, each as fast as it is answered")
+	soakMem := fs.Int("soak-memory-mb", 1024, "soak suite: the server's memory limit (a cgroup v1 memory group where one can be made; 0: none)")
+	demo := fs.String("demo", "testdata/demo,testdata/das/accounts", "soak suite: directories of files ingested before the run, comma-separated")
 	jsonOut := fs.String("json", "", "every suite: also write the run as one JSON object to this file (docs/performance.md, \"Bench JSON\")")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -171,8 +179,33 @@ func runBench(ctx context.Context, e *env, args []string) error {
 			cfg.Assets = min(cfg.Assets, 500)
 		}
 		return benchMetadata(ctx, e, *url, cfg, *jsonOut)
+	case "soak":
+		if *soakQuiet <= 0 || *soakFor <= 0 || *soakClients <= 0 || *soakRate <= 0 || *soakHostile <= 0 || *soakMem < 0 {
+			return usagef("--soak-quiet, --soak-duration, --soak-clients, --soak-rate and --soak-hostile must be positive, --soak-memory-mb not negative")
+		}
+		cfg := soakbench.Config{Demo: strings.Split(*demo, ","), Quiet: *soakQuiet, Soak: *soakFor, Clients: *soakClients, Rate: *soakRate,
+			Hostile: *soakHostile, MemoryMiB: *soakMem, Seed: *seed}
+		if *quick {
+			if !flagSet(fs, "soak-quiet") {
+				cfg.Quiet = 2 * time.Second
+			}
+			if !flagSet(fs, "soak-duration") {
+				cfg.Soak = 4 * time.Second
+			}
+			if !flagSet(fs, "soak-clients") {
+				cfg.Clients = 8
+			}
+			if !flagSet(fs, "soak-hostile") {
+				cfg.Hostile = 2
+			}
+		}
+		var err error
+		if cfg.Bin, err = findDasch(*daschBin); err != nil {
+			return err
+		}
+		return benchSoak(ctx, e, cfg, *jsonOut)
 	}
-	return usagef("--suite must be insert, compressed, assets, lag or metadata, not %q", *suite)
+	return usagef("--suite must be insert, compressed, assets, lag, metadata or soak, not %q", *suite)
 }
 
 func benchInsert(ctx context.Context, e *env, url string, rows, batch int, jsonOut string) error {

@@ -19,7 +19,7 @@ import (
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
-const usage = "dasch-bench [--suite insert|compressed|assets|lag] [--store URL] [--rows N] [--accounts N] [--chunk N] [--assets N] [--json FILE]"
+const usage = "dasch-bench [--suite insert|compressed|assets|lag|metadata|soak] [--store URL] [--rows N] [--accounts N] [--chunk N] [--assets N] [--json FILE]"
 
 // env is what the suites may touch, as in cmd/dasch.
 type env struct {

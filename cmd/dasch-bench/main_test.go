@@ -114,6 +114,10 @@ func TestSuitesJSON(t *testing.T) {
 		// dasch serve following a loopback gRPC stream on a schedule.
 		{"lag", []string{"--quick", "--rate", "500", "--rate-factor", "4"}, []string{"lag_500", "lag_2000"},
 			[]string{"preload_visible_s", "lag_500_kept_writes_per_s", "lag_2000_max_s"}, map[string]any{"probes": float64(4)}},
+		// dasch serve on the demo data under a barrage (it fails unless
+		// the server held).
+		{"soak", []string{"--quick", "--demo", "../../testdata/demo,../../testdata/das/accounts"}, []string{"legit_quiet", "legit_barrage"},
+			[]string{"hostile_per_s", "p99_barrage_over_quiet"}, map[string]any{"clients": float64(8)}},
 	}
 	for _, tc := range tests {
 		path := filepath.Join(t.TempDir(), tc.suite+".json")
