@@ -119,8 +119,19 @@ func (s *Server) serveRPC(rc *fasthttp.RequestCtx) {
 	out := make([]outcome, len(reqs))
 	todo := make([]int, 0, len(reqs))
 	now := time.Now()
+	weight := 0
+	for i := range reqs {
+		weight += reqs[i].Weight()
+	}
+	var heavy *jsonrpc.Error
+	if weight > s.cfg.MaxRequestItems {
+		heavy = s.errTooHeavy(weight)
+	}
 	for i := range reqs {
 		switch {
+		case heavy != nil:
+			// Refused whole, before any of it runs or is rationed.
+			out[i].err = heavy
 		case reqs[i].Err != nil:
 			out[i].err = reqs[i].Err
 		case s.down.Load():

@@ -103,6 +103,11 @@ type Config struct {
 	// a batch's answers pass it, its calls not yet started are refused
 	// unrun. Default 32 MiB.
 	MaxAnswerBytes int
+	// MaxRequestItems bounds what one HTTP request asks for before any of
+	// it runs: the sum of its calls' weights (jsonrpc.Request.Weight: a
+	// call, plus the ids and other array elements it names). A request
+	// past it is refused whole (413). Default 10,000.
+	MaxRequestItems int
 	// CompressMinBytes is the smallest JSON-RPC answer sent gzipped to a
 	// client whose Accept-Encoding admits gzip. 0 (the default) never
 	// compresses (see compress.go for the trade).
@@ -119,6 +124,7 @@ const (
 	defaultShutdownTimeout = 30 * time.Second
 	defaultBatchConc       = 4
 	defaultMaxAnswerBytes  = 32 << 20
+	defaultMaxRequestItems = 10_000
 	// A client address may fail the key check 20 times at once, then twice
 	// a second: enough for a mistyped key, not for guessing.
 	failedKeyRate  = 2
@@ -156,6 +162,9 @@ func (c *Config) applyDefaults() {
 	if c.MaxAnswerBytes <= 0 {
 		c.MaxAnswerBytes = defaultMaxAnswerBytes
 	}
+	if c.MaxRequestItems <= 0 {
+		c.MaxRequestItems = defaultMaxRequestItems
+	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
@@ -172,6 +181,8 @@ type Server struct {
 	resolver KeyResolver
 	health   Health
 	limiter  *limiter
+	// errTooHeavy refuses a request naming n items, past MaxRequestItems.
+	errTooHeavy func(n int) *jsonrpc.Error
 	// addrLimiter rations calls per client address, when set.
 	addrLimiter *limiter
 	// failedKeys rations, per client address, requests whose key does not
@@ -223,6 +234,11 @@ func New(cfg Config, reg *jsonrpc.Registry, keys KeyChecker, health Health) (*Se
 	s.errTooLarge = jsonrpc.InvalidRequest("Request too large: the answers of this batch passed " +
 		byteSize(cfg.MaxAnswerBytes) + " before this call ran; send it in a smaller batch").
 		WithStatus(fasthttp.StatusRequestEntityTooLarge)
+	s.errTooHeavy = func(n int) *jsonrpc.Error {
+		return jsonrpc.InvalidRequest(fmt.Sprintf("Request too large: its calls name %d items (calls, ids and other "+
+			"list elements) and one request may name at most %d; send it in smaller requests", n, cfg.MaxRequestItems)).
+			WithStatus(fasthttp.StatusRequestEntityTooLarge)
+	}
 	s.allowRPC, s.allowGet = "POST", "GET, HEAD"
 	if !cfg.NoCORS {
 		s.allowRPC, s.allowGet = s.allowRPC+", OPTIONS", s.allowGet+", OPTIONS"

@@ -913,6 +913,36 @@ func TestAnswerBudget(t *testing.T) {
 	}
 }
 
+// TestRequestItems: a request naming more items than MaxRequestItems
+// is refused whole, unrun; one within it runs.
+func TestRequestItems(t *testing.T) {
+	var ran atomic.Int32
+	reg := testRegistry()
+	reg.Register("batch", func(context.Context, *jsonrpc.Call) (any, error) {
+		ran.Add(1)
+		return "ok", nil
+	})
+	ts := start(t, server.Config{MaxRequestItems: 25}, reg, nil)
+	call := `{"jsonrpc":"2.0","id":7,"method":"batch","params":{"ids":[1,2,3,4,5,6,7,8,9]}}` // weighs 10
+	status, _, b := do(t, http.MethodPost, ts.url+"/?api-key=good", "["+call+","+call+","+call+"]")
+	var got []response
+	if err := json.Unmarshal(b, &got); err != nil || status != 413 || len(got) != 3 {
+		t.Fatalf("HTTP %d %s (%v)", status, b, err)
+	}
+	for i, r := range got {
+		if r.Error == nil || r.Error.Code != -32600 || string(r.ID) != "7" ||
+			!strings.Contains(r.Error.Message, "name 30 items") || !strings.Contains(r.Error.Message, "at most 25") {
+			t.Errorf("element %d: %+v", i, r.Error)
+		}
+	}
+	if n := ran.Load(); n != 0 {
+		t.Errorf("%d calls of a refused request ran", n)
+	}
+	if status, _, b := do(t, http.MethodPost, ts.url+"/?api-key=good", "["+call+","+call+"]"); status != 200 || ran.Load() != 2 {
+		t.Errorf("a request within the bound: HTTP %d %s, %d ran", status, b, ran.Load())
+	}
+}
+
 // TestRefusedBodyNotParsed: without a valid key, a large body is not
 // parsed: the answer is one error with id null (a small body still has
 // each id echoed, as TestBatch checks).

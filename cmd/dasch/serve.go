@@ -31,6 +31,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	rate := fs.Float64("rate-limit", 1000, "calls per second per API key, each call of a batch counted (0 = unlimited); with --plan-limits, the plan's limits apply too")
 	rateAddr := fs.Float64("rate-limit-addr", 2000, "calls per second per client address over all its keys (0 = unlimited; behind a proxy every client has its address)")
 	corsOrigins := fs.String("cors-origins", "*", "origins whose web pages may call the API (CORS), comma-separated; * = any, empty = CORS off")
+	maxItems := fs.Int("max-request-items", 10_000, "what one HTTP request may name before any of it runs: its calls plus the ids and other list elements they name (a batch of 100 getAssetBatch calls of 1,000 ids is 100,100); past it, 413")
 	answerMB := fs.Int("max-answer-mb", 32, "answers of one HTTP request past which the calls of a batch not yet run are refused (413)")
 	gzipMin := fs.Int("compress-min-bytes", 0, "gzip answers of at least this many bytes for clients whose Accept-Encoding admits gzip (0 = never; it pays over links slower than about 1.5 Gbit/s)")
 	hot := fs.Bool("hot-index", true, "serve mint holders and token balances from an in-memory index kept in sync with the store")
@@ -158,6 +159,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		Logger:           e.log,
 		CompressMinBytes: *gzipMin,
 		MaxAnswerBytes:   *answerMB << 20,
+		MaxRequestItems:  *maxItems,
 		CORSOrigins:      origins,
 		NoCORS:           noCORS,
 		Meter:            meter.meter,

@@ -35,6 +35,9 @@ func FuzzParseRequest(f *testing.F) {
 			t.Fatalf("%d requests", len(msg.Requests))
 		}
 		for _, r := range msg.Requests {
+			if w := r.Weight(); w < 1 || w > len(body)+1 {
+				t.Fatalf("weight %d of a %d-byte body", w, len(body))
+			}
 			var one []byte
 			if r.Err != nil {
 				one = AppendError(nil, r.ID, r.Err)
