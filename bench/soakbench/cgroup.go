@@ -3,6 +3,7 @@ package soakbench
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,9 +13,9 @@ import (
 // cgroup is a cgroup v1 memory group holding the server.
 type cgroup struct{ dir string }
 
-// limitMemory moves pid into a new memory cgroup limited to bytes. It
-// fails where the machine has no writable cgroup v1 memory hierarchy.
-func limitMemory(pid int, bytes int64) (*cgroup, error) {
+// newCgroup makes a memory cgroup limited to bytes. It fails where the
+// machine has no writable cgroup v1 memory hierarchy.
+func newCgroup(bytes int64) (*cgroup, error) {
 	root := "/sys/fs/cgroup/memory"
 	if _, err := os.Stat(filepath.Join(root, "memory.limit_in_bytes")); err != nil {
 		return nil, fmt.Errorf("no cgroup v1 memory hierarchy at %s", root)
@@ -24,16 +25,18 @@ func limitMemory(pid int, bytes int64) (*cgroup, error) {
 		return nil, fmt.Errorf("create a memory cgroup: %w", err)
 	}
 	cg := &cgroup{dir: dir}
-	for _, w := range []struct{ file, v string }{
-		{"memory.limit_in_bytes", strconv.FormatInt(bytes, 10)},
-		{"cgroup.procs", strconv.Itoa(pid)},
-	} {
-		if err := os.WriteFile(filepath.Join(dir, w.file), []byte(w.v), 0o644); err != nil {
-			cg.remove()
-			return nil, fmt.Errorf("set %s: %w", w.file, err)
-		}
+	if err := os.WriteFile(filepath.Join(dir, "memory.limit_in_bytes"), []byte(strconv.FormatInt(bytes, 10)), 0o644); err != nil {
+		cg.remove()
+		return nil, fmt.Errorf("set the memory limit: %w", err)
 	}
 	return cg, nil
+}
+
+// command runs bin with args inside the group from its first
+// instruction, as a container would: the process sees the limit, and
+// its every page is counted.
+func (c *cgroup) command(bin string, args ...string) *exec.Cmd {
+	return exec.Command("sh", append([]string{"-c", `echo $$ > "$0" && exec "$@"`, filepath.Join(c.dir, "cgroup.procs"), bin}, args...)...)
 }
 
 // peak is the group's peak usage and how often it hit the limit.

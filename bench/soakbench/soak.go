@@ -128,23 +128,23 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// every client here has the loopback address.
 	args := append([]string{"serve", "--store", url, "--listen", addr, "--rate-limit-addr", "0"}, cfg.ServeArgs...)
 	cfg.Progress("soak: dasch %s", strings.Join(args, " "))
-	var out tail
-	cmd := exec.Command(cfg.Bin, args...)
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("soak bench: %w", err)
-	}
 	rep := &Report{Cfg: cfg, ByKind: map[string]int{}, NoAnswer: map[string]int{}, ByStatus: map[int]int{}}
+	cmd := exec.Command(cfg.Bin, args...)
 	var cg *cgroup
+	rep.Limited = "none"
 	if cfg.MemoryMiB > 0 {
-		if cg, err = limitMemory(cmd.Process.Pid, int64(cfg.MemoryMiB)<<20); err != nil {
+		if cg, err = newCgroup(int64(cfg.MemoryMiB) << 20); err != nil {
 			rep.Limited = "none: " + err.Error()
 		} else {
 			rep.Limited = fmt.Sprintf("%d MiB (cgroup v1 memory)", cfg.MemoryMiB)
 			defer cg.remove()
+			cmd = cg.command(cfg.Bin, args...)
 		}
-	} else {
-		rep.Limited = "none"
+	}
+	var out tail
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("soak bench: %w", err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()

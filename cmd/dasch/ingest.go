@@ -29,6 +29,7 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 	spec := fs.String("source", "", "where to read Solana data: files:DIR, rpc:URL (a Solana JSON-RPC node: its blocks with getBlock, the accounts they wrote with getMultipleAccounts), "+
 		"or grpc:URL (a Yellowstone gRPC stream, https for TLS)")
 	f := addIngestFlags(fs, true)
+	memMB := addMemoryFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -41,6 +42,9 @@ func runIngest(ctx context.Context, e *env, args []string) error {
 	}
 	ctx, cancel := server.SignalContext(ctx)
 	defer cancel()
+	if err := applyMemory(e, *memMB, false); err != nil {
+		return err
+	}
 	s, closeStore, err := openStore(ctx, e, *url, true)
 	if err != nil {
 		return err

@@ -73,3 +73,23 @@ func TestIngestFilesResume(t *testing.T) {
 		t.Errorf("run over another directory:\n%s", out)
 	}
 }
+
+// TestMemoryBudget: --memory-budget gives the engine half, and a query
+// past it fails with the engine's error, not a killed process.
+func TestMemoryBudget(t *testing.T) {
+	storeURL := "embedded:" + filepath.Join(t.TempDir(), "data")
+	got := mustDasch(t, "sql", "--store", storeURL, "--memory-budget", "128", "--format", "tsv",
+		"SELECT value FROM system.server_settings WHERE name = 'max_server_memory_usage'")
+	if !strings.HasSuffix(strings.TrimSpace(got), "\n67108864") {
+		t.Errorf("engine limit under a 128 MiB budget: %q", got)
+	}
+	_, errOut, err := dasch(t, "sql", "--store", storeURL, "--memory-budget", "128",
+		"SELECT count() FROM (SELECT groupArray(number) FROM numbers(100000000))")
+	if err == nil || !strings.Contains(errOut, "memory limit exceeded") {
+		t.Errorf("a query past the budget: %v %q", err, errOut)
+	}
+	if _, errOut, err := dasch(t, "ingest", "--store", storeURL, "--memory-budget", "-1", "--source", "files:../../testdata/demo"); err == nil ||
+		!strings.Contains(errOut, "--memory-budget must not be negative") {
+		t.Errorf("negative budget: %v %q", err, errOut)
+	}
+}

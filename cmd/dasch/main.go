@@ -36,6 +36,9 @@ func helpMore(name string) string {
 type env struct {
 	stdout, stderr io.Writer
 	log            *slog.Logger
+	// engineMemory is the embedded engine's memory limit for the store
+	// the command opens (applyMemory); 0 leaves the engine's default.
+	engineMemory int64
 }
 
 func commands() map[string]command {

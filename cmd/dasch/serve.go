@@ -48,6 +48,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	ingestSpec := fs.String("ingest", "", "also index from this source while serving, with dasch ingest's flags but --source and --to: rpc:URL follows a node, grpc:URL a Yellowstone gRPC stream, files:DIR is read once")
 	inf := addIngestFlags(fs, false)
 	uf := addUsageFlags(fs)
+	memMB := addMemoryFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -73,6 +74,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	origins, noCORS := corsFlag(*corsOrigins)
 	ctx, cancel := server.SignalContext(ctx)
 	defer cancel()
+	if err := applyMemory(e, *memMB, true); err != nil {
+		return err
+	}
 	s, closeStore, err := openStore(ctx, e, *url, true)
 	if err != nil {
 		return err

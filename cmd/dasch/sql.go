@@ -22,6 +22,7 @@ func runSQL(ctx context.Context, e *env, args []string) error {
 	url := fs.String("store", defaultStore(), "store URL")
 	format := fs.String("format", "table", "output: table, tsv or json (one object per line)")
 	raw := fs.Bool("raw", false, "print FixedString keys as raw bytes instead of base58")
+	memMB := addMemoryFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -30,6 +31,9 @@ func runSQL(ctx context.Context, e *env, args []string) error {
 	}
 	if *format != "table" && *format != "tsv" && *format != "json" {
 		return usagef("unknown --format %q", *format)
+	}
+	if err := applyMemory(e, *memMB, false); err != nil {
+		return err
 	}
 	s, closeStore, err := openStore(ctx, e, *url, false)
 	if err != nil {

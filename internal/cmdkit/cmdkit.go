@@ -16,7 +16,12 @@ import (
 // OpenStore opens url and, when migrate is set, brings the schema up to
 // date. The returned close func also stops the embedded engine.
 func OpenStore(ctx context.Context, log *slog.Logger, url string, migrate bool) (arrowstore.Store, func(), error) {
-	s, err := dial.Open(ctx, url, log)
+	return OpenStoreWith(ctx, log, url, migrate, dial.Options{})
+}
+
+// OpenStoreWith is OpenStore with o.
+func OpenStoreWith(ctx context.Context, log *slog.Logger, url string, migrate bool, o dial.Options) (arrowstore.Store, func(), error) {
+	s, err := dial.OpenWith(ctx, url, log, o)
 	if err != nil {
 		return nil, nil, err
 	}

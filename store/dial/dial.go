@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 
 	"github.com/dasch-labs/dasch/store/arrowstore"
@@ -17,15 +18,32 @@ import (
 // DefaultURL is the store used when none is given.
 const DefaultURL = "embedded:./data"
 
+// Options are how a store is opened beyond its URL.
+type Options struct {
+	// EngineMemory, when positive, is the embedded engine's memory limit
+	// in bytes (max_server_memory_usage): past it a query fails with
+	// "memory limit exceeded". A server store keeps its own.
+	EngineMemory int64
+}
+
 // Open opens the store named by url.
 func Open(ctx context.Context, url string, log *slog.Logger) (arrowstore.Store, error) {
+	return OpenWith(ctx, url, log, Options{})
+}
+
+// OpenWith is Open with o.
+func OpenWith(ctx context.Context, url string, log *slog.Logger, o Options) (arrowstore.Store, error) {
 	switch {
 	case strings.HasPrefix(url, "embedded:"):
 		dir := strings.TrimPrefix(url, "embedded:")
 		if dir == "" {
 			return nil, fmt.Errorf("store %q: embedded needs a directory, e.g. embedded:./data", url)
 		}
-		return chdb.Open(ctx, dir, chdb.Options{Logger: log})
+		opts := chdb.Options{Logger: log}
+		if o.EngineMemory > 0 {
+			opts.Settings = map[string]string{"max_server_memory_usage": strconv.FormatInt(o.EngineMemory, 10)}
+		}
+		return chdb.Open(ctx, dir, opts)
 	case strings.HasPrefix(url, "clickhouse://"):
 		return chserver.Open(ctx, url, chserver.Options{Logger: log})
 	}
