@@ -122,6 +122,7 @@ type ingestPlan struct {
 	rpc         *source.RPC   // the source, when it is one
 	grpc        *source.GRPC  // the source, when it is one
 	files       *source.Files // the source, when it is one
+	partMBSet   bool          // --part-mb was given
 	first, last *uint64       // --from and --to
 	latest      bool          // --from latest: the node's newest slot
 	every       time.Duration // progress lines off a terminal
@@ -154,7 +155,7 @@ func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) 
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	p := &ingestPlan{f: f, source: src}
+	p := &ingestPlan{f: f, source: src, partMBSet: set(fs, "part-mb")}
 	p.rpc, _ = src.(*source.RPC)
 	p.grpc, _ = src.(*source.GRPC)
 	p.files, _ = src.(*source.Files)
@@ -219,6 +220,17 @@ func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) 
 	return p, nil
 }
 
+// partBytes is --part-mb, bounded by the engine's share of the memory
+// budget unless given: the engine holds a part's rows until it commits,
+// and several tables fill parts at once.
+func (p *ingestPlan) partBytes(e *env) int {
+	n := *p.f.partMB << 20
+	if p.partMBSet || e.engineMemory <= 0 {
+		return n
+	}
+	return int(min(int64(n), max(16<<20, e.engineMemory/8)))
+}
+
 // followBatchAge is a follower's batch age unless --batch-age says
 // otherwise. A slot is indexed about this long plus a fixed delay after
 // the node has it, so the bulk default of 1 s would lag a follower by
@@ -246,7 +258,7 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 		BatchBytes:    *p.f.batchMB << 20,
 		BatchAge:      p.batchAge,
 		PartRows:      *p.f.partRows,
-		PartBytes:     *p.f.partMB << 20,
+		PartBytes:     p.partBytes(e),
 		PartAge:       *p.f.partAge,
 		Progress:      e.stdout,
 		IsTTY:         tty,
