@@ -13,6 +13,7 @@
 //	batch      ids to fetch in one getAssets call, in this order
 //	missing    a well-formed id with no asset
 //	malformed  a string that is not a base58 32-byte address
+//	wrongUrl   the endpoint with a path the server does not serve
 //
 // Calls expected to succeed are recorded under their name; a failure is
 // recorded under "errors" instead, and the exit status is then 1. Calls
@@ -86,6 +87,11 @@ await failure('getAsset/malformed', () => umi.rpc.getAsset(config.malformed));
 await failure('getAssets/malformed', () =>
     umi.rpc.getAssets([publicKey(config.batch[0]), config.malformed]),
 );
+
+// A client pointed at a wrong path: what it shows must tell that from a
+// missing asset.
+const wrong = createUmi(config.wrongUrl).use(dasApi());
+await failure('getAsset/unknown-path', () => wrong.rpc.getAsset(publicKey(config.missing)));
 
 summary.errors = errors;
 process.stdout.write(JSON.stringify(summary, null, 1) + '\n');

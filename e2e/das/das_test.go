@@ -133,6 +133,7 @@ type clientConfig struct {
 	Batch     []string `json:"batch"`
 	Missing   string   `json:"missing"`
 	Malformed string   `json:"malformed"`
+	WrongURL  string   `json:"wrongUrl"`
 }
 
 // failure is client.mjs's record of a call expected to fail.
@@ -171,7 +172,8 @@ func TestDASClient(t *testing.T) {
 	slices.Reverse(batch)
 	batch = slices.Insert(batch, len(batch)/2, missing)
 
-	summary := client(t, ctx, clientConfig{URL: url, Assets: ids, Batch: batch, Missing: missing, Malformed: malformed})
+	wrongURL := strings.Replace(url, "/?", "/v0/das?", 1)
+	summary := client(t, ctx, clientConfig{URL: url, Assets: ids, Batch: batch, Missing: missing, Malformed: malformed, WrongURL: wrongURL})
 
 	// Compared as JSON values: a member the response lacks is a null in the
 	// summary, which matches no wanted value.
@@ -206,20 +208,26 @@ func TestDASClient(t *testing.T) {
 	// is refused as invalid params, in getAsset and in getAssets.
 	rpcFailure(t, summary, "getAsset/malformed", 400, -32602)
 	rpcFailure(t, summary, "getAssets/malformed", 400, -32602)
+	// A wrong path is a 404 too, but its message names the path, so the
+	// client's error tells it from a missing asset.
+	if msg := rpcFailure(t, summary, "getAsset/unknown-path", 404, -32004); !strings.HasPrefix(msg, `Unknown path: "/v0/das"`) {
+		t.Errorf("getAsset/unknown-path: the client threw %q, want the unknown path named", msg)
+	}
 }
 
 // rpcFailure checks that the call name threw the client's transport error
-// for an HTTP status with a JSON-RPC error of the given code. The message
-// is "STATUS TEXT: BODY", BODY being the server's response.
-func rpcFailure(t *testing.T, summary map[string]json.RawMessage, name string, status, code int) {
+// for an HTTP status with a JSON-RPC error of the given code, and returns
+// that error's message. The client's message is "STATUS TEXT: BODY", BODY
+// being the server's response.
+func rpcFailure(t *testing.T, summary map[string]json.RawMessage, name string, status, code int) string {
 	t.Helper()
 	var f failure
 	if !e2ekit.Decode(t, summary, name, &f) {
-		return
+		return ""
 	}
 	if !f.Threw {
 		t.Errorf("%s: the client returned %s, want a %d error", name, f.Value, status)
-		return
+		return ""
 	}
 	head, body, ok := strings.Cut(f.Message, ": ")
 	var resp struct {
@@ -231,7 +239,9 @@ func rpcFailure(t *testing.T, summary map[string]json.RawMessage, name string, s
 	if !ok || !strings.HasPrefix(head, strconv.Itoa(status)+" ") || json.Unmarshal([]byte(body), &resp) != nil ||
 		resp.Error == nil || resp.Error.Code != code || resp.Error.Message == "" {
 		t.Errorf("%s: the client threw %s %q, want HTTP %d with JSON-RPC error %d", name, f.Name, f.Message, status, code)
+		return ""
 	}
+	return resp.Error.Message
 }
 
 // client runs client.mjs with cfg and returns its summary.

@@ -144,7 +144,7 @@ func TestHeliusSDK(t *testing.T) {
 	checks := sdkChecks(cases)
 	var calls []call
 	for _, c := range checks {
-		c.call.Base, c.call.Key = bases[c.store]+"/", keys[c.store]
+		c.call.Base, c.call.Key = bases[c.store]+"/"+c.path, keys[c.store]
 		calls = append(calls, c.call)
 	}
 	arg, err := json.Marshal(map[string]any{"calls": calls})
@@ -160,6 +160,9 @@ func TestHeliusSDK(t *testing.T) {
 // check is one SDK call on a store and what its answer must be.
 type check struct {
 	store int
+	// path is appended to the server's URL: a wrong one for the unknown
+	// path check, empty otherwise.
+	path  string
 	call  call
 	check func(t *testing.T, summary map[string]json.RawMessage)
 }
@@ -335,6 +338,9 @@ func sdkChecks(cases map[string]*e2ekit.DASCase) []check {
 		wantHTTPError(400, "Bad Request"))
 	add(core, "error/malformed", "getAsset", map[string]any{"id": malformed}, "failure", wantHTTPError(400, "Bad Request"))
 	add(core, "error/missing", "getAsset", map[string]any{"id": missing}, "failure", wantHTTPError(404, "Not Found"))
+	// A wrong URL reads the same as a missing asset through this SDK.
+	add(core, "error/unknown-path", "getAsset", map[string]any{"id": missing}, "failure", wantHTTPError(404, "Not Found"))
+	out[len(out)-1].path = "v0/das"
 	// Proofs and signatures of the compressed NFT, through the SDK's own
 	// methods: a proof of its tree, and the transactions of its leaf.
 	cnft := asset("mint_transfer_mpl_programs").ID

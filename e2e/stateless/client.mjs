@@ -7,7 +7,8 @@
 //
 // URL is the compression endpoint, with its ?api-key=KEY. The exit status is
 // 1 when any call failed; the summary is printed either way, with the failures
-// under "errors".
+// under "errors". Calls expected to fail (under "error/") are recorded as
+// {threw, name, message}.
 
 import stateless from '@lightprotocol/stateless.js';
 import web3 from '@solana/web3.js';
@@ -37,6 +38,16 @@ async function call(name, fn) {
         summary[name] = await fn();
     } catch (e) {
         errors[name] = String(e && e.stack ? e.stack : e);
+    }
+}
+
+// failure records a call that should fail: whether it threw, and with what.
+async function failure(name, fn) {
+    try {
+        const value = await fn();
+        summary[name] = { threw: false, value: value ?? null };
+    } catch (e) {
+        summary[name] = { threw: true, name: e && e.name, message: String(e && e.message) };
     }
 }
 
@@ -135,6 +146,19 @@ for (const owner of owners) {
     });
 }
 featureFlags.version = VERSION.V2;
+
+// What the client shows for each kind of error: a missing account, refused
+// params, a wrong path, a missing key.
+const bad = new PublicKey('11111111111111111111111111111111');
+await failure('error/missing', () => rpc.getCompressedAccount(new BN(1)));
+await failure('error/params', () =>
+    rpc.getCompressedTokenAccountsByOwner(owners[0], { cursor: 'not a cursor' }),
+);
+const wrongUrl = url.replace('/?', '/v0/compression?');
+const wrong = createRpc(wrongUrl, wrongUrl);
+await failure('error/unknown-path', () => wrong.getIndexerSlot());
+const keyless = url.replace(/[?].*$/, '');
+await failure('error/no-key', () => createRpc(keyless, keyless).getCompressedBalanceByOwner(bad));
 
 summary.errors = errors;
 process.stdout.write(JSON.stringify(summary, null, 1) + '\n');

@@ -96,6 +96,7 @@ func TestStatelessClient(t *testing.T) {
 	}
 
 	summary := client(t, ctx, url, mint, bob, charles)
+	checkErrors(t, summary)
 
 	var version string
 	e2ekit.Decode(t, summary, "version", &version)
@@ -208,6 +209,42 @@ func TestStatelessClient(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, wantHolders) || !reflect.DeepEqual(cursors, wantCursors) || len(pages) != 3 || len(pages[2].Items) != 0 {
 			t.Errorf("getCompressedMintTokenHolders by pages of 1 = %s, want %v with cursors %v, then an empty page", e2ekit.Show(pages), wantHolders, wantCursors)
+		}
+	}
+}
+
+// failure is client.mjs's record of a call expected to fail.
+type failure struct {
+	Threw   bool            `json:"threw"`
+	Name    string          `json:"name"`
+	Message string          `json:"message"`
+	Value   json.RawMessage `json:"value"`
+}
+
+// checkErrors checks what the client shows for each kind of error
+// (docs/das-compat.md lists them). The Photon methods answer JSON-RPC
+// errors with HTTP 200, as Photon does, so the client shows dasch's
+// message; an HTTP error status reaches the caller as the bare status.
+func checkErrors(t *testing.T, summary map[string]json.RawMessage) {
+	t.Helper()
+	for _, c := range []struct {
+		name    string
+		threw   bool
+		errName string
+		prefix  string
+	}{
+		// A missing account is no error: the client returns null.
+		{"error/missing", false, "", ""},
+		{"error/params", true, "SolanaJSONRPCError", "failed to get info for compressed accounts by owner " + bob + ": invalid value for field `cursor`"},
+		{"error/unknown-path", true, "Error", "HTTP error! status: 404"},
+		{"error/no-key", true, "Error", "HTTP error! status: 401"},
+	} {
+		var f failure
+		if !e2ekit.Decode(t, summary, c.name, &f) {
+			continue
+		}
+		if f.Threw != c.threw || f.Name != c.errName || !strings.HasPrefix(f.Message, c.prefix) || (!c.threw && string(f.Value) != "null") {
+			t.Errorf("%s: threw %v %s %q (value %s), want threw %v %s %q...", c.name, f.Threw, f.Name, f.Message, f.Value, c.threw, c.errName, c.prefix)
 		}
 	}
 }
