@@ -4,7 +4,7 @@
 #   make run      fetch the engine, build, load the demo data and serve it
 #   make test     vet, gofmt check and every test (CI runs this)
 #   make fuzz     fuzz the JSON-RPC request parser, the Photon and DAS methods' params, Geyser
-#                 updates, a node's account answers and off-chain metadata documents and URIs
+#                 updates, a node's account and forwarded answers, off-chain metadata documents and URIs
 #   make bench    benchmarks under ./bench
 #   make libchdb  fetch the embedded ClickHouse engine (libchdb.so)
 #   make proto    regenerate the Yellowstone gRPC Go code (needs protoc; the output is committed)
@@ -90,6 +90,7 @@ fuzz: check-go libchdb
 	$(GO) test ./ingest/source -run='^$$' -fuzz=FuzzListing -fuzztime=$(FUZZTIME)
 	$(GO) test ./asset -run='^$$' -fuzz=FuzzApplyJSON -fuzztime=$(FUZZTIME)
 	$(GO) test ./ingest/offchain -run='^$$' -fuzz=FuzzRewrite -fuzztime=$(FUZZTIME)
+	$(GO) test ./server/upstream -run='^$$' -fuzz=FuzzEncode -fuzztime=$(FUZZTIME)
 
 .PHONY: soak
 soak: build

@@ -152,6 +152,13 @@ func (s *Server) serveRPC(rc *fasthttp.RequestCtx) {
 			todo = append(todo, i)
 		}
 	}
+	if !msg.Batch && len(todo) == 1 && s.forwarded(&reqs[0]) {
+		s.stream(rc, msg, out)
+		if meter != nil {
+			s.record(&k, msg, out, len(body), start)
+		}
+		return
+	}
 	if len(todo) == 1 {
 		out[todo[0]] = s.answer(ctx, k.ProjectID, &reqs[todo[0]])
 	} else if len(todo) > 1 {
@@ -236,6 +243,9 @@ func (s *Server) recordOne(rc *fasthttp.RequestCtx, k *Key, body []byte, e *json
 // answer runs one request and encodes its result; notifications are run
 // and not encoded.
 func (s *Server) answer(ctx context.Context, project string, r *jsonrpc.Request) outcome {
+	if s.forwarded(r) {
+		return s.forward(r)
+	}
 	var note *slotnote.Note
 	if s.cfg.Meter != nil {
 		note = new(slotnote.Note)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/dasch-labs/dasch/internal/lazylisten"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
+	"github.com/dasch-labs/dasch/server/upstream"
 )
 
 // KeyChecker resolves an api key to its project. ok is false for an unknown
@@ -112,6 +113,10 @@ type Config struct {
 	// client whose Accept-Encoding admits gzip. 0 (the default) never
 	// compresses (see compress.go for the trade).
 	CompressMinBytes int
+	// Upstream, when set, answers every method the registry does not
+	// know (a Solana node's getAccountInfo, getLatestBlockhash, ...)
+	// instead of -32601; see package upstream.
+	Upstream *upstream.Forwarder
 }
 
 const (

@@ -19,6 +19,7 @@ import (
 	"github.com/dasch-labs/dasch/internal/ingesthealth"
 	"github.com/dasch-labs/dasch/query/assetcache"
 	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/upstream"
 	"github.com/dasch-labs/dasch/store"
 	"github.com/dasch-labs/dasch/usage"
 )
@@ -46,10 +47,16 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	// that follows the chain ingests in its own process.
 	ingestFails := fs.Int("ingest-fails", 3, "with --ingest: /health and /readiness answer 503 after this many failed ingest runs in a row with the indexed slot not moving")
 	ingestSpec := fs.String("ingest", "", "also index from this source while serving, with dasch ingest's flags but --source and --to: rpc:URL follows a node, grpc:URL a Yellowstone gRPC stream, files:DIR is read once")
+	upstreamURL := fs.String("rpc-upstream", "", "forward every JSON-RPC method dasch does not implement (getAccountInfo, getLatestBlockhash, ...) to this Solana node, the caller's api-key never sent; default: the node of --ingest rpc:URL; off: none (-32601)")
+	upstreamTimeout := fs.Duration("rpc-upstream-timeout", upstream.DefaultTimeout, "deadline of one forwarded call, its answer included (instead of --timeout)")
 	inf := addIngestFlags(fs, false)
 	uf := addUsageFlags(fs)
 	memMB := addMemoryFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	fwd, err := upstreamFlag(*upstreamURL, *ingestSpec, *upstreamTimeout)
+	if err != nil {
 		return err
 	}
 	bcfg, err := uf.billingConfig()
@@ -168,6 +175,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		NoCORS:           noCORS,
 		Meter:            meter.meter,
 		ProbeEvery:       time.Second,
+		Upstream:         fwd,
 	}, methods.New(mo), usage.Keys{Checker: keys}, readiness{s, ingestHealth})
 	if err != nil {
 		return err
@@ -179,6 +187,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	e.log.Info("serving JSON-RPC", "addr", srv.Addr(), "store", *url, "engine", s.Engine())
+	if fwd != nil {
+		e.log.Info("forwarding the other JSON-RPC methods", "upstream", fwd.Host(), "timeout", fwd.Timeout())
+	}
 	// The line tests and scripts wait for.
 	fmt.Fprintf(e.stdout, "listening on http://%s\n", srv.Addr())
 	loaded := make(chan struct{})
@@ -229,6 +240,26 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	<-adminDone
 	meter.close(e)
 	return err
+}
+
+// upstreamFlag reads --rpc-upstream: a node URL, "off", or nothing for
+// the node --ingest rpc:URL follows (none for other sources).
+func upstreamFlag(v, ingestSpec string, timeout time.Duration) (*upstream.Forwarder, error) {
+	switch v {
+	case "off":
+		return nil, nil
+	case "":
+		node, ok := strings.CutPrefix(ingestSpec, "rpc:")
+		if !ok {
+			return nil, nil
+		}
+		v = node
+	}
+	f, err := upstream.New(v, upstream.Options{Timeout: timeout})
+	if err != nil {
+		return nil, usagef("--rpc-upstream: %v", err)
+	}
+	return f, nil
 }
 
 // nodeClient asks the source an rpc:URL or grpc:URL spec names, at the

@@ -122,3 +122,33 @@ func TestCORSFlag(t *testing.T) {
 		}
 	}
 }
+
+func TestUpstreamFlag(t *testing.T) {
+	for _, c := range []struct {
+		flag, ingest string
+		host         string // "" for none
+		bad          bool
+	}{
+		{"", "", "", false},
+		{"", "rpc:http://node.example:8899", "node.example:8899", false},
+		{"", "grpc:https://stream.example", "", false},
+		{"", "files:/tmp/x", "", false},
+		{"https://other.example/?api-key=k", "rpc:http://node.example", "other.example", false},
+		{"off", "rpc:http://node.example", "", false},
+		{"node.example", "", "", true},
+	} {
+		f, err := upstreamFlag(c.flag, c.ingest, time.Second)
+		switch {
+		case c.bad:
+			if err == nil {
+				t.Errorf("--rpc-upstream %q accepted", c.flag)
+			}
+		case err != nil:
+			t.Errorf("--rpc-upstream %q --ingest %q: %v", c.flag, c.ingest, err)
+		case c.host == "" && f != nil:
+			t.Errorf("--rpc-upstream %q --ingest %q: forwards to %s, want none", c.flag, c.ingest, f.Host())
+		case c.host != "" && (f == nil || f.Host() != c.host || f.Timeout() != time.Second):
+			t.Errorf("--rpc-upstream %q --ingest %q: %v, want %s", c.flag, c.ingest, f, c.host)
+		}
+	}
+}

@@ -14,7 +14,8 @@
 //	       "asset" one asset, "assets" an array of them; "cursor" and
 //	       "page" page through a listing (params' limit per page) by the
 //	       answer's cursor or by page number until a page is empty;
-//	       "failure" expects the call to throw.
+//	       "failure" expects the call to throw; "solana" calls a standard
+//	       Solana method, params.args being its arguments.
 //
 // A list answer is recorded as {head, ids, editions}: head its members but
 // the list and last_indexed_slot, ids the list's item ids (id, address or
@@ -51,7 +52,7 @@ const methods = new Set([
 // One client per server, as an application would keep it.
 const clients = new Map();
 function client(c) {
-    if (!methods.has(c.method)) {
+    if (c.kind !== 'solana' && !methods.has(c.method)) {
         throw new Error(`${c.method} is not a DAS method of the SDK`);
     }
     if (!clients.has(c.base)) {
@@ -99,6 +100,13 @@ async function run(c) {
             return asset(await h[c.method](c.params));
         case 'raw':
             return await h[c.method](c.params);
+        case 'solana': {
+            // A standard Solana method of the SDK's @solana/kit RPC, with
+            // params as its arguments; kit answers integers as bigints.
+            let r = h[c.method](...(c.params?.args ?? []));
+            r = typeof r?.send === 'function' ? await r.send() : await r;
+            return JSON.parse(JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? v.toString() : v)));
+        }
         case 'assets': {
             const got = await h[c.method](c.params);
             if (!Array.isArray(got)) {

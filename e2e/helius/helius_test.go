@@ -20,7 +20,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/e2e/internal/e2ekit"
+	"github.com/dasch-labs/dasch/internal/rpcnode"
 )
 
 // The stores: each holds the fixtures of these cases. The cases of a store
@@ -139,7 +141,12 @@ func TestHeliusSDK(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	bases := e2ekit.ServeAll(t, ctx, bin, storeURLs)
+	// Standard Solana methods go to the node behind dasch.
+	node := rpcnode.New(map[uint64][]byte{nodeSlot: []byte(`{}`)})
+	defer node.Close()
+	lamports := solana.Pubkey{1}
+	node.SetAccount(1, lamports, &rpcnode.Account{Owner: solana.Pubkey{}, Lamports: 1234})
+	bases := e2ekit.ServeAll(t, ctx, bin, storeURLs, "--rpc-upstream", node.URL())
 
 	checks := sdkChecks(cases)
 	var calls []call
@@ -156,6 +163,9 @@ func TestHeliusSDK(t *testing.T) {
 		t.Run(c.call.Name, func(t *testing.T) { c.check(t, summary) })
 	}
 }
+
+// nodeSlot is the newest slot of the node behind dasch.
+const nodeSlot = 88
 
 // check is one SDK call on a store and what its answer must be.
 type check struct {
@@ -338,6 +348,25 @@ func sdkChecks(cases map[string]*e2ekit.DASCase) []check {
 		wantHTTPError(400, "Bad Request"))
 	add(core, "error/malformed", "getAsset", map[string]any{"id": malformed}, "failure", wantHTTPError(400, "Bad Request"))
 	add(core, "error/missing", "getAsset", map[string]any{"id": missing}, "failure", wantHTTPError(404, "Not Found"))
+	// Standard Solana methods on the same endpoint, answered by the node
+	// dasch forwards them to.
+	add(core, "solana/getSlot", "getSlot", nil, "solana", func(t *testing.T, name string, summary map[string]json.RawMessage) {
+		var got string
+		if e2ekit.Decode(t, summary, name, &got) && got != strconv.Itoa(nodeSlot) {
+			t.Errorf("%s = %s, want the node's %d", name, got, nodeSlot)
+		}
+	})
+	add(core, "solana/getAccountInfo", "getAccountInfo", map[string]any{"args": []any{solana.Pubkey{1}.String(), map[string]any{"encoding": "base64"}}}, "solana",
+		func(t *testing.T, name string, summary map[string]json.RawMessage) {
+			var got struct {
+				Value struct {
+					Lamports string `json:"lamports"`
+				} `json:"value"`
+			}
+			if e2ekit.Decode(t, summary, name, &got) && got.Value.Lamports != "1234" {
+				t.Errorf("%s: lamports %q, want the node's 1234", name, got.Value.Lamports)
+			}
+		})
 	// A wrong URL reads the same as a missing asset through this SDK.
 	add(core, "error/unknown-path", "getAsset", map[string]any{"id": missing}, "failure", wantHTTPError(404, "Not Found"))
 	out[len(out)-1].path = "v0/das"

@@ -120,7 +120,7 @@ func (n *Node) stateAt(pubkey solana.Pubkey, slot uint64) *Account {
 }
 
 func isAccountMethod(m string) bool {
-	return m == "getMultipleAccounts" || m == "getProgramAccounts" || m == "getProgramAccountsV2"
+	return m == "getAccountInfo" || m == "getMultipleAccounts" || m == "getProgramAccounts" || m == "getProgramAccountsV2"
 }
 
 // accountConfig is the config object of the account methods.
@@ -218,9 +218,12 @@ func (n *Node) serveAccounts(w http.ResponseWriter, hr *http.Request, req *reque
 	}
 	w.Header().Set("Content-Type", "application/json")
 	var err error
-	if req.Method == "getMultipleAccounts" {
+	switch req.Method {
+	case "getAccountInfo":
+		err = n.one(dst, req, cfg, at)
+	case "getMultipleAccounts":
 		err = n.multiple(dst, req, cfg, at)
-	} else {
+	default:
 		err = n.program(dst, req, cfg, at, req.Method == "getProgramAccountsV2")
 	}
 	if err != nil {
@@ -249,6 +252,29 @@ func (n *Node) serveAccounts(w http.ResponseWriter, hr *http.Request, req *reque
 type paramError string
 
 func (e paramError) Error() string { return string(e) }
+
+// one answers getAccountInfo: the account, or null.
+func (n *Node) one(out *bufio.Writer, req *request, cfg accountConfig, at uint64) error {
+	var key string
+	if json.Unmarshal(req.Params[0], &key) != nil {
+		return paramError("Invalid params: want a base58 pubkey")
+	}
+	pk, err := solana.ParsePubkey(key)
+	if err != nil {
+		return paramError("Invalid param: WrongSize")
+	}
+	n.mu.Lock()
+	a := n.stateAt(pk, at)
+	n.mu.Unlock()
+	fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"context":{"apiVersion":"2.2.0","slot":%d},"value":`, req.ID, at)
+	if a == nil {
+		out.WriteString("null")
+	} else if err := writeAccount(out, a, cfg.Encoding); err != nil {
+		return err
+	}
+	_, err = out.WriteString(`}}`)
+	return err
+}
 
 func (n *Node) multiple(out *bufio.Writer, req *request, cfg accountConfig, at uint64) error {
 	var keys []string

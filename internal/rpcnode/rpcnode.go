@@ -2,7 +2,7 @@
 // does (getSlot, getBlock with base64 transactions), on a real loopback
 // HTTP server, for tests of the RPC source. Slots without a block answer
 // as skipped; scripted faults answer first where a test asks for them.
-// Accounts have a state per slot and are answered by getMultipleAccounts,
+// Accounts have a state per slot and are answered by getAccountInfo, getMultipleAccounts,
 // getProgramAccounts and getProgramAccountsV2 (accounts.go); a Chain
 // builds blocks and account states from fixture files (chain.go).
 package rpcnode
@@ -63,6 +63,22 @@ type Node struct {
 	exact     bool
 	callFault map[string][]Fault
 	noZstd    bool // base64+zstd refused (RefuseZstd)
+	seen      []Seen
+}
+
+// Seen is what a request carried besides its body: tests of a proxy in
+// front of the node check that nothing of its own callers reached it.
+type Seen struct {
+	Method string
+	Query  string
+	Header http.Header
+}
+
+// Seen lists the requests answered so far, in order.
+func (n *Node) Seen() []Seen {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Clone(n.seen)
 }
 
 // Hide makes the node answer method as one without it (-32601).
@@ -164,6 +180,7 @@ func (n *Node) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	n.mu.Lock()
+	n.seen = append(n.seen, Seen{Method: req.Method, Query: r.URL.RawQuery, Header: r.Header.Clone()})
 	delay := n.delay
 	accounts := isAccountMethod(req.Method) && !slices.Contains(n.hidden, req.Method)
 	n.mu.Unlock()
