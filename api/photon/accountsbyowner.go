@@ -16,7 +16,8 @@ type accountsByOwnerParams struct {
 }
 
 // accountsByOwner serves getCompressedAccountsByOwner in either shape: the
-// owner's unspent accounts by hash, the cursor being the last hash.
+// owner's unspent accounts by leaf index then hash, the cursor being the
+// last hash (compressed.AccountsByOwner), as Photon pages both versions.
 func accountsByOwner(d Deps, v2 bool) jsonrpc.Handler {
 	fields := []string{"owner", "filters", "dataSlice", "cursor", "limit"}
 	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {

@@ -2,6 +2,7 @@ package compressed
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 
@@ -85,16 +86,43 @@ type OwnerPage struct {
 	// only when the state step covers the slot, so an answer stamped with
 	// the indexed slot must not show what lies beyond it.
 	AsOf *uint64
+	// afterLeaf is the leaf index of After's account, when it is one of
+	// the owner's: the page then continues after it in page order.
+	afterLeaf *uint64
+}
+
+// cursorLeaf looks up the leaf index of owner's account after, by key.
+func cursorLeaf(ctx context.Context, s store.Querier, owner, after Key) (uint64, bool, error) {
+	res, err := s.Query(ctx, `SELECT leaf_index FROM compressed_accounts
+		WHERE hash = {after:FixedString(32)} AND owner = {owner:FixedString(32)} LIMIT 1`,
+		store.Params{"after": keyParam(after), "owner": keyParam(owner)})
+	if err != nil {
+		return 0, false, fmt.Errorf("cursor account: %w", err)
+	}
+	if len(res.Rows) == 0 {
+		return 0, false, nil
+	}
+	r := res.Row(0)
+	leaf := r.U64(0)
+	if err := r.Err(); err != nil {
+		return 0, false, fmt.Errorf("cursor account: %w", err)
+	}
+	return leaf, true, nil
 }
 
 // maxFilters bounds the placeholders a page may bind.
 const maxFilters = 16
 
-// AccountsByOwner lists owner's unspent accounts by hash. Accounts are
-// read from compressed_by_owner (ordered by owner, hash), except the token
-// accounts, whose owner is always the compressed-token program: they are
-// read from compressed_accounts, already in hash order (see
-// tokenProgramAccounts), and merged with that program's other accounts.
+// AccountsByOwner lists owner's unspent accounts in Photon's order, by
+// leaf index then hash (several trees interleave). The cursor is, as
+// Photon's, the last hash of the page before; the page continues after
+// that account in this order (Photon keeps the hashes greater than the
+// cursor instead, which skips accounts where the two orders differ:
+// docs/compat.md). A cursor naming no account of owner pages as Photon's.
+// Accounts are read from compressed_by_owner, except the token accounts,
+// whose owner is always the compressed-token program: they are read from
+// compressed_accounts (see tokenProgramAccounts) and merged with that
+// program's other accounts.
 func AccountsByOwner(ctx context.Context, s store.Querier, owner Key, p OwnerPage) ([]Account, error) {
 	if p.Limit == 0 {
 		return nil, nil
@@ -102,9 +130,18 @@ func AccountsByOwner(ctx context.Context, s store.Querier, owner Key, p OwnerPag
 	if len(p.Filters) > maxFilters {
 		return nil, fmt.Errorf("accounts by owner: %d filters, at most %d", len(p.Filters), maxFilters)
 	}
+	if p.After != nil && p.afterLeaf == nil {
+		leaf, found, err := cursorLeaf(ctx, s, owner, *p.After)
+		if err != nil {
+			return nil, fmt.Errorf("accounts by owner: %w", err)
+		}
+		if found {
+			p.afterLeaf = &leaf
+		}
+	}
 	q := ownerQuery(owner, p, false).where(`NOT spent`).bind("limit", u64Param(p.Limit))
 	res, err := s.Query(ctx, q.sql(`SELECT `+accountColumns+` FROM compressed_by_owner FINAL`,
-		`ORDER BY hash LIMIT {limit:UInt64}`), q.params)
+		`ORDER BY leaf_index, hash LIMIT {limit:UInt64}`), q.params)
 	if err != nil {
 		return nil, fmt.Errorf("accounts by owner: %w", err)
 	}
@@ -116,7 +153,7 @@ func AccountsByOwner(ctx context.Context, s store.Querier, owner Key, p OwnerPag
 	if err != nil {
 		return nil, fmt.Errorf("accounts by owner: %w", err)
 	}
-	return mergeByHash(out, tokens, p.Limit), nil
+	return mergeByLeaf(out, tokens, p.Limit), nil
 }
 
 // tokenProgram owns every compressed token account.
@@ -158,7 +195,11 @@ func tokenField(off, n uint64) (string, uint64) {
 // slot.
 func ownerQuery(owner Key, p OwnerPage, token bool) *query {
 	q := newQuery().where(`owner = {owner:FixedString(32)}`).bind("owner", keyParam(owner))
-	if p.After != nil {
+	switch {
+	case p.After != nil && p.afterLeaf != nil:
+		q.where(`(leaf_index, hash) > ({afterleaf:UInt64}, {after:FixedString(32)})`).
+			bind("afterleaf", u64Param(*p.afterLeaf)).bind("after", keyParam(*p.After))
+	case p.After != nil:
 		q.where(`hash > {after:FixedString(32)}`).bind("after", keyParam(*p.After))
 	}
 	for i, f := range p.Filters {
@@ -176,12 +217,14 @@ func ownerQuery(owner Key, p OwnerPage, token bool) *query {
 	return q
 }
 
-// tokenProgramAccounts lists, by hash, at most p.Limit unspent token
-// accounts from compressed_accounts (ordered by hash). Candidates are read
-// in key order a window at a time and their spends looked up by key in
-// compressed_spent, until the page is full or the table ends: no set of
-// every spent hash is built. The window doubles after each full one, so a
-// long run of spent accounts costs few round trips.
+// tokenProgramAccounts lists, by leaf index then hash, at most p.Limit
+// unspent token accounts from compressed_accounts. Candidates are read in
+// that order a window at a time, each window after the last one's
+// position, and their spends looked up by key in compressed_spent, until
+// the page is full or the table ends: no set of every spent hash is
+// built, and a window is a bounded top-N of the engine. The window
+// doubles after each full one, so a long run of spent accounts costs few
+// round trips.
 //
 // An account stored twice (re-ingested, not merged yet) comes back as two
 // adjacent rows and is kept once here: a LIMIT 1 BY hash in the query kept
@@ -203,22 +246,27 @@ func tokenProgramAccounts(ctx context.Context, s store.Querier, owner Key, p Own
 		table = "token_accounts"
 	}
 	var out []Account
+	var pos *Account // the last candidate read
 	for window := min(max(2*p.Limit, 64), 4096); uint64(len(out)) < p.Limit; window = min(2*window, maxWindow) {
 		q := ownerQuery(owner, p, true).where(`is_token`).bind("limit", u64Param(window))
 		if pinned {
 			q.where(`token_owner = {towner:FixedString(32)}`).bind("towner", keyParam(tokenOwner))
 		}
+		if pos != nil {
+			q.where(`(leaf_index, hash) > ({pli:UInt64}, {phash:FixedString(32)})`).
+				bind("pli", u64Param(pos.LeafIndex)).bind("phash", keyParam(pos.Hash))
+		}
 		res, err := s.Query(ctx, q.sql(`SELECT `+accountColumns+` FROM `+table,
-			`ORDER BY hash LIMIT {limit:UInt64}`), q.params)
+			`ORDER BY leaf_index, hash LIMIT {limit:UInt64}`), q.params)
 		if err != nil {
-			return nil, fmt.Errorf("token accounts by hash: %w", err)
+			return nil, fmt.Errorf("token accounts by leaf index: %w", err)
 		}
 		rows, err := scanAccounts(res)
 		if err != nil || len(rows) == 0 {
 			return out, err
 		}
 		cand := uniqueByHash(rows)
-		last := cand[len(cand)-1].Hash
+		last := cand[len(cand)-1]
 		kept, err := dropSpent(ctx, s, cand, p.AsOf)
 		if err != nil {
 			return nil, err
@@ -227,7 +275,7 @@ func tokenProgramAccounts(ctx context.Context, s store.Querier, owner Key, p Own
 		if uint64(len(rows)) < window {
 			break
 		}
-		p.After = &last
+		pos = &last
 	}
 	if uint64(len(out)) > p.Limit {
 		out = out[:p.Limit]
@@ -246,8 +294,9 @@ func pinnedTokenOwner(filters []Memcmp) (Key, bool) {
 	return Key{}, false
 }
 
-// uniqueByHash drops the repeats of each hash from rows ordered by hash,
-// in place.
+// uniqueByHash drops the repeats of each hash from rows ordered by hash
+// (or by leaf index then hash: an account stored twice has one leaf
+// index), in place.
 func uniqueByHash(rows []Account) []Account {
 	out := rows[:0]
 	for _, a := range rows {
@@ -304,11 +353,20 @@ func spentAmong(ctx context.Context, s store.Querier, accounts []Account, asOf *
 	return spent, nil
 }
 
-// mergeByHash merges two lists ordered by hash into one, at most limit long.
-func mergeByHash(a, b []Account, limit uint64) []Account {
+// byLeaf orders accounts as Photon lists an owner's: leaf index, then hash.
+func byLeaf(a, b *Account) int {
+	if c := cmp.Compare(a.LeafIndex, b.LeafIndex); c != 0 {
+		return c
+	}
+	return bytes.Compare(a.Hash[:], b.Hash[:])
+}
+
+// mergeByLeaf merges two lists ordered by leaf index then hash into one,
+// at most limit long.
+func mergeByLeaf(a, b []Account, limit uint64) []Account {
 	out := make([]Account, 0, min(uint64(len(a)+len(b)), limit))
 	for uint64(len(out)) < limit && (len(a) > 0 || len(b) > 0) {
-		if len(b) == 0 || (len(a) > 0 && bytes.Compare(a[0].Hash[:], b[0].Hash[:]) < 0) {
+		if len(b) == 0 || (len(a) > 0 && byLeaf(&a[0], &b[0]) < 0) {
 			out, a = append(out, a[0]), a[1:]
 		} else {
 			out, b = append(out, b[0]), b[1:]

@@ -121,7 +121,8 @@ func TestAccountsByOwner(t *testing.T) {
 // TestTokenProgramAccounts checks the token program's listing: its token
 // accounts come from compressed_accounts (the view keeps them out of
 // compressed_by_owner), its other accounts from compressed_by_owner, merged
-// by hash and paged; spends count up to the answer's slot.
+// in leaf index order (the same as hash order here) and paged; spends
+// count up to the answer's slot.
 func TestTokenProgramAccounts(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
@@ -153,7 +154,7 @@ func TestTokenProgramAccounts(t *testing.T) {
 	// Two accounts of the program that are not token accounts, and one of
 	// another owner.
 	for _, h := range []byte{5, 215} {
-		insertAccount(t, s, "compressed_accounts", compressed.Account{Hash: key(h), Owner: program, Lamports: 1000}, false, "", "", nil)
+		insertAccount(t, s, "compressed_accounts", compressed.Account{Hash: key(h), Owner: program, Lamports: 1000, LeafIndex: uint64(h)}, false, "", "", nil)
 	}
 	insertAccount(t, s, "compressed_accounts", compressed.Account{Hash: key(220), Owner: key(3), Lamports: 1}, false, "", "", nil)
 
@@ -396,5 +397,98 @@ func TestTokenOwnerFilter(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAccountsByOwnerPhotonOrder: an owner with accounts in several
+// trees is listed as Photon lists it, by leaf index then hash whatever the
+// tree. The cursor is the last hash, as Photon's, and the next page
+// continues after that account in this order, so pages of any size make
+// up the whole list (Photon keeps the hashes greater than the cursor,
+// which skips some here); a cursor naming no account of the owner keeps
+// the greater hashes, as Photon's. The token program's accounts, read
+// from the other table, list and page the same way.
+func TestAccountsByOwnerPhotonOrder(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	const owner = 40
+	program := compressed.Key(light.CompressedTokenProgram())
+	// hash: tree, leaf index.
+	accounts := map[byte][2]byte{
+		90: {1, 0}, 20: {2, 0}, 50: {3, 0}, // three trees at leaf 0
+		10: {1, 3}, 80: {2, 1}, 30: {3, 2}, 60: {1, 2}, 70: {2, 9},
+	}
+	for h, tl := range accounts {
+		a := compressed.Account{Hash: key(h), Owner: key(owner), Tree: key(tl[0]), LeafIndex: uint64(tl[1])}
+		insertAccount(t, s, "compressed_accounts", a, false, "", "", nil)
+		// The same layout under the token program, in other hashes: token
+		// accounts (read from compressed_accounts) and other accounts
+		// (from compressed_by_owner) mixed.
+		a.Hash, a.Owner = key(h+1), program
+		if h%20 == 0 {
+			insertAccount(t, s, "compressed_accounts", a, false, "", "", nil)
+		} else {
+			ta := tokenAccount(1, 2, h+1, 5)
+			ta.Owner, ta.Tree, ta.LeafIndex = program, a.Tree, a.LeafIndex
+			insertAccount(t, s, "compressed_accounts", ta, false, "", "", nil)
+		}
+	}
+	whole := []byte{20, 50, 90, 80, 30, 60, 10, 70}
+	for _, tt := range []struct {
+		name  string
+		after byte // 0: none
+		limit uint64
+		want  []byte
+	}{
+		{"whole", 0, 100, whole},
+		{"first page", 0, 3, []byte{20, 50, 90}},
+		{"after 30", 30, 100, []byte{60, 10, 70}},
+		{"after 60, limit 2", 60, 2, []byte{10, 70}},
+		{"after 90", 90, 2, []byte{80, 30}},
+		{"after no account", 55, 100, []byte{90, 80, 60, 70}},
+	} {
+		for _, who := range []struct {
+			name  string
+			owner compressed.Key
+			shift byte
+		}{{"owner", key(owner), 0}, {"token program", program, 1}} {
+			t.Run(tt.name+"/"+who.name, func(t *testing.T) {
+				page := compressed.OwnerPage{Limit: tt.limit}
+				if tt.after != 0 {
+					c := key(tt.after + who.shift)
+					page.After = &c
+				}
+				got, err := compressed.AccountsByOwner(ctx, s, who.owner, page)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := make([]byte, len(tt.want))
+				for i, h := range tt.want {
+					want[i] = h + who.shift
+				}
+				if !reflect.DeepEqual(hashes(got), want) {
+					t.Errorf("%v, want %v", hashes(got), want)
+				}
+			})
+		}
+	}
+	// Pages of every size make up the whole list.
+	for limit := uint64(1); limit <= 8; limit++ {
+		var got []byte
+		var after *compressed.Key
+		for range 20 {
+			page, err := compressed.AccountsByOwner(ctx, s, key(owner), compressed.OwnerPage{Limit: limit, After: after})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, hashes(page)...)
+			if uint64(len(page)) < limit {
+				break
+			}
+			after = &page[len(page)-1].Hash
+		}
+		if !reflect.DeepEqual(got, whole) {
+			t.Errorf("pages of %d: %v, want %v", limit, got, whole)
+		}
 	}
 }
