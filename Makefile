@@ -4,7 +4,7 @@
 #   make run      fetch the engine, build, load the demo data and serve it
 #   make test     vet, gofmt check and every test (CI runs this)
 #   make fuzz     fuzz the JSON-RPC request parser, the Photon and DAS methods' params, Geyser
-#                 updates, a node's account and forwarded answers, off-chain metadata documents and URIs
+#                 updates, a node's, a prover's and forwarded answers, off-chain metadata documents and URIs
 #   make bench    benchmarks under ./bench
 #   make libchdb  fetch the embedded ClickHouse engine (libchdb.so)
 #   make proto    regenerate the Yellowstone gRPC Go code (needs protoc; the output is committed)
@@ -91,6 +91,7 @@ fuzz: check-go libchdb
 	$(GO) test ./asset -run='^$$' -fuzz=FuzzApplyJSON -fuzztime=$(FUZZTIME)
 	$(GO) test ./ingest/offchain -run='^$$' -fuzz=FuzzRewrite -fuzztime=$(FUZZTIME)
 	$(GO) test ./server/upstream -run='^$$' -fuzz=FuzzEncode -fuzztime=$(FUZZTIME)
+	$(GO) test ./api/photon/prover -run='^$$' -fuzz=FuzzParseProof -fuzztime=$(FUZZTIME)
 
 .PHONY: soak
 soak: build

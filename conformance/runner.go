@@ -15,6 +15,7 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/api/methods"
+	"github.com/dasch-labs/dasch/api/photon"
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store/arrowstore"
@@ -50,6 +51,10 @@ type Options struct {
 	// indexes `dasch serve` uses by default, loaded after each variant is
 	// indexed, instead of from the store.
 	Hot bool
+	// Prover proves validity proofs; nil uses a stand-in that checks the
+	// prover's request can be built and answers a fixed proof (the cases
+	// blank compressedProof).
+	Prover photon.Prover
 }
 
 // Summary counts the outcomes of a run.
@@ -83,7 +88,11 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if o.Hot {
 		hot = &hotIndexes{}
 	}
-	mo := methods.Options{Methods: methods.Indexer | methods.Photon, Store: o.Store, Slots: checkpoint.NewSlotCache(o.Store, 0), Logger: o.Logger}
+	if o.Prover == nil {
+		o.Prover = standInProver{}
+	}
+	mo := methods.Options{Methods: methods.Indexer | methods.Photon, Store: o.Store, Slots: checkpoint.NewSlotCache(o.Store, 0), Logger: o.Logger,
+		Prover: o.Prover}
 	if hot != nil {
 		mo.Hot, mo.HotTokens = hot, hot
 	}

@@ -51,6 +51,8 @@ type Options struct {
 	// NodeBalance, when set, answers a wallet's lamports from that node
 	// (das.Deps.NodeBalance).
 	NodeBalance func(context.Context, solana.Pubkey) (uint64, error)
+	// Prover, when set, proves validity proofs (photon.Deps.Prover).
+	Prover photon.Prover
 	// Hot and HotTokens serve Photon's holders, balances and token
 	// accounts from memory; Assets serves DAS asset states.
 	Hot       photon.HotIndex
@@ -74,7 +76,7 @@ func New(o Options) *jsonrpc.Registry {
 		api.Register(reg, api.Deps{Slots: o.Slots})
 	}
 	if o.Methods&Photon != 0 {
-		photon.Register(reg, photon.Deps{Store: o.Store, Slots: o.Slots, Hot: o.Hot, HotTokens: o.HotTokens, Logger: o.Logger, Tip: o.Tip})
+		photon.Register(reg, photon.Deps{Store: o.Store, Slots: o.Slots, Hot: o.Hot, HotTokens: o.HotTokens, Logger: o.Logger, Tip: o.Tip, Prover: o.Prover})
 	}
 	if o.Methods&DAS != 0 {
 		das.Register(reg, das.Deps{Store: o.Store, Slots: o.Slots, Index: o.Assets, Logger: o.Logger, NodeBalance: o.NodeBalance, Cache: o.AssetCache})

@@ -1,7 +1,12 @@
 package photon
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -9,9 +14,12 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
 
+	"github.com/dasch-labs/dasch/api/photon/prover"
 	"github.com/dasch-labs/dasch/chain/light"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/query/compressed"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -218,12 +226,91 @@ func TestValidityProofs(t *testing.T) {
 	e := newProofEnv(t)
 	addr := key(250)
 	addr[0], addr[1] = 0, 0xf0
-	v1 := member(e.mustCall("getValidityProof", `{"hashes":["`+keyB58(leafHash(11))+`"],"newAddresses":["`+keyB58(addr)+`"]}`), "value").(map[string]any)
-	if v1["compressedProof"] != nil {
-		t.Errorf("compressedProof %v", v1["compressedProof"])
+	v1Params := `{"hashes":["` + keyB58(leafHash(11)) + `"],"newAddresses":["` + keyB58(addr) + `"]}`
+	// Without a prover, V1 says so rather than answer a null proof.
+	if _, err := e.call("getValidityProof", v1Params); err == nil || err.Code != -32000 || !strings.Contains(err.Message, "--prover") {
+		t.Errorf("without a prover: %v, want -32000 naming --prover", err)
 	}
 	acc := member(e.mustCall("getCompressedAccountProof", `{"hash":"`+keyB58(leafHash(11))+`"}`), "value").(map[string]any)
 	ad := member(e.mustCall("getMultipleNewAddressProofs", `["`+keyB58(addr)+`"]`), "value").([]any)[0].(map[string]any)
+
+	// With one: the loopback stand-in checks the request against the
+	// prover's format and the proofs just read, and answers a proof.
+	var got map[string]any
+	stand := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber()
+		if r.URL.Path != "/prove" || dec.Decode(&got) != nil {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		_, _ = io.WriteString(w, `{"ar":["0x1","0x2"],"bs":[["0x0","0x0"],["0x0","0x0"]],"krs":["0x1","0x2"]}`)
+	}))
+	defer stand.Close()
+	pc, err := prover.New(stand.URL, prover.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pe := *e.env
+	pe.reg = jsonrpc.NewRegistry()
+	Register(pe.reg, Deps{Store: e.s, Slots: checkpoint.NewSlotCache(e.s, 0), Prover: pc})
+	v1 := member(pe.mustCall("getValidityProof", v1Params), "value").(map[string]any)
+	hexOf := func(b58 any) string {
+		k, err := base58.Decode(b58.(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("0x%064x", k)
+	}
+	hexList := func(l any) []any {
+		var out []any
+		for _, x := range l.([]any) {
+			out = append(out, hexOf(x))
+		}
+		return out
+	}
+	inclusion := got["inputCompressedAccounts"].([]any)[0].(map[string]any)
+	nonInclusion := got["newAddresses"].([]any)[0].(map[string]any)
+	for _, c := range []struct {
+		name      string
+		got, want any
+	}{
+		{"circuitType", got["circuitType"], "combined"},
+		{"stateTreeHeight", got["stateTreeHeight"], json.Number("26")},
+		{"addressTreeHeight", got["addressTreeHeight"], json.Number("26")},
+		{"no publicInputHash", got["publicInputHash"], nil},
+		{"root", inclusion["root"], hexOf(acc["root"])},
+		{"leaf", inclusion["leaf"], hexOf(keyB58(leafHash(11)))},
+		{"pathIndex", inclusion["pathIndex"], json.Number("1")},
+		{"pathElements", inclusion["pathElements"], hexList(acc["proof"])},
+		{"address root", nonInclusion["root"], hexOf(ad["root"])},
+		{"value", nonInclusion["value"], hexOf(keyB58(addr))},
+		{"address pathIndex", nonInclusion["pathIndex"], ad["lowElementLeafIndex"]},
+		{"address pathElements", nonInclusion["pathElements"], hexList(ad["proof"])},
+		{"leafLowerRangeValue", nonInclusion["leafLowerRangeValue"], hexOf(ad["lowerRangeAddress"])},
+		{"leafHigherRangeValue", nonInclusion["leafHigherRangeValue"], hexOf(ad["higherRangeAddress"])},
+		{"nextIndex", nonInclusion["nextIndex"], ad["nextIndex"]},
+	} {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("prover request %s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	// A = -(1, 2) compresses to x = 1 with the flag, C = (1, 2) to x = 1.
+	wantProof := asJSON(t, `{"a":[128`+strings.Repeat(",0", 30)+`,1],"b":[0`+strings.Repeat(",0", 63)+`],"c":[0`+strings.Repeat(",0", 30)+`,1]}`)
+	if !reflect.DeepEqual(v1["compressedProof"], wantProof) {
+		t.Errorf("compressedProof %v, want %v", v1["compressedProof"], wantProof)
+	}
+	// V2 with the prover: the same proof, from the same request.
+	got = nil
+	v2p := member(pe.mustCall("getValidityProofV2", `{"hashes":["`+keyB58(leafHash(11))+`"],"newAddressesWithTrees":[{"address":"`+keyB58(addr)+`","tree":"`+keyB58(v1AddressTree)+`"}]}`), "value").(map[string]any)
+	if !reflect.DeepEqual(v2p["compressedProof"], wantProof) || got["circuitType"] != "combined" || len(got["inputCompressedAccounts"].([]any)) != 1 {
+		t.Errorf("V2 with a prover: compressedProof %v, prover request %v", v2p["compressedProof"], got)
+	}
+	stand.Close()
+	if _, err := pe.call("getValidityProof", v1Params); err == nil || err.Message != "Prover unavailable" {
+		t.Errorf("prover gone: %v", err)
+	}
 	want := map[string]any{
 		"roots":       []any{acc["root"], ad["root"]},
 		"rootIndices": []any{json.Number("3"), json.Number("5")},

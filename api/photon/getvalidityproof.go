@@ -2,7 +2,10 @@ package photon
 
 import (
 	"context"
+	"errors"
+	"strconv"
 
+	"github.com/dasch-labs/dasch/api/photon/prover"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -90,9 +93,11 @@ func light2Addr(addresses []addressProof) bool {
 	return true
 }
 
-// getValidityProof returns the inputs of a validity proof for accounts
-// (inclusion) and new addresses (non-inclusion). dasch runs no prover, so
-// compressedProof is null; see docs/compat.md.
+// getValidityProof proves accounts (inclusion) and new addresses
+// (non-inclusion) through the prover service, as Photon does, and returns
+// the compressed proof with its inputs. Without a prover it answers an
+// error naming the flag: a null compressedProof breaks V1 clients
+// (docs/compat.md).
 func getValidityProof(d Deps) jsonrpc.Handler {
 	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		in, err := decodeValidity(c, false)
@@ -121,8 +126,17 @@ func getValidityProof(d Deps) jsonrpc.Handler {
 		if err := checkHeights(accounts, addresses); err != nil {
 			return nil, err
 		}
+		if d.Prover == nil {
+			return nil, errNoProver
+		}
+		proof, err := prove(ctx, d, accounts, addresses)
+		if err != nil {
+			return nil, err
+		}
 		b := openContext(make([]byte, 0, 1024), slot)
-		b = append(b, `{"compressedProof":null,"roots":[`...)
+		b = append(b, `{"compressedProof":`...)
+		b = appendProof(b, proof)
+		b = append(b, `,"roots":[`...)
 		list(&b, accounts, addresses, func(b []byte, a *accountProof) []byte { return appendKey(b, a.proof.Root) },
 			func(b []byte, a *addressProof) []byte { return appendKey(b, a.proof.Root) })
 		b = append(b, `],"rootIndices":[`...)
@@ -160,4 +174,65 @@ func list(b *[]byte, accounts []*accountProof, addresses []addressProof,
 		*b = addr(*b, &addresses[i])
 		n++
 	}
+}
+
+// errNoProver answers a validity proof on a server started without
+// --prover: a V1 client cannot use a proof without its compressedProof.
+var errNoProver = jsonrpc.ServerError("Validity proofs need a prover service: this server was started without one (dasch serve --prover URL)")
+
+// prove asks the prover for the proof of accounts and addresses.
+func prove(ctx context.Context, d Deps, accounts []*accountProof, addresses []addressProof) (prover.Proof, error) {
+	var in prover.Inputs
+	for _, a := range accounts {
+		in.Inclusions = append(in.Inclusions, prover.Inclusion{Root: a.proof.Root, Leaf: a.hash,
+			PathIndex: uint32(a.leaf.LeafIndex), PathElements: keys32(a.proof.Proof)})
+	}
+	for i := range addresses {
+		a := &addresses[i]
+		in.NonInclusions = append(in.NonInclusions, prover.NonInclusion{Root: a.proof.Root, Value: a.ref.Address,
+			PathIndex: uint32(a.low.LeafIndex), PathElements: keys32(a.proof.Proof),
+			LowerRange: a.low.Value, HigherRange: a.low.NextValue, NextIndex: uint32(a.low.NextIndex)})
+	}
+	p, err := d.Prover.Prove(ctx, in)
+	switch {
+	case err == nil:
+		return p, nil
+	case ctx.Err() != nil:
+		return p, ctx.Err()
+	case errors.Is(err, prover.ErrUnavailable):
+		d.Logger.Error("prover failed", "err", err)
+		return p, jsonrpc.ServerError("Prover unavailable")
+	}
+	d.Logger.Error("prover answer refused", "err", err)
+	return p, jsonrpc.ServerError("Prover answered something that is not a proof")
+}
+
+func keys32(ks []compressed.Key) [][32]byte {
+	out := make([][32]byte, len(ks))
+	for i, k := range ks {
+		out[i] = k
+	}
+	return out
+}
+
+// appendProof writes a compressed proof as Photon does: a, b and c as
+// arrays of byte values.
+func appendProof(b []byte, p prover.Proof) []byte {
+	bytesJSON := func(b []byte, v []byte) []byte {
+		b = append(b, '[')
+		for i, x := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendUint(b, uint64(x), 10)
+		}
+		return append(b, ']')
+	}
+	b = append(b, `{"a":`...)
+	b = bytesJSON(b, p.A[:])
+	b = append(b, `,"b":`...)
+	b = bytesJSON(b, p.B[:])
+	b = append(b, `,"c":`...)
+	b = bytesJSON(b, p.C[:])
+	return append(b, '}')
 }

@@ -8,7 +8,10 @@ import (
 
 // getValidityProofV2 returns the proof inputs per account and per address,
 // each with its merkle context; accounts still in a V2 output queue are
-// proven by index (no root). compressedProof is null: dasch runs no prover.
+// proven by index (no root). As Photon, the other accounts and the
+// addresses are proven through the prover service; compressedProof is
+// null when nothing needs proving, or when the server has no prover (the
+// V2 schema admits it; docs/compat.md).
 func getValidityProofV2(d Deps) jsonrpc.Handler {
 	return func(ctx context.Context, c *jsonrpc.Call) (any, error) {
 		in, err := decodeValidity(c, true)
@@ -43,8 +46,24 @@ func getValidityProofV2(d Deps) jsonrpc.Handler {
 		if err := checkHeights(accounts, addresses); err != nil {
 			return nil, err
 		}
+		var proved []*accountProof
+		for _, a := range accounts {
+			if !a.byIndex {
+				proved = append(proved, a)
+			}
+		}
 		b := openContext(make([]byte, 0, 1024), slot)
-		b = append(b, `{"compressedProof":null,"accounts":[`...)
+		b = append(b, `{"compressedProof":`...)
+		if d.Prover != nil && (len(proved) > 0 || len(addresses) > 0) {
+			proof, err := prove(ctx, d, proved, addresses)
+			if err != nil {
+				return nil, err
+			}
+			b = appendProof(b, proof)
+		} else {
+			b = append(b, "null"...)
+		}
+		b = append(b, `,"accounts":[`...)
 		for i, a := range accounts {
 			if i > 0 {
 				b = append(b, ',')

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"log/slog"
 
+	"github.com/dasch-labs/dasch/api/photon/prover"
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
@@ -38,6 +39,15 @@ type Deps struct {
 	// server ingests from: getIndexerHealth then compares the indexed
 	// slot with it, as Photon does.
 	Tip func(context.Context) (uint64, error)
+	// Prover, when set, proves getValidityProof's inputs (a Light prover
+	// service, package prover); without one getValidityProof answers an
+	// error saying so, and getValidityProofV2 a null compressedProof.
+	Prover Prover
+}
+
+// Prover turns a validity proof's inputs into a compressed proof.
+type Prover interface {
+	Prove(context.Context, prover.Inputs) (prover.Proof, error)
 }
 
 // Register adds every Photon method to r. A missing dependency is a wiring

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dasch-labs/dasch/api/methods"
+	"github.com/dasch-labs/dasch/api/photon/prover"
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/checkpoint"
@@ -49,6 +50,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	ingestSpec := fs.String("ingest", "", "also index from this source while serving, with dasch ingest's flags but --source and --to: rpc:URL follows a node, grpc:URL a Yellowstone gRPC stream, files:DIR is read once")
 	upstreamURL := fs.String("rpc-upstream", "", "forward every JSON-RPC method dasch does not implement (getAccountInfo, getLatestBlockhash, ...) to this Solana node, the caller's api-key never sent; default: the node of --ingest rpc:URL; off: none (-32601)")
 	upstreamTimeout := fs.Duration("rpc-upstream-timeout", upstream.DefaultTimeout, "deadline of one forwarded call, its answer included (instead of --timeout)")
+	proverURL := fs.String("prover", "", "a Light prover service (light-prover) that proves getValidityProof[V2] inputs, as Photon's --prover-url; without one getValidityProof answers an error and getValidityProofV2 a null compressedProof")
+	proverTimeout := fs.Duration("prover-timeout", 60*time.Second, "deadline of one proof from --prover")
 	inf := addIngestFlags(fs, false)
 	uf := addUsageFlags(fs)
 	memMB := addMemoryFlag(fs)
@@ -58,6 +61,13 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fwd, err := upstreamFlag(*upstreamURL, *ingestSpec, *upstreamTimeout)
 	if err != nil {
 		return err
+	}
+	var prv *prover.Client
+	if *proverURL != "" {
+		// The key is read from the environment only: flags show in ps.
+		if prv, err = prover.New(*proverURL, prover.Options{Timeout: *proverTimeout, APIKey: os.Getenv("DASCH_PROVER_API_KEY")}); err != nil {
+			return usagef("--prover: %v", err)
+		}
 	}
 	bcfg, err := uf.billingConfig()
 	if err != nil {
@@ -107,6 +117,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	// One cache of the indexed slot for every method: each reads the
 	// checkpoint at most once per TTL, whichever method asks.
 	mo := methods.Options{Methods: methods.All, Store: s, Slots: checkpoint.NewSlotCache(s, 200*time.Millisecond), Logger: e.log}
+	if prv != nil {
+		mo.Prover = prv
+	}
 	if plan != nil && (plan.rpc != nil || plan.grpc != nil) {
 		// getIndexerHealth compares the indexed slot with the node's, as
 		// Photon does, through a client of its own (the ingest's is

@@ -145,6 +145,20 @@ for (const owner of owners) {
         return { items: tokenAccounts(r.items), cursor: r.cursor };
     });
 }
+// A validity proof of Bob's token accounts, with the V1 flag (the default
+// up to 0.22.x), whose schema wants a compressedProof: the server asks its
+// prover for it.
+await call('getValidityProof/V1', async () => {
+    const accounts = await rpc.getCompressedTokenAccountsByOwner(owners[0]);
+    const hashes = accounts.items.map(a => new BN(a.compressedAccount.hash));
+    const p = await rpc.getValidityProof(hashes);
+    return {
+        hashes: hashes.map(h => h.toString()),
+        a: Array.from(p.compressedProof.a),
+        b: Array.from(p.compressedProof.b),
+        c: Array.from(p.compressedProof.c),
+    };
+});
 featureFlags.version = VERSION.V2;
 
 // What the client shows for each kind of error: a missing account, refused

@@ -88,7 +88,8 @@ func TestStatelessClient(t *testing.T) {
 	key := e2ekit.LastLine(e2ekit.Run(t, ctx, bin, "keys", "create", "--store", storeURL, "--project", "stateless"))
 	// Every answer goes gzipped to a client that asks (Node's fetch does):
 	// the client reads compressed answers as it would from a provider.
-	url := e2ekit.Serve(t, ctx, bin, storeURL, "--compress-min-bytes", "1") + "/?api-key=" + key
+	prv := newProverStandIn(t)
+	url := e2ekit.Serve(t, ctx, bin, storeURL, "--compress-min-bytes", "1", "--prover", prv.url) + "/?api-key=" + key
 	// The server does gzip for the Accept-Encoding Node's fetch sends, so
 	// the client's answers below were gzipped.
 	if enc := answerEncoding(t, url, "gzip, deflate"); enc != "gzip" {
@@ -97,6 +98,7 @@ func TestStatelessClient(t *testing.T) {
 
 	summary := client(t, ctx, url, mint, bob, charles)
 	checkErrors(t, summary)
+	prv.check(t, summary)
 
 	var version string
 	e2ekit.Decode(t, summary, "version", &version)

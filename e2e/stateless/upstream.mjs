@@ -57,6 +57,26 @@ await call('getCompressedTokenAccountsByOwner', async () => {
     }));
 });
 
+// This server has no prover: a V2 validity proof (the published default)
+// has a null compressedProof, which the V2 schema admits.
+await call('getValidityProofV2', async () => {
+    const accounts = await rpc.getCompressedTokenAccountsByOwner(owner);
+    const p = await rpc.getValidityProof(accounts.items.map(a => a.compressedAccount.hash));
+    return { compressedProof: p.compressedProof ?? null };
+});
+
+// With the V1 flag the client needs the proof: the server says it has no
+// prover.
+stateless.featureFlags.version = stateless.VERSION.V1;
+try {
+    const accounts = await rpc.getCompressedTokenAccountsByOwner(owner);
+    await rpc.getValidityProof(accounts.items.map(a => a.compressedAccount.hash));
+    summary['getValidityProof/V1'] = { threw: false };
+} catch (e) {
+    summary['getValidityProof/V1'] = { threw: true, message: String(e && e.message) };
+}
+stateless.featureFlags.version = stateless.VERSION.V2;
+
 summary.errors = errors;
 process.stdout.write(JSON.stringify(summary, null, 1) + '\n');
 process.exit(Object.keys(errors).length ? 1 : 0);

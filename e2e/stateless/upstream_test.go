@@ -3,6 +3,7 @@ package stateless_test
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -119,6 +120,20 @@ func TestStatelessThroughUpstream(t *testing.T) {
 		if !slices.Equal(amounts, []string{"100", "5"}) {
 			t.Errorf("amounts %v, want bob's 100 and 5", amounts)
 		}
+	}
+	// No --prover here: V2 answers a null proof, V1 an error naming it.
+	var v2 struct {
+		CompressedProof json.RawMessage `json:"compressedProof"`
+	}
+	if e2ekit.Decode(t, summary, "getValidityProofV2", &v2) && string(v2.CompressedProof) != "null" {
+		t.Errorf("getValidityProofV2 without a prover: compressedProof %s, want null", v2.CompressedProof)
+	}
+	var v1 struct {
+		Threw   bool   `json:"threw"`
+		Message string `json:"message"`
+	}
+	if e2ekit.Decode(t, summary, "getValidityProof/V1", &v1) && (!v1.Threw || !strings.Contains(v1.Message, "Validity proofs need a prover service")) {
+		t.Errorf("getValidityProof V1 without a prover: threw %v %q, want the server's message", v1.Threw, v1.Message)
 	}
 	var lookups int
 	for _, r := range node.Seen() {
