@@ -49,6 +49,8 @@ func TestProjectsAndKeysCommands(t *testing.T) {
 		{[]string{"projects", "set", "--store", store, "nobody"}, "no project"},
 		{[]string{"projects"}, "expected a subcommand"},
 		{[]string{"serve", "--billing", "/nonexistent.json"}, "billing config"},
+		{[]string{"serve", "--prover", "localhost:3001"}, "--prover: prover: \"localhost:3001\" is not an http(s) URL"},
+		{[]string{"serve", "--rpc-upstream", "node:8899"}, "--rpc-upstream: upstream: \"node:8899\" is not an http(s) URL"},
 	} {
 		_, errOut, err := dasch(t, tc.args...)
 		if err == nil || !strings.Contains(errOut, tc.want) {
