@@ -31,6 +31,7 @@ func testNode(t *testing.T) (*rpcnode.Node, solana.Pubkey) {
 	t.Helper()
 	n := rpcnode.New(map[uint64][]byte{77: []byte(`{"blockhash":"x"}`)})
 	t.Cleanup(n.Close)
+	n.Record()
 	acct := solana.Pubkey{1, 2, 3}
 	n.SetAccount(1, acct, &rpcnode.Account{Owner: solana.Pubkey{9}, Lamports: 42, Data: []byte("lookup table")})
 	return n, acct

@@ -59,6 +59,7 @@ func TestStatelessThroughUpstream(t *testing.T) {
 
 	node := rpcnode.New(map[uint64][]byte{50: []byte(`{}`)})
 	defer node.Close()
+	node.Record()
 	lutOwner, _ := solana.ParsePubkey(lutProgram)
 	for key, data := range map[string][]byte{
 		stateTreeLUT: lookupTable(t, smt1, nfq1, cpi1),

@@ -63,6 +63,7 @@ type Node struct {
 	exact     bool
 	callFault map[string][]Fault
 	noZstd    bool // base64+zstd refused (RefuseZstd)
+	record    bool // keep what requests carried (Record)
 	seen      []Seen
 }
 
@@ -74,7 +75,15 @@ type Seen struct {
 	Header http.Header
 }
 
-// Seen lists the requests answered so far, in order.
+// Record makes the node keep what each request carried, for Seen; off by
+// default, as benchmarks send millions.
+func (n *Node) Record() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.record = true
+}
+
+// Seen lists the requests answered since Record, in order.
 func (n *Node) Seen() []Seen {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -180,7 +189,9 @@ func (n *Node) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	n.mu.Lock()
-	n.seen = append(n.seen, Seen{Method: req.Method, Query: r.URL.RawQuery, Header: r.Header.Clone()})
+	if n.record {
+		n.seen = append(n.seen, Seen{Method: req.Method, Query: r.URL.RawQuery, Header: r.Header.Clone()})
+	}
 	delay := n.delay
 	accounts := isAccountMethod(req.Method) && !slices.Contains(n.hidden, req.Method)
 	n.mu.Unlock()
