@@ -131,6 +131,20 @@ await call('getCompressedMintTokenHolders/paged', async () => {
     return pages;
 });
 
+// A validity proof with the published V2 flag (getValidityProofV2): the
+// proof the server got from its prover, which a transaction can carry.
+await call('getValidityProof/V2', async () => {
+    const accounts = await rpc.getCompressedTokenAccountsByOwner(owners[0]);
+    const hashes = accounts.items.map(a => new BN(a.compressedAccount.hash));
+    const p = await rpc.getValidityProof(hashes);
+    return {
+        hashes: hashes.map(h => h.toString()),
+        a: Array.from(p.compressedProof.a),
+        b: Array.from(p.compressedProof.b),
+        c: Array.from(p.compressedProof.c),
+    };
+});
+
 // The V1 token account endpoints: the published build selects the V2 ones,
 // and the client picks by this flag at call time.
 featureFlags.version = VERSION.V1;

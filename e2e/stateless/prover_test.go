@@ -62,16 +62,29 @@ func newProverStandIn(t *testing.T) *proverStandIn {
 	return p
 }
 
-// check: the client got the compressed generator proof for the hashes it
-// asked about, and the prover was asked for exactly their inclusion in a
-// height 26 tree.
+// check: for the V2 and then the V1 call, the client got the compressed
+// generator proof for the hashes it asked about, and the prover was asked
+// for exactly their inclusion in a height 26 tree.
 func (p *proverStandIn) check(t *testing.T, summary map[string]json.RawMessage) {
+	t.Helper()
+	p.mu.Lock()
+	reqs := slices.Clone(p.reqs)
+	p.mu.Unlock()
+	if len(reqs) != 2 {
+		t.Fatalf("prover got %d requests, want one for V2 and one for V1", len(reqs))
+	}
+	for i, name := range []string{"getValidityProof/V2", "getValidityProof/V1"} {
+		checkProof(t, summary, name, reqs[i])
+	}
+}
+
+func checkProof(t *testing.T, summary map[string]json.RawMessage, name string, r proverRequest) {
 	t.Helper()
 	var got struct {
 		Hashes  []string `json:"hashes"`
 		A, B, C []int
 	}
-	if !e2ekit.Decode(t, summary, "getValidityProof/V1", &got) {
+	if !e2ekit.Decode(t, summary, name, &got) {
 		return
 	}
 	want, err := prover.ParseProof([]byte(generatorAnswer))
@@ -86,18 +99,12 @@ func (p *proverStandIn) check(t *testing.T, summary map[string]json.RawMessage) 
 		return out
 	}
 	if !slices.Equal(got.A, ints(want.A[:])) || !slices.Equal(got.B, ints(want.B[:])) || !slices.Equal(got.C, ints(want.C[:])) {
-		t.Errorf("compressedProof a %v b %v c %v, want %x %x %x", got.A, got.B, got.C, want.A, want.B, want.C)
+		t.Errorf("%s: compressedProof a %v b %v c %v, want %x %x %x", name, got.A, got.B, got.C, want.A, want.B, want.C)
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.reqs) != 1 {
-		t.Fatalf("prover got %d requests, want 1", len(p.reqs))
-	}
-	r := p.reqs[0]
 	var leaves, wantLeaves []string
 	for _, in := range r.Inputs {
 		if len(in.PathElements) != 26 || in.PathIndex == nil || len(in.Root) != 66 {
-			t.Errorf("prover input %+v: want a root, a path index and 26 path elements", in)
+			t.Errorf("%s: prover input %+v: want a root, a path index and 26 path elements", name, in)
 		}
 		leaves = append(leaves, in.Leaf)
 	}
@@ -109,6 +116,6 @@ func (p *proverStandIn) check(t *testing.T, summary map[string]json.RawMessage) 
 		wantLeaves = append(wantLeaves, fmt.Sprintf("0x%064x", n))
 	}
 	if r.CircuitType != "inclusion" || r.StateTreeHeight != 26 || !slices.Equal(leaves, wantLeaves) || len(leaves) != 2 {
-		t.Errorf("prover request %s height %d leaves %v, want inclusion, 26, %v", r.CircuitType, r.StateTreeHeight, leaves, wantLeaves)
+		t.Errorf("%s: prover request %s height %d leaves %v, want inclusion, 26, %v", name, r.CircuitType, r.StateTreeHeight, leaves, wantLeaves)
 	}
 }
