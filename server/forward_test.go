@@ -18,7 +18,7 @@ import (
 )
 
 // forwardingServer serves the test registry with node as its upstream.
-func forwardingServer(t *testing.T, nodeURL string, timeout time.Duration) *testServer {
+func forwardingServer(t testing.TB, nodeURL string, timeout time.Duration) *testServer {
 	t.Helper()
 	f, err := upstream.New(nodeURL, upstream.Options{Timeout: timeout})
 	if err != nil {
@@ -27,7 +27,7 @@ func forwardingServer(t *testing.T, nodeURL string, timeout time.Duration) *test
 	return start(t, server.Config{Upstream: f}, nil, nil)
 }
 
-func testNode(t *testing.T) (*rpcnode.Node, solana.Pubkey) {
+func testNode(t testing.TB) (*rpcnode.Node, solana.Pubkey) {
 	t.Helper()
 	n := rpcnode.New(map[uint64][]byte{77: []byte(`{"blockhash":"x"}`)})
 	t.Cleanup(n.Close)

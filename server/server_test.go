@@ -83,7 +83,7 @@ type testServer struct {
 }
 
 // start runs a real server on a loopback port until the test ends.
-func start(t *testing.T, cfg server.Config, reg *jsonrpc.Registry, health server.Health) *testServer {
+func start(t testing.TB, cfg server.Config, reg *jsonrpc.Registry, health server.Health) *testServer {
 	t.Helper()
 	logs := &syncbuf.Buffer{}
 	cfg.Listen = "127.0.0.1:0"
