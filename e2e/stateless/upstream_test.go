@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"net"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -54,6 +55,12 @@ func TestStatelessThroughUpstream(t *testing.T) {
 			t.Skipf("%s is not on PATH: this test runs the @lightprotocol/stateless.js client under Node.js", tool)
 		}
 	}
+	// Linux routes all of 127.0.0.0/8 to loopback; other systems may not.
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("127.0.0.2 is not a loopback address here: %v", err)
+	}
+	ln.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
