@@ -4,6 +4,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -258,6 +259,7 @@ func New(cfg Config, reg *jsonrpc.Registry, keys KeyChecker, health Health) (*Se
 	s.srv = &fasthttp.Server{
 		Handler:               s.route,
 		ErrorHandler:          s.transportError,
+		HeaderReceived:        s.headerReceived,
 		MaxRequestBodySize:    cfg.MaxBodyBytes,
 		ReadTimeout:           cfg.ReadTimeout,
 		WriteTimeout:          cfg.WriteTimeout,
@@ -431,6 +433,9 @@ func (s *Server) transportError(rc *fasthttp.RequestCtx, err error) {
 	var nerr net.Error
 	e := jsonrpc.InvalidRequest("malformed HTTP request").WithStatus(fasthttp.StatusBadRequest)
 	switch {
+	case errors.Is(err, fasthttp.ErrBodyTooLarge) && s.headerReceived(&rc.Request.Header).MaxRequestBodySize > 0:
+		e = jsonrpc.InvalidRequest(fmt.Sprintf("request body too large for a key this server does not know: "+
+			"at most %d KiB is read before the key is checked", unknownKeyBody>>10)).WithStatus(fasthttp.StatusRequestEntityTooLarge)
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
 		e = jsonrpc.InvalidRequest("request body too large").WithStatus(fasthttp.StatusRequestEntityTooLarge)
 	case errors.As(err, &small):
@@ -439,6 +444,51 @@ func (s *Server) transportError(rc *fasthttp.RequestCtx, err error) {
 		e = jsonrpc.InvalidRequest("request timeout").WithStatus(fasthttp.StatusRequestTimeout)
 	}
 	s.writeError(rc, e)
+}
+
+// unknownKeyBody is the most of a body read for a request whose key is
+// not known in memory: such a request is refused or looked up, and a
+// flood of them must not cost the body's reading (up to MaxBodyBytes).
+const unknownKeyBody = 64 << 10
+
+// headerReceived bounds the body of a request whose key the checker does
+// not know from memory, before the body is read. A checker that cannot
+// answer from memory leaves every body at MaxBodyBytes.
+func (s *Server) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+	if !s.canKnow() || s.knownFromHeader(h) || s.cfg.MaxBodyBytes <= unknownKeyBody {
+		return fasthttp.RequestConfig{}
+	}
+	return fasthttp.RequestConfig{MaxRequestBodySize: unknownKeyBody}
+}
+
+// canKnow reports whether the key checker answers from memory.
+func (s *Server) canKnow() bool {
+	if s.resolver != nil {
+		return true
+	}
+	_, ok := s.keys.(MemoryKeyChecker)
+	return ok
+}
+
+// knownFromHeader reports whether the request's key (query string or
+// X-Api-Key) is known in memory; the URI is not parsed yet.
+func (s *Server) knownFromHeader(h *fasthttp.RequestHeader) bool {
+	// The query's key first, as apiKey reads them.
+	var key []byte
+	if uri := h.RequestURI(); bytes.IndexByte(uri, '?') >= 0 {
+		args := fasthttp.AcquireArgs()
+		defer fasthttp.ReleaseArgs(args)
+		args.ParseBytes(uri[bytes.IndexByte(uri, '?')+1:])
+		key = args.Peek("api-key")
+	}
+	if len(key) == 0 {
+		key = h.Peek("X-Api-Key")
+	}
+	if len(key) == 0 || len(key) > maxKeyLen {
+		return false
+	}
+	_, ok := s.knownKey(string(key))
+	return ok
 }
 
 // writeError answers with a single error, id null.

@@ -975,6 +975,55 @@ func (k *countingKeys) KnownKey(key string) (string, bool) {
 	return p, ok
 }
 
+// TestUnknownKeyBodyBounded: with a checker that answers from memory, a
+// body past 64 KiB is not read for a key it does not know (413 naming
+// the bound); a known key, in the query or the header, may send up to
+// MaxBodyBytes.
+func TestUnknownKeyBodyBounded(t *testing.T) {
+	keys := &countingKeys{testKeys: testKeys{"good": "proj-1"}}
+	s, err := server.New(server.Config{Listen: "127.0.0.1:0"}, testRegistry(), keys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx) }()
+	defer func() { cancel(); <-done }()
+	url := "http://" + s.Addr()
+	pad := strings.Repeat("x", 100<<10)
+	body := `{"jsonrpc":"2.0","id":1,"method":"echo","params":{"p":"` + pad + `"}}`
+	status, _, b := do(t, http.MethodPost, url+"/?api-key=stranger", body)
+	if r := decode(t, b); status != 413 || r.Error == nil || !strings.Contains(r.Error.Message, "at most 64 KiB is read before the key is checked") {
+		t.Errorf("unknown key, 100 KiB: HTTP %d %s", status, b)
+	}
+	if n := keys.lookups.Load(); n != 0 {
+		t.Errorf("%d lookups for a body never read", n)
+	}
+	if status, _, b := do(t, http.MethodPost, url+"/?api-key=good", body); status != 200 {
+		t.Errorf("known key, 100 KiB: HTTP %d %.200s", status, b)
+	}
+	req, err := http.NewRequest(http.MethodPost, url+"/", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Api-Key", "good")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("known key in the header, 100 KiB: HTTP %d", resp.StatusCode)
+	}
+	// A small body with an unknown key is read, and refused as before.
+	if status, _, _ := do(t, http.MethodPost, url+"/?api-key=stranger", `{"jsonrpc":"2.0","id":1,"method":"echo"}`); status != 401 {
+		t.Errorf("unknown key, small body: HTTP %d", status)
+	}
+}
+
 // TestFailedKeysPerAddress: an address that keeps sending invalid keys is
 // answered 429 past its ration, without a lookup, while a known key from
 // the same address is still served.
