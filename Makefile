@@ -92,6 +92,8 @@ fuzz: check-go libchdb
 	$(GO) test ./ingest/offchain -run='^$$' -fuzz=FuzzRewrite -fuzztime=$(FUZZTIME)
 	$(GO) test ./server/upstream -run='^$$' -fuzz=FuzzEncode -fuzztime=$(FUZZTIME)
 	$(GO) test ./api/photon/prover -run='^$$' -fuzz=FuzzParseProof -fuzztime=$(FUZZTIME)
+	$(GO) test ./chain/parsed -run='^$$' -fuzz=FuzzDecoders -fuzztime=$(FUZZTIME)
+	$(GO) test ./chain/parsed -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME)
 
 .PHONY: soak
 soak: build

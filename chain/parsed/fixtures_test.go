@@ -1,0 +1,72 @@
+package parsed
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/dasch-labs/dasch/chain/solana"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+const root = "../../testdata"
+
+// fixtureTxs reads every real transaction of the repository fixtures: the
+// demo block and the DAS and Photon corpora, by signature.
+func fixtureTxs(t testing.TB) map[string]*solana.Tx {
+	t.Helper()
+	out := map[string]*solana.Tx{}
+	raw, err := os.ReadFile(filepath.Join(root, "demo/blocks/270893658.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, entries, err := solana.ParseBlock(raw, 270893658)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range entries {
+		tx, err := solana.ParseTx(e)
+		if err != nil {
+			t.Fatalf("demo entry %d: %v", i, err)
+		}
+		tx.TxIndex = uint32(i)
+		out[tx.Signature().String()] = tx
+	}
+	for _, dir := range []string{"das/transactions", "photon/transactions", "demo/e2e_mint_and_transfer_transactions"} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".json") {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			tx, err := solana.ParseTx(b)
+			if err != nil {
+				// The corpora hold a few files that are not
+				// transactions; the ingester sends those to dead
+				// letters, and so does this test.
+				return nil
+			}
+			out[tx.Signature().String()] = tx
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
