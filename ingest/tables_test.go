@@ -20,6 +20,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/bubblegumtree"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/ingest/decode"
+	"github.com/dasch-labs/dasch/ingest/parsedtx"
 	"github.com/dasch-labs/dasch/ingest/solbalances"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/store"
@@ -39,7 +40,7 @@ func TestTableSchemas(t *testing.T) {
 	dec, samples := sampleRows(t)
 	// The asset state step writes asset_state and asset_keys beside the
 	// decoders' tables.
-	tables := append(ingest.TablesOf(dec, assetstate.Decoder{}, bubblegumtree.Decoder{}, solbalances.Decoder{}), assetstate.StateTable(), assetstate.KeysTable(), assetstate.EditionsTable(), assetstate.DocsTable(),
+	tables := append(ingest.TablesOf(dec, assetstate.Decoder{}, bubblegumtree.Decoder{}, solbalances.Decoder{}, parsedtx.Decoder{}), assetstate.StateTable(), assetstate.KeysTable(), assetstate.EditionsTable(), assetstate.DocsTable(),
 		assetstate.MetadataTable(), assetstate.MetadataDocsTable())
 	names := map[string]bool{}
 	for _, tbl := range tables {
@@ -265,6 +266,9 @@ func sampleRows(t *testing.T) (decode.Decoder, map[string]arrowbatch.Row) {
 		t.Fatal(err)
 	}
 	if err := (solbalances.Decoder{}).DecodeTx(tx, &out); err != nil {
+		t.Fatal(err)
+	}
+	if err := (parsedtx.Decoder{}).DecodeTx(tx, &out); err != nil {
 		t.Fatal(err)
 	}
 	if err := raw.DecodeAccount(acc, &out); err != nil {

@@ -172,6 +172,7 @@ func Migrations() []Migration {
 		{Version: 32, Name: "listing_keys", Statements: listingKeys()},
 		{Version: 33, Name: "asset_closes", Statements: assetCloses()},
 		{Version: 34, Name: "asset_metadata", Statements: assetMetadata()},
+		{Version: 35, Name: "parsed_events", Statements: parsedEvents()},
 	}
 }
 

@@ -159,3 +159,22 @@ func uiAmount(raw string, decimals int) json.Number {
 	}
 	return json.Number(s)
 }
+
+// owners are the owners of the token balances, each once, in key order.
+func (b *balances) owners() []solana.Pubkey {
+	var out []solana.Pubkey
+	seen := map[string]bool{}
+	for _, i := range b.tokenOrder {
+		for _, m := range []map[int]tokenBalance{b.preTok, b.postTok} {
+			t, ok := m[i]
+			if !ok || t.owner == "" || seen[t.owner] {
+				continue
+			}
+			seen[t.owner] = true
+			if k, err := solana.ParsePubkey(t.owner); err == nil {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}

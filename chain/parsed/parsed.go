@@ -34,6 +34,10 @@ type Transaction struct {
 	TokenTransfers    []TokenTransfer  `json:"tokenTransfers"`
 	AccountData       []AccountData    `json:"accountData"`
 	Instructions      []Instruction    `json:"instructions"`
+
+	// TokenOwners are the owners the token balances name, each once,
+	// changed or not: whose activity the transaction also is.
+	TokenOwners []solana.Pubkey `json:"-"`
 }
 
 // TxError is the error of a failed transaction: as the node gave it, and
@@ -154,6 +158,7 @@ func Parse(tx *solana.Tx) *Transaction {
 	c := newContext(tx, bal)
 	c.walk(p)
 	p.AccountData = accountData(tx, bal)
+	p.TokenOwners = bal.owners()
 	if tx.Failed() {
 		p.TransactionStatus = "failed"
 		p.TransactionError = txError(tx)

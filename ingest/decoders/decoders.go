@@ -17,6 +17,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/bubblegumtree"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/ingest/decode"
+	"github.com/dasch-labs/dasch/ingest/parsedtx"
 	"github.com/dasch-labs/dasch/ingest/solbalances"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
@@ -40,6 +41,9 @@ type Options struct {
 	// runs beside the pipeline and folds through it (the metadata
 	// fetcher).
 	FoldStep func(*assetstate.FoldStep)
+	// NoParsedEvents leaves out the parsed transactions and their
+	// address index (parsedtx), which only the parsed-events API reads.
+	NoParsedEvents bool
 }
 
 // Configure adds the decoder set o picks to cfg, and the state step it
@@ -64,6 +68,11 @@ func Configure(ctx context.Context, s arrowstore.Writer, cfg *ingest.Config, o O
 	// The lamports transactions leave in the accounts they name, for
 	// showNativeBalance.
 	cfg.Decoders = append(cfg.Decoders, solbalances.Decoder{})
+	if !o.NoParsedEvents {
+		// Every transaction parsed once, and filed by the addresses it
+		// concerns, for the parsed-events API.
+		cfg.Decoders = append(cfg.Decoders, parsedtx.Decoder{})
+	}
 	fold := &assetstate.FoldStep{Folded: o.Folded, Content: o.Content}
 	if o.FoldStep != nil {
 		o.FoldStep(fold)

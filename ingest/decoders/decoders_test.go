@@ -11,6 +11,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/bubblegumtree"
 	"github.com/dasch-labs/dasch/ingest/compressedstate"
 	"github.com/dasch-labs/dasch/ingest/decoders"
+	"github.com/dasch-labs/dasch/ingest/parsedtx"
 	"github.com/dasch-labs/dasch/ingest/solbalances"
 	"github.com/dasch-labs/dasch/internal/storetest"
 )
@@ -30,7 +31,7 @@ func TestConfigure(t *testing.T) {
 	if err := decoders.Configure(ctx, s, &full, decoders.Options{Step: func(*compressedstate.StateStep) { stepped = true }}); err != nil {
 		t.Fatal(err)
 	}
-	if len(full.Decoders) != 4 || len(full.Steps) != 2 || !stepped {
+	if len(full.Decoders) != 5 || len(full.Steps) != 2 || !stepped {
 		t.Fatalf("default set: %d decoders, %d steps, step option applied %v", len(full.Decoders), len(full.Steps), stepped)
 	}
 	if _, ok := full.Decoders[0].(*compressedstate.Decoder); !ok {
@@ -45,12 +46,15 @@ func TestConfigure(t *testing.T) {
 	if _, ok := full.Decoders[3].(solbalances.Decoder); !ok {
 		t.Errorf("fourth decoder %T, want native balances", full.Decoders[3])
 	}
+	if _, ok := full.Decoders[4].(parsedtx.Decoder); !ok {
+		t.Errorf("fifth decoder %T, want parsed events", full.Decoders[4])
+	}
 
 	var assets ingest.Config
 	if err := decoders.Configure(ctx, s, &assets, decoders.Options{AssetsOnly: true}); err != nil {
 		t.Fatal(err)
 	}
-	if len(assets.Decoders) != 3 || len(assets.Steps) != 1 {
+	if len(assets.Decoders) != 4 || len(assets.Steps) != 1 {
 		t.Fatalf("assets only: %d decoders, %d steps", len(assets.Decoders), len(assets.Steps))
 	}
 	if _, ok := assets.Decoders[0].(assetstate.Decoder); !ok {
@@ -58,6 +62,16 @@ func TestConfigure(t *testing.T) {
 	}
 	if _, ok := assets.Decoders[1].(bubblegumtree.Decoder); !ok {
 		t.Errorf("decoder %T, want Bubblegum tree nodes", assets.Decoders[1])
+	}
+
+	var unparsed ingest.Config
+	if err := decoders.Configure(ctx, s, &unparsed, decoders.Options{NoParsedEvents: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range unparsed.Decoders {
+		if _, ok := d.(parsedtx.Decoder); ok {
+			t.Error("parsed events decoder configured with NoParsedEvents")
+		}
 	}
 
 	if err := decoders.Configure(ctx, s, nil, decoders.Options{}); err == nil {
