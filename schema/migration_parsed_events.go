@@ -11,8 +11,9 @@ const (
 // concerns. parsed_transactions is keyed by signature, so a batch of
 // signatures is a set of keyed lookups; address_transactions is ordered
 // by (address, slot, tx_index), so a page of an address's history at any
-// depth is one range of the key, read in either direction. Both replace
-// identical rows, so re-ingesting a slot changes nothing.
+// depth is one range of the key, read in either direction; the signature
+// ends the key because transactions read outside a block all have index
+// 0. Both replace identical rows, so re-ingesting a slot changes nothing.
 func parsedEvents() []string {
 	return []string{
 		`CREATE TABLE IF NOT EXISTS parsed_transactions (
@@ -32,6 +33,6 @@ func parsedEvents() []string {
 			signature FixedString(64),
 			block_time Int64
 		) ENGINE = ReplacingMergeTree
-		ORDER BY (address, slot, tx_index)`,
+		ORDER BY (address, slot, tx_index, signature)`,
 	}
 }

@@ -211,8 +211,11 @@ type Server struct {
 	down atomic.Bool
 
 	ln     *lazylisten.Listener
-	mu     sync.Mutex // guards served and base
+	mu     sync.Mutex // guards served and base, and rest until Serve
 	served bool
+	// rest are the REST endpoints by path (HandleREST); read only once
+	// served.
+	rest map[string]RESTHandler
 }
 
 // New builds a server. keys is required; health may be nil (always ready).
@@ -349,6 +352,10 @@ func (s *Server) route(rc *fasthttp.RequestCtx) {
 			rc.SetBodyString(statusOK)
 		}
 	default:
+		if h, ok := s.rest[string(rc.Path())]; ok {
+			s.serveREST(rc, h)
+			return
+		}
 		if !rc.IsOptions() { // the page may read the error
 			s.cors(rc, "")
 		}

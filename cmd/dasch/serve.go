@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dasch-labs/dasch/api/methods"
+	"github.com/dasch-labs/dasch/api/parsedevents"
 	"github.com/dasch-labs/dasch/api/photon/prover"
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/chain/solana"
@@ -191,6 +192,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		Upstream:         fwd,
 	}, methods.New(mo), usage.Keys{Checker: keys}, readiness{s, ingestHealth})
 	if err != nil {
+		return err
+	}
+	// The parsed-events REST endpoints, beside JSON-RPC on the same keys.
+	if err := parsedevents.Register(srv, s); err != nil {
 		return err
 	}
 	if err := srv.Listen(); err != nil {

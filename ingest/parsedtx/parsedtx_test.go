@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 const (
 	demoBlock = "../../testdata/demo/blocks/270893658.json"
 	wsolSig   = "5whvTFEiavmYiwLcsVYvmpUkWj8JXKumQJYbas97tLYX6QRedrjgVJRjL3phMqSZ7akcaCxuMTCuh21zNbjBMFqv"
-	// The owner of both token accounts of wsolSig; not an account key.
+	// The owner of both token accounts of wsolSig.
 	wsolOwner = "CyZuD7RPDcrqCGbNvLCyqk6Py9cEZTKmNKujfPi3ynDd"
 )
 
@@ -129,6 +129,11 @@ func TestDecodeTx(t *testing.T) {
 		{"keys once each", func(*solana.Tx) {}, 1, 2},
 		{"votes are left out", func(tx *solana.Tx) { tx.IsVote = true }, 0, 0},
 		{"no signature", func(tx *solana.Tx) { tx.Signatures = nil }, 0, 0},
+		{"token owners that are not keys", func(tx *solana.Tx) {
+			tx.Raw = []byte(`{"meta":{"preTokenBalances":[{"accountIndex":1,"mint":"` + k(5).String() + `","owner":"` + k(7).String() +
+				`","uiTokenAmount":{"amount":"1","decimals":0}}],"postTokenBalances":[{"accountIndex":1,"mint":"` + k(5).String() +
+				`","owner":"` + k(8).String() + `","uiTokenAmount":{"amount":"1","decimals":0}}]}}`)
+		}, 1, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := *tx

@@ -1,0 +1,200 @@
+// Package parsedevents reads the parsed transactions stored at ingest
+// (parsed_transactions) and the history of an address
+// (address_transactions), for the parsed-events API.
+package parsedevents
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/store"
+)
+
+// Doc is one stored parsed transaction.
+type Doc struct {
+	Slot    uint64
+	TxIndex uint32
+	Parsed  []byte
+	// Raw is the transaction as received, when asked for and stored.
+	Raw []byte
+}
+
+// Transactions reads the parsed transactions of sigs, those indexed;
+// withRaw adds each one's raw transaction.
+func Transactions(ctx context.Context, q store.Querier, sigs []solana.Signature, withRaw bool) (map[solana.Signature]*Doc, error) {
+	out := make(map[solana.Signature]*Doc, len(sigs))
+	if len(sigs) == 0 {
+		return out, nil
+	}
+	p := store.Params{}
+	list := make([]string, len(sigs))
+	for i, s := range sigs {
+		name := "s" + strconv.Itoa(i)
+		p[name] = string(s[:])
+		list[i] = "{" + name + ":FixedString(64)}"
+	}
+	in := strings.Join(list, ",")
+	res, err := q.Query(ctx, `SELECT signature, slot, tx_index, parsed FROM parsed_transactions
+		WHERE signature IN (`+in+`) LIMIT 1 BY signature`, p)
+	if err != nil {
+		return nil, fmt.Errorf("parsed transactions: %w", err)
+	}
+	var pos []string
+	for i := range res.Rows {
+		r := res.Row(i)
+		sig := toSig(r.Str(0))
+		d := &Doc{Slot: r.U64(1), TxIndex: r.U32(2), Parsed: []byte(r.Str(3))}
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("parsed transactions: %w", err)
+		}
+		out[sig] = d
+		if withRaw {
+			pos = append(pos, fmt.Sprintf("(%d, {s%d:FixedString(64)})", d.Slot, indexOf(sigs, sig)))
+		}
+	}
+	if len(pos) == 0 {
+		return out, nil
+	}
+	// The raw transactions are keyed by (slot, signature): the slots the
+	// parsed rows gave make each one a keyed lookup.
+	res, err = q.Query(ctx, `SELECT signature, raw FROM transactions WHERE (slot, signature) IN (`+strings.Join(pos, ",")+`)
+		LIMIT 1 BY signature`, p)
+	if err != nil {
+		return nil, fmt.Errorf("raw transactions: %w", err)
+	}
+	for i := range res.Rows {
+		r := res.Row(i)
+		sig := toSig(r.Str(0))
+		if d := out[sig]; d != nil {
+			d.Raw = []byte(r.Str(1))
+		}
+	}
+	return out, nil
+}
+
+// toSig reads a FixedString(64) signature.
+func toSig(s string) solana.Signature {
+	var sig solana.Signature
+	copy(sig[:], s)
+	return sig
+}
+
+func indexOf(sigs []solana.Signature, s solana.Signature) int {
+	for i := range sigs {
+		if sigs[i] == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// Position is a transaction's place in the chain: slot, then index in
+// its block.
+type Position struct {
+	Slot    uint64
+	TxIndex uint32
+}
+
+// Less orders positions.
+func (p Position) Less(o Position) bool {
+	return p.Slot < o.Slot || p.Slot == o.Slot && p.TxIndex < o.TxIndex
+}
+
+// PositionOf finds where sig is, if it is indexed.
+func PositionOf(ctx context.Context, q store.Querier, sig solana.Signature) (Position, bool, error) {
+	res, err := q.Query(ctx, `SELECT slot, tx_index FROM parsed_transactions WHERE signature = {s:FixedString(64)} LIMIT 1`,
+		store.Params{"s": string(sig[:])})
+	if err != nil {
+		return Position{}, false, fmt.Errorf("position of %s: %w", sig, err)
+	}
+	if len(res.Rows) == 0 {
+		return Position{}, false, nil
+	}
+	r := res.Row(0)
+	p := Position{Slot: r.U64(0), TxIndex: r.U32(1)}
+	return p, true, r.Err()
+}
+
+// Range bounds a value: each bound is inclusive and nil when open.
+type Range struct {
+	Min, Max *uint64
+}
+
+// TimeRange bounds a block time in seconds, inclusive.
+type TimeRange struct {
+	Min, Max *int64
+}
+
+// HistoryQuery is one page of an address's history.
+type HistoryQuery struct {
+	Address solana.Pubkey
+	Limit   int
+	Desc    bool
+	// After and Before bound the positions, exclusive: a page cursor, and
+	// the positions of the beforeSignature and afterSignature.
+	After, Before *Position
+	Slot          Range
+	Time          TimeRange
+}
+
+// Entry is one transaction of a history.
+type Entry struct {
+	Position
+	Signature solana.Signature
+	BlockTime int64
+}
+
+// History reads up to Limit entries of q's address in its order: one
+// range of the (address, slot, tx_index) key, whatever the depth.
+func History(ctx context.Context, s store.Querier, q HistoryQuery) ([]Entry, error) {
+	p := store.Params{"a": string(q.Address[:]), "n": strconv.Itoa(q.Limit)}
+	conds := []string{"address = {a:FixedString(32)}"}
+	if q.After != nil {
+		conds = append(conds, "(slot, tx_index) > ({as:UInt64}, {ai:UInt32})")
+		p["as"], p["ai"] = strconv.FormatUint(q.After.Slot, 10), strconv.FormatUint(uint64(q.After.TxIndex), 10)
+	}
+	if q.Before != nil {
+		conds = append(conds, "(slot, tx_index) < ({bs:UInt64}, {bi:UInt32})")
+		p["bs"], p["bi"] = strconv.FormatUint(q.Before.Slot, 10), strconv.FormatUint(uint64(q.Before.TxIndex), 10)
+	}
+	if v := q.Slot.Min; v != nil {
+		conds = append(conds, "slot >= {smin:UInt64}")
+		p["smin"] = strconv.FormatUint(*v, 10)
+	}
+	if v := q.Slot.Max; v != nil {
+		conds = append(conds, "slot <= {smax:UInt64}")
+		p["smax"] = strconv.FormatUint(*v, 10)
+	}
+	if v := q.Time.Min; v != nil {
+		conds = append(conds, "block_time >= {tmin:Int64}")
+		p["tmin"] = strconv.FormatInt(*v, 10)
+	}
+	if v := q.Time.Max; v != nil {
+		conds = append(conds, "block_time <= {tmax:Int64}")
+		p["tmax"] = strconv.FormatInt(*v, 10)
+	}
+	dir := "ASC"
+	if q.Desc {
+		dir = "DESC"
+	}
+	res, err := s.Query(ctx, `SELECT slot, tx_index, signature, block_time FROM address_transactions
+		WHERE `+strings.Join(conds, " AND ")+`
+		ORDER BY address `+dir+`, slot `+dir+`, tx_index `+dir+`, signature `+dir+`
+		LIMIT 1 BY slot, tx_index, signature
+		LIMIT {n:UInt32}`, p)
+	if err != nil {
+		return nil, fmt.Errorf("history of %s: %w", q.Address, err)
+	}
+	out := make([]Entry, len(res.Rows))
+	for i := range res.Rows {
+		r := res.Row(i)
+		out[i] = Entry{Position: Position{Slot: r.U64(0), TxIndex: r.U32(1)}, Signature: toSig(r.Str(2)), BlockTime: r.I64(3)}
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("history of %s: %w", q.Address, err)
+		}
+	}
+	return out, nil
+}

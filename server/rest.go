@@ -1,0 +1,139 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/dasch-labs/dasch/server/jsonrpc"
+)
+
+// RESTHandler answers a REST endpoint: POST with a JSON body, the same
+// key, rate limit, deadline and panic containment as JSON-RPC calls. It
+// returns the JSON body of a 200; a RESTError it returns is answered with
+// its status and message, any other error as a 500 whose detail is only
+// logged.
+type RESTHandler func(ctx context.Context, projectID string, body []byte) ([]byte, error)
+
+// RESTError is a refusal with a status, answered {"error": Message}.
+type RESTError struct {
+	Status  int
+	Message string
+}
+
+func (e *RESTError) Error() string { return e.Message }
+
+// BadRequest is a 400 with msg.
+func BadRequest(format string, args ...any) *RESTError {
+	return &RESTError{Status: fasthttp.StatusBadRequest, Message: fmt.Sprintf(format, args...)}
+}
+
+// HandleREST serves h on POST path. Call it before Serve; paths of the
+// server itself (/, /health, ...) cannot be taken.
+func (s *Server) HandleREST(path string, h RESTHandler) error {
+	switch path {
+	case "/", "/health", "/readiness", "/liveness":
+		return fmt.Errorf("server: %s is served by the server itself", path)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.served {
+		return errors.New("server: HandleREST after Serve")
+	}
+	if s.rest == nil {
+		s.rest = map[string]RESTHandler{}
+	}
+	s.rest[path] = h
+	return nil
+}
+
+// restError answers a REST refusal.
+func restError(rc *fasthttp.RequestCtx, status int, msg string) {
+	rc.SetStatusCode(status)
+	body := append([]byte(`{"error":`), jsonrpc.AppendString(nil, msg)...)
+	rc.SetBody(append(body, '}'))
+}
+
+// serveREST runs a REST handler behind the checks JSON-RPC calls pass.
+func (s *Server) serveREST(rc *fasthttp.RequestCtx, h RESTHandler) {
+	if s.cors(rc, s.allowRPC) {
+		return
+	}
+	if !rc.IsPost() {
+		rc.Response.Header.Set(fasthttp.HeaderAllow, s.allowRPC)
+		restError(rc, fasthttp.StatusMethodNotAllowed, "HTTP method not allowed, use POST")
+		return
+	}
+	body := bytes.Clone(rc.PostBody())
+	key := apiKey(rc)
+	if len(key) == 0 {
+		restError(rc, fasthttp.StatusUnauthorized, errMissingKey.Message)
+		return
+	}
+	if len(key) > maxKeyLen {
+		restError(rc, fasthttp.StatusUnauthorized, errInvalidKey.Message)
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.base, s.cfg.RequestTimeout)
+	defer cancel()
+	addr := rc.RemoteIP().String()
+	var k Key
+	var ok bool
+	var err error
+	if s.failedKeys.exhausted(addr, time.Now()) {
+		if k, ok = s.knownKey(string(key)); !ok {
+			restError(rc, fasthttp.StatusTooManyRequests, errTooManyFailures.Message)
+			return
+		}
+	} else {
+		k, ok, err = s.checkKey(ctx, string(key))
+	}
+	switch {
+	case err != nil:
+		s.log.Error("api key check failed", "err", err)
+		restError(rc, fasthttp.StatusServiceUnavailable, errUnavailable.Message)
+		return
+	case !ok:
+		s.failedKeys.allow(addr, time.Now())
+		restError(rc, fasthttp.StatusUnauthorized, errInvalidKey.Message)
+		return
+	case s.down.Load():
+		restError(rc, fasthttp.StatusServiceUnavailable, errUnavailable.Message)
+		return
+	case s.limiter != nil && !s.limiter.allow(string(key), time.Now()):
+		restError(rc, fasthttp.StatusTooManyRequests, errTooMany.Message)
+		return
+	}
+	out, err := s.runREST(ctx, h, k.ProjectID, body, string(rc.Path()))
+	var re *RESTError
+	switch {
+	case err == nil:
+		rc.SetStatusCode(fasthttp.StatusOK)
+		rc.SetBody(out)
+	case errors.As(err, &re):
+		restError(rc, re.Status, re.Message)
+	case ctx.Err() != nil:
+		restError(rc, fasthttp.StatusGatewayTimeout, errTimeout.Message)
+	default:
+		if !errors.Is(err, errPanicked) {
+			s.log.Error("REST handler failed", "path", string(rc.Path()), "err", err)
+		}
+		restError(rc, fasthttp.StatusInternalServerError, "Internal error")
+	}
+}
+
+// runREST calls h, turning a panic into an error.
+func (s *Server) runREST(ctx context.Context, h RESTHandler, project string, body []byte, path string) (out []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("REST handler panicked", "path", path, "panic", p, "stack", string(debug.Stack()))
+			out, err = nil, errPanicked
+		}
+	}()
+	return h(ctx, project, body)
+}
