@@ -94,6 +94,7 @@ fuzz: check-go libchdb
 	$(GO) test ./api/photon/prover -run='^$$' -fuzz=FuzzParseProof -fuzztime=$(FUZZTIME)
 	$(GO) test ./chain/parsed -run='^$$' -fuzz=FuzzDecoders -fuzztime=$(FUZZTIME)
 	$(GO) test ./chain/parsed -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME)
+	$(GO) test ./internal/b58 -run='^$$' -fuzz=FuzzAppendLong -fuzztime=$(FUZZTIME)
 
 .PHONY: soak
 soak: build

@@ -80,7 +80,7 @@ func (c *context) instruction(ix *solana.Instruction, index int, inner *int, sh 
 		StackHeight:           sh,
 		ProgramID:             ix.ProgramID.String(),
 		RawAccounts:           make([]string, len(ix.Accounts)),
-		RawData:               b58.Encode(ix.Data),
+		RawData:               string(b58.AppendLong(nil, ix.Data)),
 	}
 	for i, a := range ix.Accounts {
 		out.RawAccounts[i] = keys[a].String()
