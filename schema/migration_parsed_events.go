@@ -8,8 +8,9 @@ const (
 
 // parsedEvents is migration 35: each indexed transaction, parsed once at
 // ingest into its parsed-events answer, and an entry per address it
-// concerns. parsed_transactions is keyed by signature, so a batch of
-// signatures is a set of keyed lookups; address_transactions is ordered
+// concerns. parsed_transactions is keyed by signature, in small granules,
+// so a batch of signatures is a set of keyed lookups that each read a
+// few documents; address_transactions is ordered
 // by (address, slot, tx_index), so a page of an address's history at any
 // depth is one range of the key, read in either direction; the signature
 // ends the key because transactions read outside a block all have index
@@ -25,7 +26,7 @@ func parsedEvents() []string {
 			parsed String CODEC(ZSTD(3))
 		) ENGINE = ReplacingMergeTree
 		ORDER BY signature
-		SETTINGS index_granularity = 1024`,
+		SETTINGS index_granularity = 128`,
 		`CREATE TABLE IF NOT EXISTS address_transactions (
 			address FixedString(32),
 			slot UInt64,

@@ -377,6 +377,19 @@ func testHistory(t *testing.T, e *env) {
 	if len(p.Data) != 1 || !bytes.Contains(p.Data[0].Raw, []byte(`"meta"`)) {
 		t.Errorf("raw in history: %+v", p.Data)
 	}
+	// Rows not merged yet come twice: each transaction is still listed
+	// once, and pages stay full.
+	if err := e.s.Exec(context.Background(), `INSERT INTO address_transactions SELECT * FROM address_transactions
+		WHERE address = {a:FixedString(32)}`, store.Params{"a": string(a[:])}); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.rows(`SELECT count() FROM address_transactions WHERE address = {a:FixedString(32)}`, store.Params{"a": string(a[:])})[0][0].(uint64); n < 2*uint64(len(want)) {
+		t.Fatalf("%d rows after the copy, want at least %d", n, 2*len(want))
+	}
+	again, n := e.pages(`{"address":"` + addr + `","limit":3`)
+	if !slices.Equal(again, want) || n != (len(want)+2)/3 {
+		t.Errorf("pages over copies (%d): %v\nwant %v", n, again, want)
+	}
 	// An address with no history.
 	if p := e.page(`{"address":"` + solana.Pubkey{9}.String() + `"}`); len(p.Data) != 0 || p.Token != nil {
 		t.Errorf("unknown address: %+v", p)

@@ -6,6 +6,7 @@ package parsedevents
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -38,11 +39,12 @@ func Transactions(ctx context.Context, q store.Querier, sigs []solana.Signature,
 	}
 	in := strings.Join(list, ",")
 	res, err := q.Query(ctx, `SELECT signature, slot, tx_index, parsed FROM parsed_transactions
-		WHERE signature IN (`+in+`) LIMIT 1 BY signature`, p)
+		WHERE signature IN (`+in+`)`, p)
 	if err != nil {
 		return nil, fmt.Errorf("parsed transactions: %w", err)
 	}
 	var pos []string
+	seen := map[solana.Signature]bool{}
 	for i := range res.Rows {
 		r := res.Row(i)
 		sig := toSig(r.Str(0))
@@ -51,7 +53,8 @@ func Transactions(ctx context.Context, q store.Querier, sigs []solana.Signature,
 			return nil, fmt.Errorf("parsed transactions: %w", err)
 		}
 		out[sig] = d
-		if withRaw {
+		if withRaw && !seen[sig] {
+			seen[sig] = true
 			pos = append(pos, fmt.Sprintf("(%d, {s%d:FixedString(64)})", d.Slot, indexOf(sigs, sig)))
 		}
 	}
@@ -60,8 +63,7 @@ func Transactions(ctx context.Context, q store.Querier, sigs []solana.Signature,
 	}
 	// The raw transactions are keyed by (slot, signature): the slots the
 	// parsed rows gave make each one a keyed lookup.
-	res, err = q.Query(ctx, `SELECT signature, raw FROM transactions WHERE (slot, signature) IN (`+strings.Join(pos, ",")+`)
-		LIMIT 1 BY signature`, p)
+	res, err = q.Query(ctx, `SELECT signature, raw FROM transactions WHERE (slot, signature) IN (`+strings.Join(pos, ",")+`)`, p)
 	if err != nil {
 		return nil, fmt.Errorf("raw transactions: %w", err)
 	}
@@ -150,14 +152,16 @@ type Entry struct {
 // History reads up to Limit entries of q's address in its order: one
 // range of the (address, slot, tx_index) key, whatever the depth.
 func History(ctx context.Context, s store.Querier, q HistoryQuery) ([]Entry, error) {
-	p := store.Params{"a": string(q.Address[:]), "n": strconv.Itoa(q.Limit)}
+	p := store.Params{"a": string(q.Address[:])}
 	conds := []string{"address = {a:FixedString(32)}"}
 	if q.After != nil {
-		conds = append(conds, "(slot, tx_index) > ({as:UInt64}, {ai:UInt32})")
+		// Written so the slot bound reaches the key analysis, which a
+		// tuple comparison does not.
+		conds = append(conds, "slot >= {as:UInt64} AND (slot > {as:UInt64} OR tx_index > {ai:UInt32})")
 		p["as"], p["ai"] = strconv.FormatUint(q.After.Slot, 10), strconv.FormatUint(uint64(q.After.TxIndex), 10)
 	}
 	if q.Before != nil {
-		conds = append(conds, "(slot, tx_index) < ({bs:UInt64}, {bi:UInt32})")
+		conds = append(conds, "slot <= {bs:UInt64} AND (slot < {bs:UInt64} OR tx_index < {bi:UInt32})")
 		p["bs"], p["bi"] = strconv.FormatUint(q.Before.Slot, 10), strconv.FormatUint(uint64(q.Before.TxIndex), 10)
 	}
 	if v := q.Slot.Min; v != nil {
@@ -176,24 +180,49 @@ func History(ctx context.Context, s store.Querier, q HistoryQuery) ([]Entry, err
 		conds = append(conds, "block_time <= {tmax:Int64}")
 		p["tmax"] = strconv.FormatInt(*v, 10)
 	}
-	dir := "ASC"
+	dir, cmp := "ASC", ">"
 	if q.Desc {
-		dir = "DESC"
+		dir, cmp = "DESC", "<"
 	}
-	res, err := s.Query(ctx, `SELECT slot, tx_index, signature, block_time FROM address_transactions
-		WHERE `+strings.Join(conds, " AND ")+`
-		ORDER BY address `+dir+`, slot `+dir+`, tx_index `+dir+`, signature `+dir+`
-		LIMIT 1 BY slot, tx_index, signature
-		LIMIT {n:UInt32}`, p)
-	if err != nil {
-		return nil, fmt.Errorf("history of %s: %w", q.Address, err)
-	}
-	out := make([]Entry, len(res.Rows))
-	for i := range res.Rows {
-		r := res.Row(i)
-		out[i] = Entry{Position: Position{Slot: r.U64(0), TxIndex: r.U32(1)}, Signature: toSig(r.Str(2)), BlockTime: r.I64(3)}
-		if err := r.Err(); err != nil {
+	// Rows of a key not merged yet come twice, next to each other: they
+	// are dropped here, since LIMIT 1 BY in the engine costs more than
+	// the page, and the range is read again past them when they left the
+	// page short.
+	out := make([]Entry, 0, q.Limit)
+	for len(out) < q.Limit {
+		where := conds
+		if n := len(out); n > 0 {
+			last := out[n-1]
+			where = append(slices.Clip(conds), "slot "+cmp+"= {ls:UInt64} AND (slot "+cmp+" {ls:UInt64} OR (tx_index, signature) "+cmp+
+				" ({li:UInt32}, {lg:FixedString(64)}))")
+			p["ls"], p["li"], p["lg"] = strconv.FormatUint(last.Slot, 10), strconv.FormatUint(uint64(last.TxIndex), 10), string(last.Signature[:])
+		}
+		p["n"] = strconv.Itoa(q.Limit - len(out) + 1)
+		res, err := s.Query(ctx, `SELECT slot, tx_index, signature, block_time FROM address_transactions
+			WHERE `+strings.Join(where, " AND ")+`
+			ORDER BY address `+dir+`, slot `+dir+`, tx_index `+dir+`, signature `+dir+`
+			LIMIT {n:UInt32}`, p)
+		if err != nil {
 			return nil, fmt.Errorf("history of %s: %w", q.Address, err)
+		}
+		added := 0
+		for i := range res.Rows {
+			r := res.Row(i)
+			e := Entry{Position: Position{Slot: r.U64(0), TxIndex: r.U32(1)}, Signature: toSig(r.Str(2)), BlockTime: r.I64(3)}
+			if err := r.Err(); err != nil {
+				return nil, fmt.Errorf("history of %s: %w", q.Address, err)
+			}
+			if n := len(out); n > 0 && out[n-1].Position == e.Position && out[n-1].Signature == e.Signature {
+				continue
+			}
+			if len(out) < q.Limit {
+				out = append(out, e)
+				added++
+			}
+		}
+		if len(res.Rows) < q.Limit-len(out)+added+1 || added == 0 {
+			// The range ended, or held only copies.
+			break
 		}
 	}
 	return out, nil
