@@ -9,6 +9,7 @@ require (
 	github.com/gagliardetto/solana-go v1.14.0
 	github.com/goccy/go-json v0.10.6
 	github.com/google/uuid v1.6.0
+	github.com/graph-gophers/graphql-go v1.11.1
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/klauspost/compress v1.19.2
 	github.com/mr-tron/base58 v1.2.0

@@ -11,6 +11,7 @@ import (
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/parsedevents"
 	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -25,42 +26,15 @@ const maxLimit = 100
 // ends. Paging is by keyset: every page is one range of the index.
 func History(s store.Querier) server.RESTHandler {
 	return func(ctx context.Context, _ string, body []byte) ([]byte, error) {
-		q, raw, err := historyQuery(ctx, s, body)
-		if err != nil || q == nil {
-			if err == nil {
-				return []byte(`{"data":[]}`), nil
-			}
-			return nil, err
-		}
-		want := q.Limit
-		q.Limit++ // one more tells whether a next page exists
-		entries, err := parsedevents.History(ctx, s, *q)
-		if err != nil {
-			return nil, err
-		}
-		more := len(entries) > want
-		entries = entries[:min(len(entries), want)]
-		sigs := make([]solana.Signature, len(entries))
-		for i, e := range entries {
-			sigs[i] = e.Signature
-		}
-		docs, err := parsedevents.Transactions(ctx, s, unique(sigs), raw)
+		pg, raw, err := readHistory(ctx, s, body)
 		if err != nil {
 			return nil, err
 		}
 		out := append(make([]byte, 0, 4096), `{"data":[`...)
-		n := 0
-		for _, e := range entries {
-			d := docs[e.Signature]
-			if d == nil {
-				// Filed before its parse committed: the next page
-				// request sees it.
-				continue
-			}
-			if n > 0 {
+		for i, d := range pg.docs {
+			if i > 0 {
 				out = append(out, ',')
 			}
-			n++
 			if raw {
 				out = append(out, appendRaw(d.Parsed, d.Raw)...)
 			} else {
@@ -68,16 +42,57 @@ func History(s store.Querier) server.RESTHandler {
 			}
 		}
 		out = append(out, ']')
-		if more && len(entries) > 0 {
-			last := entries[len(entries)-1]
-			out = append(out, `,"paginationToken":"`...)
-			out = strconv.AppendUint(out, last.Slot, 10)
-			out = append(out, ':')
-			out = strconv.AppendUint(out, uint64(last.TxIndex), 10)
-			out = append(out, '"')
+		if pg.token != "" {
+			out = append(out, `,"paginationToken":`...)
+			out = jsonrpc.AppendString(out, pg.token)
 		}
 		return append(out, '}'), nil
 	}
+}
+
+// historyPage is one page of a history: its documents in order, and the
+// token of the next page, empty at the end.
+type historyPage struct {
+	docs  []*parsedevents.Doc
+	token string
+}
+
+// readHistory reads the page a transaction-history body asks for, and
+// whether it asked for raw transactions.
+func readHistory(ctx context.Context, s store.Querier, body []byte) (*historyPage, bool, error) {
+	q, raw, err := historyQuery(ctx, s, body)
+	if err != nil || q == nil {
+		return &historyPage{}, raw, err
+	}
+	want := q.Limit
+	q.Limit++ // one more tells whether a next page exists
+	entries, err := parsedevents.History(ctx, s, *q)
+	if err != nil {
+		return nil, false, err
+	}
+	more := len(entries) > want
+	entries = entries[:min(len(entries), want)]
+	sigs := make([]solana.Signature, len(entries))
+	for i, e := range entries {
+		sigs[i] = e.Signature
+	}
+	docs, err := parsedevents.Transactions(ctx, s, unique(sigs), raw)
+	if err != nil {
+		return nil, false, err
+	}
+	pg := &historyPage{docs: make([]*parsedevents.Doc, 0, len(entries))}
+	for _, e := range entries {
+		// An entry filed before its parse committed is left to the next
+		// request, which finds both.
+		if d := docs[e.Signature]; d != nil {
+			pg.docs = append(pg.docs, d)
+		}
+	}
+	if more && len(entries) > 0 {
+		last := entries[len(entries)-1]
+		pg.token = strconv.FormatUint(last.Slot, 10) + ":" + strconv.FormatUint(uint64(last.TxIndex), 10)
+	}
+	return pg, raw, nil
 }
 
 // bounds are the gt, gte, lt, lte members of a slot or time filter.

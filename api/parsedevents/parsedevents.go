@@ -19,12 +19,19 @@ const (
 	PathHistory      = "/v1/parsed-events/transaction-history"
 )
 
-// Register serves both endpoints on srv from s.
+// Register serves the endpoints on srv from s.
 func Register(srv *server.Server, s store.Querier) error {
 	if err := srv.HandleREST(PathTransactions, Transactions(s)); err != nil {
 		return err
 	}
-	return srv.HandleREST(PathHistory, History(s))
+	if err := srv.HandleREST(PathHistory, History(s)); err != nil {
+		return err
+	}
+	gql, err := GraphQL(s)
+	if err != nil {
+		return err
+	}
+	return srv.HandleREST(PathGraphQL, gql)
 }
 
 // object reads a JSON object whose members must all be among allowed;

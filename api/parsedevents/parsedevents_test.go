@@ -148,7 +148,10 @@ func TestEndpoints(t *testing.T) {
 	e := newEnv(t)
 	t.Run("transactions", func(t *testing.T) { testTransactions(t, e) })
 	t.Run("errors", func(t *testing.T) { testErrors(t, e) })
-	t.Run("history", func(t *testing.T) { testHistory(t, e) })
+	var addr string
+	var want []string
+	t.Run("history", func(t *testing.T) { addr, want = testHistory(t, e) })
+	t.Run("graphql", func(t *testing.T) { testGraphQL(t, e, addr, want) })
 }
 
 func testTransactions(t *testing.T, e *env) {
@@ -294,7 +297,9 @@ func (e *env) pages(body string) ([]string, int) {
 	}
 }
 
-func testHistory(t *testing.T, e *env) {
+// testHistory returns the address it paged and its history, newest
+// first.
+func testHistory(t *testing.T, e *env) (string, []string) {
 	e.t = t
 	// The address with transactions in the most slots, then the most.
 	top := e.rows(`SELECT address, uniqExact(slot) s, uniqExact(signature) n FROM address_transactions
@@ -394,4 +399,5 @@ func testHistory(t *testing.T, e *env) {
 	if p := e.page(`{"address":"` + solana.Pubkey{9}.String() + `"}`); len(p.Data) != 0 || p.Token != nil {
 		t.Errorf("unknown address: %+v", p)
 	}
+	return addr, want
 }

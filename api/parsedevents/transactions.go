@@ -20,53 +20,27 @@ const maxSignatures = 100
 // signature not indexed, {signature, parserStatus: ERROR, parserError}.
 func Transactions(s store.Querier) server.RESTHandler {
 	return func(ctx context.Context, _ string, body []byte) ([]byte, error) {
-		m, err := object(body, "body", "transactions", "commitment", "includeRawTransaction")
-		if err != nil {
-			return nil, err
-		}
-		var strs []string
-		ok, err := field(m, "", "transactions", &strs, "an array of signature strings")
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, server.BadRequest("transactions: required")
-		}
-		if len(strs) == 0 || len(strs) > maxSignatures {
-			return nil, server.BadRequest("transactions: must hold 1 to %d signatures, got %d", maxSignatures, len(strs))
-		}
-		sigs := make([]solana.Signature, len(strs))
-		for i, v := range strs {
-			if sigs[i], err = solana.ParseSignature(v); err != nil {
-				return nil, server.BadRequest("transactions[%d]: not a base58 signature: %q", i, v)
-			}
-		}
-		if err := commitment(m); err != nil {
-			return nil, err
-		}
-		raw, err := withRaw(m)
-		if err != nil {
-			return nil, err
-		}
-		docs, err := parsedevents.Transactions(ctx, s, unique(sigs), raw)
+		r, err := readTransactions(ctx, s, body, false)
 		if err != nil {
 			return nil, err
 		}
 		out := []byte{'['}
-		for i, sig := range sigs {
+		for i, sig := range r.sigs {
 			if i > 0 {
 				out = append(out, ',')
 			}
 			out = append(out, `{"signature":`...)
-			out = jsonrpc.AppendString(out, strs[i])
-			d := docs[sig]
+			out = jsonrpc.AppendString(out, r.strs[i])
+			d := r.docs[sig]
 			if d == nil {
-				out = append(out, `,"parserStatus":"ERROR","parserError":"transaction not found: not indexed"}`...)
+				out = append(out, `,"parserStatus":"ERROR","parserError":`...)
+				out = jsonrpc.AppendString(out, notFound)
+				out = append(out, '}')
 				continue
 			}
 			out = append(out, `,"parserStatus":"OK","parsed":`...)
 			out = append(out, d.Parsed...)
-			if raw && len(d.Raw) > 0 {
+			if r.raw && len(d.Raw) > 0 {
 				out = append(out, `,"rawTransaction":`...)
 				out = append(out, d.Raw...)
 			}
@@ -74,6 +48,56 @@ func Transactions(s store.Querier) server.RESTHandler {
 		}
 		return append(out, ']'), nil
 	}
+}
+
+// notFound is the parserError of a signature not indexed.
+const notFound = "transaction not found: not indexed"
+
+// lookup is a transactions request read: the signatures as given and
+// decoded, and the documents found.
+type lookup struct {
+	strs []string
+	sigs []solana.Signature
+	docs map[solana.Signature]*parsedevents.Doc
+	raw  bool
+}
+
+// readTransactions reads a transactions body and its documents; forceRaw
+// reads the raw transactions whatever the body says.
+func readTransactions(ctx context.Context, s store.Querier, body []byte, forceRaw bool) (*lookup, error) {
+	m, err := object(body, "body", "transactions", "commitment", "includeRawTransaction")
+	if err != nil {
+		return nil, err
+	}
+	var strs []string
+	ok, err := field(m, "", "transactions", &strs, "an array of signature strings")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, server.BadRequest("transactions: required")
+	}
+	if len(strs) == 0 || len(strs) > maxSignatures {
+		return nil, server.BadRequest("transactions: must hold 1 to %d signatures, got %d", maxSignatures, len(strs))
+	}
+	sigs := make([]solana.Signature, len(strs))
+	for i, v := range strs {
+		if sigs[i], err = solana.ParseSignature(v); err != nil {
+			return nil, server.BadRequest("transactions[%d]: not a base58 signature: %q", i, v)
+		}
+	}
+	if err := commitment(m); err != nil {
+		return nil, err
+	}
+	raw, err := withRaw(m)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := parsedevents.Transactions(ctx, s, unique(sigs), raw || forceRaw)
+	if err != nil {
+		return nil, err
+	}
+	return &lookup{strs: strs, sigs: sigs, docs: docs, raw: raw}, nil
 }
 
 // unique lists sigs once each, for the lookup.
