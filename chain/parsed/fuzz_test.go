@@ -1,6 +1,8 @@
 package parsed
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/dasch-labs/dasch/chain/solana"
@@ -37,6 +39,13 @@ func FuzzDecoders(f *testing.F) {
 // accepts: Parse must not panic on any of it.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"slot":1,"transaction":{"signatures":["1111111111111111111111111111111111111111111111111111111111111111"],"message":{"accountKeys":["11111111111111111111111111111111"],"instructions":[{"programIdIndex":0,"accounts":[0,0],"data":"3Bxs4Bc3VYuGVB19"}]}},"meta":{"err":{"InstructionError":[0,{"Custom":1}]},"fee":5,"preBalances":[10],"postBalances":[5],"preTokenBalances":[{"accountIndex":0,"mint":"x","uiTokenAmount":{"amount":"-1","decimals":300}}]}}`))
+	// Real transactions: Bubblegum mints, transfers and burns among them.
+	files, _ := filepath.Glob(filepath.Join(root, "das/transactions/*/*.json"))
+	for _, name := range files[:min(len(files), 6)] {
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		tx, err := solana.ParseTx(raw)
 		if err != nil || len(tx.Signatures) == 0 {

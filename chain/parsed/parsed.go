@@ -34,6 +34,7 @@ type Transaction struct {
 	TokenTransfers    []TokenTransfer  `json:"tokenTransfers"`
 	AccountData       []AccountData    `json:"accountData"`
 	Instructions      []Instruction    `json:"instructions"`
+	Events            Events           `json:"events"`
 
 	// TokenOwners are the owners the token balances name, each once,
 	// changed or not: whose activity the transaction also is.
@@ -157,6 +158,7 @@ func Parse(tx *solana.Tx) *Transaction {
 	bal := readBalances(tx)
 	c := newContext(tx, bal)
 	c.walk(p)
+	c.bubblegum(p)
 	p.AccountData = accountData(tx, bal)
 	p.TokenOwners = bal.owners()
 	if tx.Failed() {

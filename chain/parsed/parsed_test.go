@@ -77,6 +77,33 @@ func TestFixtureFields(t *testing.T) {
 			t.Errorf("mint %+v", tt)
 		}
 	})
+	t.Run("compressed NFT transfer", func(t *testing.T) {
+		p := get("4fzBjTaXmrrJReLLSYPzn1fhPfuiU2EU1hGUddtHV1B49pvRewGyyzvMMpssi7K4Y5ZYj5xS9DrJuxqJDZRMZqY1")
+		oldOwner, newOwner := "F3MdnVQkRSy56FSKroYawfMk1RJFo42Quzz8VTmFzPVz", "3jnP4utL1VvjNhkxstYJ5MNayZfK4qHjFBDHNKEBpXCH"
+		asset := "4k41XV45LUyX2iRSdw8bvwPmKF9y7SNLi9imUGWc3ADS"
+		if p.Type != "COMPRESSED_NFT_TRANSFER" || p.Source != "BUBBLEGUM" && p.Source != "UNKNOWN" ||
+			p.Description != oldOwner+" transferred compressed NFT "+asset+" to "+newOwner {
+			t.Errorf("summary %q %q %q", p.Type, p.Source, p.Description)
+		}
+		if len(p.Events.Compressed) != 1 {
+			t.Fatalf("events %+v", p.Events)
+		}
+		e := p.Events.Compressed[0]
+		if e.AssetID != asset || e.OldLeafOwner != oldOwner || e.NewLeafOwner != newOwner || e.LeafIndex != 170433 || e.Seq != 258420 ||
+			e.TreeID != "8Uyk1cZGDcytRBdyKkqHJhTAvSPzSNDDEJTacWUEW8p6" || e.InstructionIndex != 2 || e.InnerInstructionIndex != nil {
+			t.Errorf("event %+v", e)
+		}
+		in := p.Instructions[0]
+		for i := range p.Instructions {
+			if p.Instructions[i].InstructionIndex == 2 && p.Instructions[i].InnerInstructionIndex == nil {
+				in = p.Instructions[i]
+			}
+		}
+		if in.InstructionName != "transfer" || in.Decoded == nil || in.Decoded.Args["assetId"] != asset ||
+			in.Decoded.Accounts[3].Name != "newLeafOwner" || in.Decoded.Accounts[3].Pubkey != newOwner {
+			t.Errorf("instruction %+v", in)
+		}
+	})
 	t.Run("every fixture", func(t *testing.T) {
 		for _, sig := range sortedKeys(txs) {
 			tx := txs[sig]

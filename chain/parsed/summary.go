@@ -26,6 +26,9 @@ func summarize(tx *solana.Tx, p *Transaction, c *context) (string, string) {
 	if tx.Failed() || len(tx.Instructions) == 0 {
 		return TypeUnknown, ""
 	}
+	if ev := p.Events.Compressed; len(ev) > 0 {
+		return compressedSummary(p, ev[0])
+	}
 	transfers := 0
 	for i, o := range c.top {
 		if o == nil {
@@ -162,4 +165,18 @@ var tokenErrors = [][2]string{
 	{"AccountFrozen", "Account is frozen"},
 	{"MintDecimalsMismatch", "The provided decimals value different from the Mint decimals"},
 	{"NonNativeNotSupported", "Instruction does not support non-native tokens"},
+}
+
+// compressedSummary is the type of a transaction's first compressed NFT
+// event and, for mints, transfers and burns, its description.
+func compressedSummary(p *Transaction, e CompressedEvent) (string, string) {
+	switch e.Type {
+	case "COMPRESSED_NFT_MINT":
+		return e.Type, fmt.Sprintf("%s minted compressed NFT %s to %s", p.FeePayer, e.AssetID, e.NewLeafOwner)
+	case "COMPRESSED_NFT_TRANSFER":
+		return e.Type, fmt.Sprintf("%s transferred compressed NFT %s to %s", e.OldLeafOwner, e.AssetID, e.NewLeafOwner)
+	case "COMPRESSED_NFT_BURN":
+		return e.Type, fmt.Sprintf("%s burned compressed NFT %s", e.OldLeafOwner, e.AssetID)
+	}
+	return e.Type, ""
 }
