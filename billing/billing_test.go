@@ -95,7 +95,8 @@ func TestCompute(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
-	base := billing.Defaults(billing.Families{DAS: []string{"getAsset"}, Photon: []string{"getValidityProof", "getIndexerSlot"}})
+	base := billing.Defaults(billing.Families{DAS: []string{"getAsset"}, Photon: []string{"getValidityProof", "getIndexerSlot"},
+		Enhanced: []string{"POST /v1/parsed-events/transactions"}})
 	for _, tc := range []struct {
 		method  string
 		service billing.Service
@@ -104,6 +105,7 @@ func TestParse(t *testing.T) {
 		{"getAsset", billing.DAS, 10 * billing.Micro},
 		{"getValidityProof", billing.Photon, 100 * billing.Micro},
 		{"getIndexerSlot", billing.Photon, 10 * billing.Micro},
+		{"POST /v1/parsed-events/transactions", billing.EnhancedAPI, 10 * billing.Micro},
 		{"unlisted", billing.Other, billing.Micro},
 	} {
 		if s, p := base.PriceOf(tc.method); s != tc.service || p != tc.micro {

@@ -49,10 +49,11 @@ type Config struct {
 	micro map[string]uint64
 }
 
-// Helius's published prices: every DAS call 10 credits, every ZK
+// Helius's published prices: every DAS and Enhanced API call 10 credits, every ZK
 // Compression call 10, getValidityProof 100 (docs/compat.md, Usage).
 const (
 	dasCredits      = 10
+	enhancedCredits = 10
 	photonCredits   = 10
 	proofCredits    = 100
 	defaultAdminRPS = 5
@@ -61,6 +62,8 @@ const (
 // Families are the methods served, by family, that Defaults prices.
 type Families struct {
 	DAS, Photon []string
+	// Enhanced are the Enhanced API endpoints (parsed events).
+	Enhanced []string
 }
 
 // Defaults is the configuration without a file: the families priced as
@@ -80,6 +83,9 @@ func Defaults(f Families) Config {
 			p.Credits = proofCredits
 		}
 		c.Methods[m] = p
+	}
+	for _, m := range f.Enhanced {
+		c.Methods[m] = Price{Service: EnhancedAPI, Credits: enhancedCredits}
 	}
 	c.Plans = DefaultPlans()
 	c.compile()

@@ -59,23 +59,42 @@ func restError(rc *fasthttp.RequestCtx, status int, msg string) {
 	rc.SetBody(append(body, '}'))
 }
 
-// serveREST runs a REST handler behind the checks JSON-RPC calls pass.
+// RESTMethod is how a REST endpoint is named to the Meter (its price,
+// its rows in the request log): the HTTP method and path.
+func RESTMethod(path string) string { return "POST " + path }
+
+// serveREST runs a REST handler behind the checks JSON-RPC calls pass,
+// and tells the Meter of every request that reaches it.
 func (s *Server) serveREST(rc *fasthttp.RequestCtx, h RESTHandler) {
 	if s.cors(rc, s.allowRPC) {
 		return
+	}
+	start := time.Now()
+	path := string(rc.Path())
+	body := bytes.Clone(rc.PostBody())
+	var key *Key
+	ran := false
+	if meter := s.cfg.Meter; meter != nil {
+		defer func() {
+			e := Entry{At: start, Key: key, Ran: ran, HTTPStatus: rc.Response.StatusCode(), RequestBytes: len(body),
+				ResponseBytes: len(rc.Response.Body()), BatchSize: 1, Latency: time.Since(start)}
+			if key != nil {
+				e.Method = RESTMethod(path)
+			}
+			meter.Record(&e)
+		}()
 	}
 	if !rc.IsPost() {
 		rc.Response.Header.Set(fasthttp.HeaderAllow, s.allowRPC)
 		restError(rc, fasthttp.StatusMethodNotAllowed, "HTTP method not allowed, use POST")
 		return
 	}
-	body := bytes.Clone(rc.PostBody())
-	key := apiKey(rc)
-	if len(key) == 0 {
+	apiKey := apiKey(rc)
+	if len(apiKey) == 0 {
 		restError(rc, fasthttp.StatusUnauthorized, errMissingKey.Message)
 		return
 	}
-	if len(key) > maxKeyLen {
+	if len(apiKey) > maxKeyLen {
 		restError(rc, fasthttp.StatusUnauthorized, errInvalidKey.Message)
 		return
 	}
@@ -86,12 +105,12 @@ func (s *Server) serveREST(rc *fasthttp.RequestCtx, h RESTHandler) {
 	var ok bool
 	var err error
 	if s.failedKeys.exhausted(addr, time.Now()) {
-		if k, ok = s.knownKey(string(key)); !ok {
+		if k, ok = s.knownKey(string(apiKey)); !ok {
 			restError(rc, fasthttp.StatusTooManyRequests, errTooManyFailures.Message)
 			return
 		}
 	} else {
-		k, ok, err = s.checkKey(ctx, string(key))
+		k, ok, err = s.checkKey(ctx, string(apiKey))
 	}
 	switch {
 	case err != nil:
@@ -102,14 +121,24 @@ func (s *Server) serveREST(rc *fasthttp.RequestCtx, h RESTHandler) {
 		s.failedKeys.allow(addr, time.Now())
 		restError(rc, fasthttp.StatusUnauthorized, errInvalidKey.Message)
 		return
-	case s.down.Load():
+	}
+	key = &k
+	if s.down.Load() {
 		restError(rc, fasthttp.StatusServiceUnavailable, errUnavailable.Message)
 		return
-	case s.limiter != nil && !s.limiter.allow(string(key), time.Now()):
+	}
+	if s.limiter != nil && !s.limiter.allow(string(apiKey), time.Now()) {
 		restError(rc, fasthttp.StatusTooManyRequests, errTooMany.Message)
 		return
 	}
-	out, err := s.runREST(ctx, h, k.ProjectID, body, string(rc.Path()))
+	if meter := s.cfg.Meter; meter != nil {
+		if e := meter.Admit(&k, RESTMethod(path), time.Now()); e != nil {
+			restError(rc, statusOf(e), e.Message)
+			return
+		}
+	}
+	ran = true
+	out, err := s.runREST(ctx, h, k.ProjectID, body, path)
 	var re *RESTError
 	switch {
 	case err == nil:
@@ -121,7 +150,7 @@ func (s *Server) serveREST(rc *fasthttp.RequestCtx, h RESTHandler) {
 		restError(rc, fasthttp.StatusGatewayTimeout, errTimeout.Message)
 	default:
 		if !errors.Is(err, errPanicked) {
-			s.log.Error("REST handler failed", "path", string(rc.Path()), "err", err)
+			s.log.Error("REST handler failed", "path", path, "err", err)
 		}
 		restError(rc, fasthttp.StatusInternalServerError, "Internal error")
 	}

@@ -3,9 +3,11 @@ package server_test
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -105,5 +107,78 @@ func TestREST(t *testing.T) {
 	}
 	if status != http.StatusTooManyRequests {
 		t.Errorf("past the burst: %d", status)
+	}
+}
+
+// restMeter records entries and refuses proj-2.
+type restMeter struct {
+	mu      sync.Mutex
+	entries []server.Entry
+}
+
+func (m *restMeter) Admit(k *server.Key, method string, _ time.Time) *jsonrpc.Error {
+	if k.ProjectID == "proj-2" {
+		return jsonrpc.Unauthorized("Forbidden: " + method).WithStatus(http.StatusForbidden)
+	}
+	return nil
+}
+
+func (m *restMeter) Record(e *server.Entry) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.entries = append(m.entries, *e)
+}
+
+func TestRESTMeter(t *testing.T) {
+	m := &restMeter{}
+	s, err := server.New(server.Config{Listen: "127.0.0.1:0", Meter: m, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
+		jsonrpc.NewRegistry(), testKeys{"good": "proj-1", "other": "proj-2"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.HandleREST("/v1/x", func(context.Context, string, []byte) ([]byte, error) { return []byte(`{"ok":true}`), nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	url := "http://" + s.Addr() + "/v1/x"
+	for _, key := range []string{"good", "other", ""} {
+		hdr := map[string]string{}
+		if key != "" {
+			hdr["X-Api-Key"] = key
+		}
+		send(t, client, "POST", url, "body", hdr)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.entries) != 3 {
+		t.Fatalf("%d entries, want one a request", len(m.entries))
+	}
+	for i, want := range []struct {
+		project, method string
+		ran             bool
+		status          int
+	}{
+		{"proj-1", "POST /v1/x", true, 200},
+		{"proj-2", "POST /v1/x", false, 403},
+		{"", "", false, 401},
+	} {
+		e := m.entries[i]
+		project := ""
+		if e.Key != nil {
+			project = e.Key.ProjectID
+		}
+		if project != want.project || e.Method != want.method || e.Ran != want.ran || e.HTTPStatus != want.status ||
+			e.RequestBytes != 4 || e.BatchSize != 1 || (want.status == 200 && e.ResponseBytes != len(`{"ok":true}`)) {
+			t.Errorf("entry %d: %+v, want %+v", i, e, want)
+		}
 	}
 }

@@ -19,6 +19,11 @@ const (
 	PathHistory      = "/v1/parsed-events/transaction-history"
 )
 
+// Methods are the endpoints as the Meter names them, for their prices.
+func Methods() []string {
+	return []string{server.RESTMethod(PathTransactions), server.RESTMethod(PathHistory), server.RESTMethod(PathGraphQL)}
+}
+
 // Register serves the endpoints on srv from s.
 func Register(srv *server.Server, s store.Querier) error {
 	if err := srv.HandleREST(PathTransactions, Transactions(s)); err != nil {

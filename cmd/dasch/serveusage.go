@@ -11,6 +11,7 @@ import (
 
 	"github.com/dasch-labs/dasch/admin"
 	"github.com/dasch-labs/dasch/api/methods"
+	"github.com/dasch-labs/dasch/api/parsedevents"
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/billing"
 	"github.com/dasch-labs/dasch/checkpoint"
@@ -44,7 +45,8 @@ func addUsageFlags(fs *flag.FlagSet) *usageFlags {
 
 // billingConfig is the built-in configuration with --billing over it.
 func (f *usageFlags) billingConfig() (billing.Config, error) {
-	cfg := billing.Defaults(billing.Families{DAS: methods.Names(methods.DAS), Photon: methods.Names(methods.Photon | methods.Indexer)})
+	cfg := billing.Defaults(billing.Families{DAS: methods.Names(methods.DAS), Photon: methods.Names(methods.Photon | methods.Indexer),
+		Enhanced: parsedevents.Methods()})
 	if *f.billing == "" {
 		return cfg, nil
 	}
