@@ -15,7 +15,7 @@ func FuzzDecoders(f *testing.F) {
 		{26, 1, 1, 0, 0, 0, 0, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 0, 0}, {6, 2, 1}, {11, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0}} {
 		f.Add(s, uint8(4))
 	}
-	decoders := []decodeFunc{decodeSystem, decodeToken, decodeToken2022, decodeATA, decodeComputeBudget, decodeMemo}
+	decoders := []decodeFunc{decodeSystem, decodeToken, decodeToken2022, decodeATA, decodeComputeBudget, decodeMemo, decodeTokenMetadata}
 	f.Fuzz(func(t *testing.T, data []byte, n uint8) {
 		for _, dec := range decoders {
 			o, err := dec(data, int(n))

@@ -331,3 +331,17 @@ func TestTokenTables(t *testing.T) {
 		t.Error("token-2022 names misaligned")
 	}
 }
+
+func TestTokenMetadataNames(t *testing.T) {
+	if len(tokenMetadataNames) != 58 {
+		t.Fatalf("%d names", len(tokenMetadataNames))
+	}
+	for i, want := range map[int]string{15: "updateMetadataAccountV2", 33: "createMetadataAccountV3", 41: "burn", 42: "create", 49: "transfer", 57: "closeAccounts"} {
+		if o, err := decodeTokenMetadata([]byte{byte(i), 0}, 0); err != nil || o.name != want {
+			t.Errorf("%d: %q %v, want %q", i, o.name, err, want)
+		}
+	}
+	if _, err := decodeTokenMetadata([]byte{58}, 0); err == nil {
+		t.Error("index 58 decoded")
+	}
+}

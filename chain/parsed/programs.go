@@ -40,7 +40,7 @@ var programs = map[solana.Pubkey]program{
 	solana.MustParsePubkey("BPFLoaderUpgradeab1e11111111111111111111111"):  {name: "BPF Upgradeable Loader", source: "BPF_UPGRADEABLE_LOADER"},
 	solana.MustParsePubkey("Stake11111111111111111111111111111111111111"):  {name: "Stake Program", source: "STAKE_PROGRAM"},
 	solana.MustParsePubkey("AddressLookupTab1e1111111111111111111111111"):  {name: "Address Lookup Table Program", source: "SOLANA_PROGRAM_LIBRARY"},
-	solana.MustParsePubkey("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s"):  {name: "Token Metadata Program", source: "METAPLEX"},
+	solana.MustParsePubkey("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s"):  {name: "Token Metadata Program", source: "METAPLEX", decode: decodeTokenMetadata},
 	solana.MustParsePubkey("BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY"): {name: "Bubblegum Program", source: "BUBBLEGUM"},
 	solana.MustParsePubkey("CoREENxT6tW1HoK8ypY1SxRMZTcVPm7R94rH4PZNhX7d"): {name: "MPL Core Program", source: "METAPLEX"},
 	solana.MustParsePubkey("cmtDvXumGCrqC1Age74AVPhSRVXJMd8PJS91L8KbNCK"):  {name: "SPL Account Compression", source: "SOLANA_PROGRAM_LIBRARY"},

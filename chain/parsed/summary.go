@@ -9,7 +9,7 @@ import (
 	"github.com/dasch-labs/dasch/chain/solana"
 )
 
-// transferOps are the top-level instructions a plain transfer consists of,
+// sideOps are the top-level instructions a plain transfer may have
 // besides the transfers themselves.
 var sideOps = map[string]bool{
 	"create": true, "createIdempotent": true, // the receiver's token account
