@@ -20,21 +20,29 @@ const root = "../../testdata"
 func fixtureTxs(t testing.TB) map[string]*solana.Tx {
 	t.Helper()
 	out := map[string]*solana.Tx{}
-	raw, err := os.ReadFile(filepath.Join(root, "demo/blocks/270893658.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, entries, err := solana.ParseBlock(raw, 270893658)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, e := range entries {
-		tx, err := solana.ParseTx(e)
+	// The demo block, and a Photon block with lookup tables and Token-2022
+	// transfers (under chain/testdata; blocks are named by slot).
+	for _, b := range []struct {
+		path string
+		slot uint64
+	}{{filepath.Join(root, "demo/blocks/270893658.json"), 270893658},
+		{"../testdata/photon/blocks/index_compress_and_close_with_tlv/443787702.json", 443787702}} {
+		raw, err := os.ReadFile(b.path)
 		if err != nil {
-			t.Fatalf("demo entry %d: %v", i, err)
+			t.Fatal(err)
 		}
-		tx.TxIndex = uint32(i)
-		out[tx.Signature().String()] = tx
+		_, entries, err := solana.ParseBlock(raw, b.slot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, e := range entries {
+			tx, err := solana.ParseTx(e)
+			if err != nil {
+				t.Fatalf("%s entry %d: %v", b.path, i, err)
+			}
+			tx.TxIndex = uint32(i)
+			out[tx.Signature().String()] = tx
+		}
 	}
 	for _, dir := range []string{"das/transactions", "photon/transactions", "demo/e2e_mint_and_transfer_transactions"} {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d os.DirEntry, err error) error {

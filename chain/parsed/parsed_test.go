@@ -77,6 +77,22 @@ func TestFixtureFields(t *testing.T) {
 			t.Errorf("mint %+v", tt)
 		}
 	})
+	t.Run("token transfer with the receiving account created", func(t *testing.T) {
+		p := get("f14Ug5uuJu1uAEo8yPikmUDYRAj6y1Wpia1DWCAdP8qo5HFTrJbsKXGEDyh1MLWhdU9HAXbSjsaDr72midTu5zE")
+		from, to, mint := "Cf9abfrZbkkcKthpkKqwmA8H3LiGtGZ2ZL8NsfQzYLQP", "FLUKaShMGJz2E3yy2kqqvQL3Sk1dWEVGRCa8fVRy93QX", "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU"
+		if p.Type != TypeTransfer || p.Description != from+" transferred 1 "+mint+" to "+to || p.Source != "SOLANA_PROGRAM_LIBRARY" {
+			t.Errorf("summary %q %q %q", p.Type, p.Description, p.Source)
+		}
+		want := TokenTransfer{FromUserAccount: from, ToUserAccount: to, FromTokenAccount: "5iv62nJJJHsV7pgJcA3sf9kp98uWaQcjyKtxFZ5dEbcW",
+			ToTokenAccount: "9k5eMQU6sGaeSBCubw6ykezVFp2stSSnUsJ7YaRPqUkA", TokenAmount: "1", RawTokenAmount: RawTokenAmount{"1000000", 6},
+			Mint: mint, TokenStandard: "Fungible", ProgramID: tokenID.String()}
+		if len(p.TokenTransfers) != 1 || p.TokenTransfers[0] != want {
+			t.Errorf("transfers %+v", p.TokenTransfers)
+		}
+		if p.Instructions[0].InstructionName != "createIdempotent" || p.Instructions[1].InstructionName != "transferChecked" {
+			t.Errorf("instructions %s, %s", p.Instructions[0].InstructionName, p.Instructions[1].InstructionName)
+		}
+	})
 	t.Run("compressed NFT transfer", func(t *testing.T) {
 		p := get("4fzBjTaXmrrJReLLSYPzn1fhPfuiU2EU1hGUddtHV1B49pvRewGyyzvMMpssi7K4Y5ZYj5xS9DrJuxqJDZRMZqY1")
 		oldOwner, newOwner := "F3MdnVQkRSy56FSKroYawfMk1RJFo42Quzz8VTmFzPVz", "3jnP4utL1VvjNhkxstYJ5MNayZfK4qHjFBDHNKEBpXCH"
