@@ -12,9 +12,10 @@ import (
 
 // rawTables hold what a source carries as it is: a stream carries only
 // the programs the decoders read, files carry everything (sol_balances
-// files every carried transaction's balances).
+// files every carried transaction's balances, the parsed-events tables
+// every carried transaction).
 var rawTables = []string{schema.TableTxs, schema.TableAccounts, schema.TableAccByOwner, schema.TableBlocks, schema.TableCheckpoints,
-	schema.TableSolBalances}
+	schema.TableSolBalances, schema.TableParsedTxs, schema.TableAddressTxs}
 
 // The Photon corpus's transactions (every set, and its whole blocks)
 // leave the same compressed state after a Geyser stream as after files:
