@@ -83,6 +83,8 @@ if [[ -z "$RPC" ]]; then
   curl -s '$url' -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getAssetBatch","params":{"ids":["9FkS3kZV4MoGps14tUSp7iVnizGbxcK4bDEhSoF5oYAZ","AH6wj7T8Ke5nbukjtcobjjs1CDWUcQxndtnLkKAdrSrM","2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo","8H71x9Bhh9E9o3MZK4QnVC5MRFn1WZRf2Mc9w2wEbG5V","7myVr8fEG52mZ3jAwgz88iQRWsuzuVR2nfH8n2AXnBxE"]}}'
   curl -s '$url' -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getAssetsByGroup","params":{"groupKey":"collection","groupValue":"JChzyyp1CnNz56tJLteQ5BsbngmWQ3JwcxLZrmuQA5b7","options":{"showGrandTotal":true}}}'
   curl -s '$url' -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"searchAssets","params":{"ownerAddress":"APrZTeVysBJqAznfLXS71NAzjr2fCVTSF1A66MeErzM7","interface":"MplCoreAsset"}}'
+  curl -s 'http://$host/v1/parsed-events/transactions?api-key=$key' -H 'Content-Type: application/json' -d '{"transactions":["2X5GnXvBpjWBMj3Jqe1p3aQJ2QK56sY2Eu1kxK871aJkvzpQ4cSh41ggpsxg8HNAcJp5b2E6GWkonGrumTbBPv2"]}'
+  curl -s 'http://$host/v1/parsed-events/transaction-history?api-key=$key' -H 'Content-Type: application/json' -d '{"address":"CHvwuTvTiwRSNBwAnrCG14V8YTJ6wwhHQrifxdFzHzsX","limit":10}'
 MSG
 fi
 echo

@@ -2,7 +2,10 @@ package main_test
 
 import (
 	"bufio"
+	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,11 +56,19 @@ func TestRunDemo(t *testing.T) {
 			}()
 			var key, base string
 			var curls []string
+			var rest [][2]string
 			sc := bufio.NewScanner(stdout)
 			for sc.Scan() && base == "" {
 				line := sc.Text()
-				if _, body, ok := strings.Cut(line, " -d '"); ok {
-					curls = append(curls, strings.TrimSuffix(body, "'"))
+				if head, body, ok := strings.Cut(line, " -d '"); ok {
+					body = strings.TrimSuffix(body, "'")
+					if _, path, ok := strings.Cut(head, "/v1/"); ok {
+						// A REST line: its path and body.
+						path, _, _ = strings.Cut(path, "?")
+						rest = append(rest, [2]string{"/v1/" + path, body})
+					} else {
+						curls = append(curls, body)
+					}
 				}
 				if k, ok := strings.CutPrefix(line, "API key for project demo: "); ok {
 					key = k
@@ -88,8 +99,14 @@ func TestRunDemo(t *testing.T) {
 				return
 			}
 			// Every curl line printed answers a result: one per surface.
-			if len(curls) != 7 {
-				t.Errorf("%d curl lines, want 7: %q", len(curls), curls)
+			if len(curls) != 7 || len(rest) != 2 {
+				t.Errorf("%d JSON-RPC and %d REST curl lines, want 7 and 2: %q %q", len(curls), len(rest), curls, rest)
+			}
+			for _, r := range rest {
+				status, raw := post(t, base+r[0]+"?api-key="+key, r[1])
+				if status != 200 || strings.Contains(raw, `"parserStatus":"ERROR"`) || !strings.Contains(raw, `"signature"`) {
+					t.Errorf("%s %s: HTTP %d %.300s", r[0], r[1], status, raw)
+				}
 			}
 			for _, body := range curls {
 				_, m, raw := rpc(t, base+"/?api-key="+key, body)
@@ -126,4 +143,20 @@ func TestRunDemo(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "FROM applies with RPC only") {
 		t.Fatalf("FROM without RPC: %v %s", err, out)
 	}
+}
+
+// post sends body to url and returns the status and the answer.
+func post(t *testing.T, url, body string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(raw)
 }
