@@ -247,6 +247,7 @@ func (c *Config) configXML(usersPath string) string {
 	}
 	fmt.Fprintf(&b, "  <tcp_port>%d</tcp_port>\n  <http_port>%d</http_port>\n", c.TCPPort, c.HTTPPort)
 	if t := c.TLS; t != nil {
+		// For the engine's own record: Run serves this port (tls.go).
 		fmt.Fprintf(&b, "  <tcp_port_secure>%d</tcp_port_secure>\n", t.Port)
 		fmt.Fprintf(&b, "  <openSSL>\n    <server>\n      <certificateFile>%s</certificateFile>\n      <privateKeyFile>%s</privateKeyFile>\n", esc(t.CertFile), esc(t.KeyFile))
 		b.WriteString("      <verificationMode>none</verificationMode>\n      <loadDefaultCAFile>false</loadDefaultCAFile>\n      <cacheSessions>true</cacheSessions>\n      <disableProtocols>sslv2,sslv3,tlsv1,tlsv1_1</disableProtocols>\n      <preferServerCiphers>true</preferServerCiphers>\n    </server>\n  </openSSL>\n")

@@ -45,6 +45,14 @@ func Run(ctx context.Context, c Config, opts Options) error {
 	if log == nil {
 		log = slog.Default()
 	}
+	if c.TLS != nil {
+		tp, err := c.listenTLS(log)
+		if err != nil {
+			return err
+		}
+		tp.serve()
+		defer tp.close()
+	}
 	done := make(chan struct{})
 	go func() {
 		if waitListening(ctx, done, c.probeAddr()) {

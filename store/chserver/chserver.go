@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -42,10 +43,14 @@ const DefaultDialTimeout = 10 * time.Second
 
 // Store is a ClickHouse server engine. It is safe for concurrent use.
 type Store struct {
-	conn   driver.Conn
-	addr   string
-	log    *slog.Logger
-	closed atomic.Bool
+	conn driver.Conn
+	addr string
+	log  *slog.Logger
+	// maxOpen and acquireWait describe the pool, for the error of a
+	// statement that waited for a connection in vain.
+	maxOpen     int
+	acquireWait time.Duration
+	closed      atomic.Bool
 }
 
 var _ arrowstore.Store = (*Store)(nil)
@@ -76,7 +81,14 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &Store{conn: conn, addr: addr, log: log}
+	s := &Store{conn: conn, addr: addr, log: log, maxOpen: copts.MaxOpenConns, acquireWait: copts.DialTimeout}
+	if s.maxOpen <= 0 {
+		// The driver's default: five more than the idle connections.
+		s.maxOpen = max(copts.MaxIdleConns, 0) + 5
+		if copts.MaxIdleConns <= 0 {
+			s.maxOpen = 10
+		}
+	}
 	attrs := []any{"addr", addr, "database", copts.Auth.Database}
 	if v, err := conn.ServerVersion(); err == nil {
 		attrs = append(attrs, "version", fmt.Sprintf("%d.%d.%d", v.Version.Major, v.Version.Minor, v.Version.Patch))
@@ -137,6 +149,9 @@ func parseDSN(dsn string, opts Options) (*clickhouse.Options, error) {
 	if copts.Auth.Database == "" {
 		copts.Auth.Database = "default"
 	}
+	if err := defaultCompression(dsn, copts); err != nil {
+		return nil, err
+	}
 	if copts.Settings == nil {
 		copts.Settings = clickhouse.Settings{}
 	}
@@ -152,6 +167,38 @@ func parseDSN(dsn string, opts Options) (*clickhouse.Options, error) {
 	// the caller as *store.QueryError already, so its logger stays unset.
 	copts.Logger = nil
 	return copts, nil
+}
+
+// defaultCompression turns LZ4 on unless the DSN names a compress method:
+// account data compresses several times over, and LZ4 costs less CPU than
+// the bytes it saves on the wire. compress=false (or none) turns it off.
+func defaultCompression(dsn string, copts *clickhouse.Options) error {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return fmt.Errorf("parse clickhouse DSN: %w", redactURLError(err))
+	}
+	if u.Query().Has("compress") {
+		if copts.Compression == nil {
+			copts.Compression = &clickhouse.Compression{Method: clickhouse.CompressionNone}
+		}
+		return nil
+	}
+	if copts.Compression == nil {
+		copts.Compression = &clickhouse.Compression{Method: clickhouse.CompressionLZ4}
+	} else if copts.Compression.Method == clickhouse.CompressionNone {
+		// compress_level alone sets a level but no method.
+		copts.Compression.Method = clickhouse.CompressionLZ4
+	}
+	return nil
+}
+
+// redactURLError drops the URL from a parse error: it may hold a password.
+func redactURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
 
 // connectError is the one line an operator sees when the server cannot be
@@ -343,8 +390,16 @@ func (s *Store) queryError(sql string, err error) error {
 	if errors.As(err, &ex) {
 		return &store.QueryError{SQL: sql, Msg: exceptionMsg(ex)}
 	}
+	if errors.Is(err, clickhouse.ErrAcquireConnTimeout) {
+		return fmt.Errorf("clickhouse server at %s: %w: all %d connections stayed busy for %s; raise max_open_conns in the store URL or run fewer requests at once: %w",
+			s.addr, ErrPoolExhausted, s.maxOpen, s.acquireWait, err)
+	}
 	return fmt.Errorf("clickhouse server at %s: %w", s.addr, err)
 }
+
+// ErrPoolExhausted is wrapped by the error of a statement that found every
+// connection of the pool busy until the dial timeout ran out.
+var ErrPoolExhausted = errors.New("connection pool exhausted")
 
 // exceptionMsg renders a server exception the way ClickHouse clients
 // print it, first line only: the rest is a stack trace.

@@ -254,3 +254,28 @@ func TestPartSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestParseDSNCompression(t *testing.T) {
+	for _, tc := range []struct {
+		name, dsn string
+		method    clickhouse.CompressionMethod
+		level     int
+	}{
+		{"default lz4", "clickhouse://h:9000/x", clickhouse.CompressionLZ4, 0},
+		{"compress true", "clickhouse://h:9000/x?compress=true", clickhouse.CompressionLZ4, 0},
+		{"compress false", "clickhouse://h:9000/x?compress=false", clickhouse.CompressionNone, 0},
+		{"compress none", "clickhouse://h:9000/x?compress=none", clickhouse.CompressionNone, 3},
+		{"zstd", "clickhouse://h:9000/x?compress=zstd", clickhouse.CompressionZSTD, 3},
+		{"level alone", "clickhouse://h:9000/x?compress_level=1", clickhouse.CompressionLZ4, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseDSN(tc.dsn, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Compression == nil || got.Compression.Method != tc.method || got.Compression.Level != tc.level {
+				t.Errorf("Compression = %+v, want method %v level %d", got.Compression, tc.method, tc.level)
+			}
+		})
+	}
+}
