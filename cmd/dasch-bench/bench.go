@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,7 +23,9 @@ import (
 	"github.com/dasch-labs/dasch/bench/soakbench"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 	"github.com/dasch-labs/dasch/store/chdb"
+	"github.com/dasch-labs/dasch/store/chserver"
 )
 
 func runBench(ctx context.Context, e *env, args []string) error {
@@ -377,6 +380,9 @@ func benchCompressed(ctx context.Context, e *env, url string, cfg compressedbenc
 			return fmt.Errorf("%w; or pass --postgres=false to measure dasch alone", err)
 		}
 	}
+	if strings.HasPrefix(url, "clickhouse://") {
+		return benchCompressedServer(ctx, e, url, cfg, jsonOut)
+	}
 	dir := strings.TrimPrefix(url, "embedded:")
 	switch {
 	case url == "":
@@ -387,7 +393,7 @@ func benchCompressed(ctx context.Context, e *env, url string, cfg compressedbenc
 		defer d.Remove()
 		dir = d.Path
 	case dir == url || dir == "":
-		return usagef("the compressed suite needs an empty embedded store (--store embedded:DIR), not %q", url)
+		return usagef("the compressed suite needs an empty embedded store (--store embedded:DIR) or an empty ClickHouse server database (clickhouse://...), not %q", url)
 	default:
 		if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
 			return usagef("--store %s is not empty: the compressed suite loads its own state", url)
@@ -407,6 +413,42 @@ func benchCompressed(ctx context.Context, e *env, url string, cfg compressedbenc
 		return fmt.Errorf("migrate: %w", err)
 	}
 	fmt.Fprintf(e.stderr, "bench: compressed suite, %d token accounts over %d mints, store %s\n", cfg.Gen.Accounts, cfg.Gen.Mints, dir)
+	return runCompressed(ctx, e, db, cfg, jsonOut)
+}
+
+// benchCompressedServer runs the compressed suite on the server engine: the
+// database must hold no tables, as the suite loads its own state.
+func benchCompressedServer(ctx context.Context, e *env, url string, cfg compressedbench.Config, jsonOut string) error {
+	db, err := chserver.Open(ctx, url, chserver.Options{Logger: e.log, Settings: map[string]string{"use_query_condition_cache": "0"}})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	res, err := db.Query(ctx, "SELECT count() FROM system.tables WHERE database = currentDatabase()", nil)
+	if err != nil {
+		return err
+	}
+	if n := fmt.Sprint(res.Rows[0][0]); n != "0" {
+		return usagef("--store %s holds %s tables: the compressed suite loads its own state into an empty database", redactURL(url), n)
+	}
+	if _, err := schema.Migrate(ctx, db); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	fmt.Fprintf(e.stderr, "bench: compressed suite, %d token accounts over %d mints, store %s\n", cfg.Gen.Accounts, cfg.Gen.Mints, redactURL(url))
+	return runCompressed(ctx, e, db, cfg, jsonOut)
+}
+
+// redactURL drops the password from a store URL for output.
+func redactURL(u string) string {
+	p, err := neturl.Parse(u)
+	if err != nil || p.User == nil {
+		return u
+	}
+	p.User = neturl.User(p.User.Username())
+	return p.String()
+}
+
+func runCompressed(ctx context.Context, e *env, db arrowstore.Store, cfg compressedbench.Config, jsonOut string) error {
 	rep, err := compressedbench.Run(ctx, db, cfg)
 	if err != nil {
 		return err
