@@ -60,7 +60,7 @@ type ingestFlags struct {
 	from, to, commitment, trees, xToken, grpcCA                           *string
 	fetchers, workers, batchRows, batchMB, partRows, partMB, balanceCache *int
 	batchAge, partAge, progressEvery                                      *time.Duration
-	bootstrap, resume                                                     *bool
+	bootstrap, resume, parsed                                             *bool
 	meta                                                                  *metadataFlags
 }
 
@@ -96,6 +96,7 @@ func addIngestFlags(fs *flag.FlagSet, withTo bool) *ingestFlags {
 		"(getProgramAccountsV2, else getProgramAccounts), then follow from the slot after the listing's")
 	f.resume = fs.Bool("resume", false, "files: leave out the files at or below the slot that the last run over this directory committed "+
 		"(after a run that failed or was stopped; default: read every file again, which changes nothing already in)")
+	f.parsed = fs.Bool("parsed-events", true, "parse each transaction into the parsed-events tables (docs/parsed-events.md); false skips it, for a faster ingest of a store that serves no parsed events")
 	f.workers = fs.Int("workers", 0, "decode workers (0 = one per CPU)")
 	f.trees = fs.String("trees", "", "seed state trees from this trees.json first (default: the built-in list, when none are stored)")
 	// Bulk loads want larger inserts: fewer parts for the engine to merge.
@@ -268,7 +269,7 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 	}
 	var fold *assetstate.FoldStep
 	dec := decoders.Options{Step: func(st *compressedstate.StateStep) { st.BalanceCache(*p.f.balanceCache) }, Folded: p.folded,
-		Content: p.meta.content, FoldStep: func(st *assetstate.FoldStep) { fold = st }}
+		Content: p.meta.content, FoldStep: func(st *assetstate.FoldStep) { fold = st }, NoParsedEvents: !*p.f.parsed}
 	if err := decoders.Configure(ctx, s, &cfg, dec); err != nil {
 		return err
 	}

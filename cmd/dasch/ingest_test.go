@@ -93,3 +93,21 @@ func TestMemoryBudget(t *testing.T) {
 		t.Errorf("negative budget: %v %q", err, errOut)
 	}
 }
+
+// TestIngestWithoutParsedEvents: --parsed-events=false leaves the
+// parsed-events tables empty and everything else as it is.
+func TestIngestWithoutParsedEvents(t *testing.T) {
+	for _, c := range []struct {
+		flag string
+		want string
+	}{{"--parsed-events=true", "50"}, {"--parsed-events=false", "0"}} {
+		storeURL := "embedded:" + filepath.Join(t.TempDir(), "data")
+		mustDasch(t, "ingest", "--store", storeURL, "--source", "files:../../testdata/demo", c.flag)
+		got := mustDasch(t, "sql", "--store", storeURL, "--format", "tsv",
+			"SELECT (SELECT count() FROM parsed_transactions) || ' ' || (SELECT toString(count()) FROM token_balances FINAL)")
+		lines := strings.Split(strings.TrimSpace(got), "\n")
+		if n, _, _ := strings.Cut(lines[len(lines)-1], " "); n != c.want || strings.HasSuffix(lines[len(lines)-1], " 0") {
+			t.Errorf("%s: parsed transactions and balances %q, want %s parsed and some balances", c.flag, lines[len(lines)-1], c.want)
+		}
+	}
+}
