@@ -11,27 +11,18 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/dasch-labs/dasch/server/jsonrpc"
+	"github.com/dasch-labs/dasch/server/rest"
 )
 
-// RESTHandler answers a REST endpoint: POST with a JSON body, the same
-// key, rate limit, deadline and panic containment as JSON-RPC calls. It
-// returns the JSON body of a 200; a RESTError it returns is answered with
-// its status and message, any other error as a 500 whose detail is only
-// logged.
-type RESTHandler func(ctx context.Context, projectID string, body []byte) ([]byte, error)
+// RESTHandler, RESTError and BadRequest are package rest's, named here
+// for the server's callers.
+type (
+	RESTHandler = rest.Handler
+	RESTError   = rest.Error
+)
 
-// RESTError is a refusal with a status, answered {"error": Message}.
-type RESTError struct {
-	Status  int
-	Message string
-}
-
-func (e *RESTError) Error() string { return e.Message }
-
-// BadRequest is a 400 with msg.
-func BadRequest(format string, args ...any) *RESTError {
-	return &RESTError{Status: fasthttp.StatusBadRequest, Message: fmt.Sprintf(format, args...)}
-}
+// BadRequest is rest.BadRequest.
+func BadRequest(format string, args ...any) *RESTError { return rest.BadRequest(format, args...) }
 
 // HandleREST serves h on POST path. Call it before Serve; paths of the
 // server itself (/, /health, ...) cannot be taken.
@@ -59,9 +50,8 @@ func restError(rc *fasthttp.RequestCtx, status int, msg string) {
 	rc.SetBody(append(body, '}'))
 }
 
-// RESTMethod is how a REST endpoint is named to the Meter (its price,
-// its rows in the request log): the HTTP method and path.
-func RESTMethod(path string) string { return "POST " + path }
+// RESTMethod is rest.Method.
+func RESTMethod(path string) string { return rest.Method(path) }
 
 // serveREST runs a REST handler behind the checks JSON-RPC calls pass,
 // and tells the Meter of every request that reaches it.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/parsedevents"
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/rest"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -81,7 +81,7 @@ const (
 // operationName}, the two queries of the REST endpoints. Errors carry
 // extensions.code: BAD_REQUEST, SERVICE_UNAVAILABLE or
 // INTERNAL_SERVER_ERROR.
-func GraphQL(s store.Querier) (server.RESTHandler, error) {
+func GraphQL(s store.Querier) (rest.Handler, error) {
 	schema, err := graphql.ParseSchema(schemaText, &root{s: s},
 		graphql.MaxDepth(maxDepth), graphql.MaxQueryLength(maxQueryBytes), graphql.DisableIntrospection())
 	if err != nil {
@@ -97,7 +97,7 @@ func GraphQL(s store.Querier) (server.RESTHandler, error) {
 		if ok, err := field(m, "", "query", &q, "a string"); err != nil {
 			return nil, err
 		} else if !ok || strings.TrimSpace(q) == "" {
-			return nil, server.BadRequest("query: required")
+			return nil, rest.BadRequest("query: required")
 		}
 		if _, err := field(m, "", "operationName", &op, "a string"); err != nil {
 			return nil, err
@@ -124,7 +124,7 @@ type gqlError struct {
 func (e *gqlError) Error() string              { return e.msg }
 func (e *gqlError) Extensions() map[string]any { return map[string]any{"code": e.code} }
 func toGQL(err error) error {
-	var re *server.RESTError
+	var re *rest.Error
 	switch {
 	case errors.As(err, &re):
 		return &gqlError{msg: re.Message, code: "BAD_REQUEST"}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/parsedevents"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
+	"github.com/dasch-labs/dasch/server/rest"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -24,7 +24,7 @@ const maxLimit = 100
 // is {data: [parsed transactions], paginationToken}, the token
 // ("slot:transactionIndex" of the last item) absent once the history
 // ends. Paging is by keyset: every page is one range of the index.
-func History(s store.Querier) server.RESTHandler {
+func History(s store.Querier) rest.Handler {
 	return func(ctx context.Context, _ string, body []byte) ([]byte, error) {
 		pg, raw, err := readHistory(ctx, s, body)
 		if err != nil {
@@ -115,15 +115,15 @@ func historyQuery(ctx context.Context, s store.Querier, body []byte) (*parsedeve
 		return nil, false, err
 	}
 	if !ok {
-		return nil, false, server.BadRequest("address: required")
+		return nil, false, rest.BadRequest("address: required")
 	}
 	if q.Address, err = solana.ParsePubkey(addr); err != nil {
-		return nil, false, server.BadRequest("address: not a base58 address: %q", addr)
+		return nil, false, rest.BadRequest("address: not a base58 address: %q", addr)
 	}
 	if v, ok := m["limit"]; ok {
 		var n int
 		if json.Unmarshal(v, &n) != nil || n < 1 || n > maxLimit {
-			return nil, false, server.BadRequest("limit: must be an integer from 1 to %d, not %s", maxLimit, v)
+			return nil, false, rest.BadRequest("limit: must be an integer from 1 to %d, not %s", maxLimit, v)
 		}
 		q.Limit = n
 	}
@@ -136,7 +136,7 @@ func historyQuery(ctx context.Context, s store.Querier, body []byte) (*parsedeve
 			q.Desc = false
 		case "desc":
 		default:
-			return nil, false, server.BadRequest("sortOrder: must be asc or desc, not %q", order)
+			return nil, false, rest.BadRequest("sortOrder: must be asc or desc, not %q", order)
 		}
 	}
 	if err := commitment(m); err != nil {
@@ -160,14 +160,14 @@ func historyQuery(ctx context.Context, s store.Querier, body []byte) (*parsedeve
 		}
 		sig, err := solana.ParseSignature(v)
 		if err != nil {
-			return nil, false, server.BadRequest("%s: not a base58 signature: %q", b.name, v)
+			return nil, false, rest.BadRequest("%s: not a base58 signature: %q", b.name, v)
 		}
 		pos, found, err := parsedevents.PositionOf(ctx, s, sig)
 		if err != nil {
 			return nil, false, err
 		}
 		if !found {
-			return nil, false, server.BadRequest("%s: transaction %s is not indexed", b.name, v)
+			return nil, false, rest.BadRequest("%s: transaction %s is not indexed", b.name, v)
 		}
 		*b.dst = &pos
 	}
@@ -209,7 +209,7 @@ func historyQuery(ctx context.Context, s store.Querier, body []byte) (*parsedeve
 
 // parseToken reads "slot:transactionIndex".
 func parseToken(tok string) (parsedevents.Position, error) {
-	bad := server.BadRequest(`paginationToken: must be "slot:transactionIndex", as a previous page gave, not %q`, tok)
+	bad := rest.BadRequest(`paginationToken: must be "slot:transactionIndex", as a previous page gave, not %q`, tok)
 	s, i, ok := strings.Cut(tok, ":")
 	if !ok {
 		return parsedevents.Position{}, bad
@@ -244,10 +244,10 @@ func readBounds(m map[string]json.RawMessage, name string) (*bounds, error) {
 		}
 	}
 	if b.gt != nil && b.gte != nil {
-		return nil, server.BadRequest("%s: give gt or gte, not both", name)
+		return nil, rest.BadRequest("%s: give gt or gte, not both", name)
 	}
 	if b.lt != nil && b.lte != nil {
-		return nil, server.BadRequest("%s: give lt or lte, not both", name)
+		return nil, rest.BadRequest("%s: give lt or lte, not both", name)
 	}
 	return b, nil
 }
@@ -259,7 +259,7 @@ func slotRange(b *bounds) (parsedevents.Range, bool, error) {
 	get := func(n *json.Number, key string) (uint64, error) {
 		v, err := strconv.ParseUint(n.String(), 10, 64)
 		if err != nil {
-			return 0, server.BadRequest("slot.%s: must be an integer from 0 to %d, not %s", key, uint64(math.MaxUint64), n)
+			return 0, rest.BadRequest("slot.%s: must be an integer from 0 to %d, not %s", key, uint64(math.MaxUint64), n)
 		}
 		return v, nil
 	}
@@ -308,7 +308,7 @@ func timeRange(b *bounds) (parsedevents.TimeRange, bool, error) {
 	get := func(n *json.Number, key string) (int64, error) {
 		v, err := strconv.ParseInt(n.String(), 10, 64)
 		if err != nil {
-			return 0, server.BadRequest("time.%s: must be an integer of Unix seconds, not %s", key, n)
+			return 0, rest.BadRequest("time.%s: must be an integer of Unix seconds, not %s", key, n)
 		}
 		return v, nil
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/goccy/go-json"
 
-	"github.com/dasch-labs/dasch/server"
+	"github.com/dasch-labs/dasch/server/rest"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -21,11 +21,16 @@ const (
 
 // Methods are the endpoints as the Meter names them, for their prices.
 func Methods() []string {
-	return []string{server.RESTMethod(PathTransactions), server.RESTMethod(PathHistory), server.RESTMethod(PathGraphQL)}
+	return []string{rest.Method(PathTransactions), rest.Method(PathHistory), rest.Method(PathGraphQL)}
+}
+
+// Server takes REST endpoints (server.Server does).
+type Server interface {
+	HandleREST(path string, h rest.Handler) error
 }
 
 // Register serves the endpoints on srv from s.
-func Register(srv *server.Server, s store.Querier) error {
+func Register(srv Server, s store.Querier) error {
 	if err := srv.HandleREST(PathTransactions, Transactions(s)); err != nil {
 		return err
 	}
@@ -44,11 +49,11 @@ func Register(srv *server.Server, s store.Querier) error {
 func object(raw []byte, where string, allowed ...string) (map[string]json.RawMessage, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
-		return nil, server.BadRequest("%s: must be a JSON object", where)
+		return nil, rest.BadRequest("%s: must be a JSON object", where)
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, server.BadRequest("%s: malformed JSON", where)
+		return nil, rest.BadRequest("%s: malformed JSON", where)
 	}
 	ok := make(map[string]bool, len(allowed))
 	for _, a := range allowed {
@@ -56,7 +61,7 @@ func object(raw []byte, where string, allowed ...string) (map[string]json.RawMes
 	}
 	for k, v := range m {
 		if !ok[k] {
-			return nil, server.BadRequest("%s: unknown field %q", where, k)
+			return nil, rest.BadRequest("%s: unknown field %q", where, k)
 		}
 		if string(bytes.TrimSpace(v)) == "null" {
 			delete(m, k)
@@ -73,7 +78,7 @@ func field(m map[string]json.RawMessage, prefix, name string, dst any, want stri
 		return false, nil
 	}
 	if err := json.Unmarshal(v, dst); err != nil {
-		return true, server.BadRequest("%s%s: must be %s", prefix, name, want)
+		return true, rest.BadRequest("%s%s: must be %s", prefix, name, want)
 	}
 	return true, nil
 }
@@ -86,7 +91,7 @@ func commitment(m map[string]json.RawMessage) error {
 		return err
 	}
 	if c != "confirmed" && c != "finalized" {
-		return server.BadRequest("commitment: must be confirmed or finalized, not %q", c)
+		return rest.BadRequest("commitment: must be confirmed or finalized, not %q", c)
 	}
 	return nil
 }

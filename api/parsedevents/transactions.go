@@ -5,8 +5,8 @@ import (
 
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/parsedevents"
-	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
+	"github.com/dasch-labs/dasch/server/rest"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -18,7 +18,7 @@ const maxSignatures = 100
 // the answer is an array in request order, duplicates included, each
 // {signature, parserStatus: OK, parsed[, rawTransaction]} or, for a
 // signature not indexed, {signature, parserStatus: ERROR, parserError}.
-func Transactions(s store.Querier) server.RESTHandler {
+func Transactions(s store.Querier) rest.Handler {
 	return func(ctx context.Context, _ string, body []byte) ([]byte, error) {
 		r, err := readTransactions(ctx, s, body, false)
 		if err != nil {
@@ -75,15 +75,15 @@ func readTransactions(ctx context.Context, s store.Querier, body []byte, forceRa
 		return nil, err
 	}
 	if !ok {
-		return nil, server.BadRequest("transactions: required")
+		return nil, rest.BadRequest("transactions: required")
 	}
 	if len(strs) == 0 || len(strs) > maxSignatures {
-		return nil, server.BadRequest("transactions: must hold 1 to %d signatures, got %d", maxSignatures, len(strs))
+		return nil, rest.BadRequest("transactions: must hold 1 to %d signatures, got %d", maxSignatures, len(strs))
 	}
 	sigs := make([]solana.Signature, len(strs))
 	for i, v := range strs {
 		if sigs[i], err = solana.ParseSignature(v); err != nil {
-			return nil, server.BadRequest("transactions[%d]: not a base58 signature: %q", i, v)
+			return nil, rest.BadRequest("transactions[%d]: not a base58 signature: %q", i, v)
 		}
 	}
 	if err := commitment(m); err != nil {
