@@ -255,98 +255,54 @@ func readBounds(m map[string]json.RawMessage, name string) (*bounds, error) {
 // slotRange turns slot bounds into an inclusive range; empty when no slot
 // passes.
 func slotRange(b *bounds) (parsedevents.Range, bool, error) {
-	var r parsedevents.Range
-	get := func(n *json.Number, key string) (uint64, error) {
+	lo, hi, empty, err := inclusive(b, 0, uint64(math.MaxUint64), func(n *json.Number, key string) (uint64, error) {
 		v, err := strconv.ParseUint(n.String(), 10, 64)
 		if err != nil {
 			return 0, rest.BadRequest("slot.%s: must be an integer from 0 to %d, not %s", key, uint64(math.MaxUint64), n)
 		}
 		return v, nil
-	}
-	if b.gt != nil {
-		v, err := get(b.gt, "gt")
-		if err != nil {
-			return r, false, err
-		}
-		if v == math.MaxUint64 {
-			return r, true, nil
-		}
-		v++
-		r.Min = &v
-	}
-	if b.gte != nil {
-		v, err := get(b.gte, "gte")
-		if err != nil {
-			return r, false, err
-		}
-		r.Min = &v
-	}
-	if b.lt != nil {
-		v, err := get(b.lt, "lt")
-		if err != nil {
-			return r, false, err
-		}
-		if v == 0 {
-			return r, true, nil
-		}
-		v--
-		r.Max = &v
-	}
-	if b.lte != nil {
-		v, err := get(b.lte, "lte")
-		if err != nil {
-			return r, false, err
-		}
-		r.Max = &v
-	}
-	return r, r.Min != nil && r.Max != nil && *r.Min > *r.Max, nil
+	})
+	return parsedevents.Range{Min: lo, Max: hi}, empty, err
 }
 
 // timeRange is slotRange for block times in Unix seconds.
 func timeRange(b *bounds) (parsedevents.TimeRange, bool, error) {
-	var r parsedevents.TimeRange
-	get := func(n *json.Number, key string) (int64, error) {
+	lo, hi, empty, err := inclusive(b, math.MinInt64, math.MaxInt64, func(n *json.Number, key string) (int64, error) {
 		v, err := strconv.ParseInt(n.String(), 10, 64)
 		if err != nil {
 			return 0, rest.BadRequest("time.%s: must be an integer of Unix seconds, not %s", key, n)
 		}
 		return v, nil
-	}
-	if b.gt != nil {
-		v, err := get(b.gt, "gt")
+	})
+	return parsedevents.TimeRange{Min: lo, Max: hi}, empty, err
+}
+
+// inclusive turns gt/gte/lt/lte bounds over [least, most] into inclusive
+// ones, each read with get; empty when no value passes.
+func inclusive[T int64 | uint64](b *bounds, least, most T, get func(*json.Number, string) (T, error)) (lo, hi *T, empty bool, err error) {
+	for _, c := range []struct {
+		n    *json.Number
+		key  string
+		into **T
+		step func(T) (T, bool)
+	}{
+		{b.gt, "gt", &lo, func(v T) (T, bool) { return v + 1, v == most }},
+		{b.gte, "gte", &lo, func(v T) (T, bool) { return v, false }},
+		{b.lt, "lt", &hi, func(v T) (T, bool) { return v - 1, v == least }},
+		{b.lte, "lte", &hi, func(v T) (T, bool) { return v, false }},
+	} {
+		if c.n == nil {
+			continue
+		}
+		v, err := get(c.n, c.key)
 		if err != nil {
-			return r, false, err
+			return nil, nil, false, err
 		}
-		if v == math.MaxInt64 {
-			return r, true, nil
+		v, none := c.step(v)
+		if none {
+			return nil, nil, true, nil
 		}
-		v++
-		r.Min = &v
+		*c.into = &v
 	}
-	if b.gte != nil {
-		v, err := get(b.gte, "gte")
-		if err != nil {
-			return r, false, err
-		}
-		r.Min = &v
-	}
-	if b.lt != nil {
-		v, err := get(b.lt, "lt")
-		if err != nil {
-			return r, false, err
-		}
-		if v == math.MinInt64 {
-			return r, true, nil
-		}
-		v--
-		r.Max = &v
-	}
-	if b.lte != nil {
-		v, err := get(b.lte, "lte")
-		if err != nil {
-			return r, false, err
-		}
-		r.Max = &v
-	}
-	return r, r.Min != nil && r.Max != nil && *r.Min > *r.Max, nil
+	return lo, hi, lo != nil && hi != nil && *lo > *hi, nil
 }
