@@ -1,19 +1,16 @@
 package assetbench
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"net"
 	"os/exec"
 	"slices"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/dasch-labs/dasch/bench/benchjson"
+	"github.com/dasch-labs/dasch/bench/internal/proc"
 )
 
 // RestartConfig says how to restart `dasch serve` on the run's store.
@@ -93,38 +90,26 @@ func (r *Report) MeasureRestart(ctx context.Context, rc RestartConfig) error {
 	if len(pool) == 0 {
 		return errors.New("restart: no generated kind is rendered by this build")
 	}
-	addr, err := freeAddr()
+	addr, err := proc.FreeAddr()
 	if err != nil {
-		return err
+		return fmt.Errorf("restart: %w", err)
 	}
 	warm := draw{p: p, pool: pool, dom: domDraw + 64, size: 1}
 	steady := draw{p: p, pool: pool, dom: domDraw + 65, size: 1}
 	rc.Progress("restart: dasch serve --asset-index=false on %s", rc.Dir)
-	var out tailBuffer
 	// No rations: the suite measures the server, not its rate limits.
 	cmd := exec.Command(rc.Bin, "serve", "--store", "embedded:"+rc.Dir, "--listen", addr, "--asset-index=false", "--rate-limit", "0", "--rate-limit-addr", "0")
-	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	serve, err := proc.Start(cmd)
+	if err != nil {
 		return fmt.Errorf("restart: %w", err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	stopped := false
+	out := serve.Out
 	stop := func() error {
-		if stopped {
-			return nil
+		if err := serve.Stop(); err != nil {
+			return fmt.Errorf("restart: dasch serve: %w", err)
 		}
-		stopped = true
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-			return nil
-		case <-time.After(time.Minute):
-			_ = cmd.Process.Kill()
-			<-exited
-			return errors.New("restart: dasch serve ignored SIGTERM and was killed")
-		}
+		return nil
 	}
 	defer stop()
 
@@ -139,9 +124,8 @@ func (r *Report) MeasureRestart(ctx context.Context, rc RestartConfig) error {
 			break
 		}
 		select {
-		case e := <-exited:
-			stopped = true
-			return fmt.Errorf("restart: dasch serve exited (%v) before answering: %s", e, out.String())
+		case <-serve.Done():
+			return fmt.Errorf("restart: dasch serve exited (%v) before answering: %s", serve.Err(), out.String())
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(2 * time.Millisecond):
@@ -204,35 +188,4 @@ func summary(lat []time.Duration) Series {
 	slices.Sort(s)
 	q := func(p float64) time.Duration { return s[max(0, int(math.Ceil(p*float64(len(s))))-1)] }
 	return Series{N: len(s), P50: q(0.50), P99: q(0.99), Clients: 1}
-}
-
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", fmt.Errorf("restart: find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
-}
-
-// tailBuffer keeps the last few KiB a process wrote, for error reports.
-type tailBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b.Write(p)
-	if t.b.Len() > 8<<10 {
-		t.b.Next(t.b.Len() - 4<<10)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(bytes.TrimSpace(t.b.Bytes()))
 }

@@ -14,19 +14,18 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"net"
 	"os/exec"
 	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/bench/benchjson"
+	"github.com/dasch-labs/dasch/bench/internal/proc"
 	"github.com/dasch-labs/dasch/bench/internal/rpc"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest/source/geyser/geysertest"
@@ -172,40 +171,28 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	defer srv.Stop()
 
-	addr, err := freeAddr()
+	addr, err := proc.FreeAddr()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("lag bench: %w", err)
 	}
 	// The probes poll faster than the default rations allow: the suite
 	// measures the server, not its rate limits.
 	args := append([]string{"serve", "--store", url, "--listen", addr, "--ingest", "grpc:" + srv.URL,
 		"--from", strconv.FormatUint(first, 10), "--metadata-fetch", "off", "--rate-limit", "0", "--rate-limit-addr", "0"}, cfg.ServeArgs...)
 	cfg.Progress("lag: dasch %v", args)
-	var out tail
-	cmd := exec.Command(cfg.Bin, args...)
-	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	serve, err := proc.Start(exec.Command(cfg.Bin, args...))
+	if err != nil {
 		return nil, fmt.Errorf("lag bench: %w", err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(time.Minute):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	}()
+	out := serve.Out
+	defer serve.Stop()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
 		select {
-		case err := <-exited:
-			exited <- err
-			cfg.Progress("lag: dasch serve exited (%v): %s", err, out.String())
+		case <-serve.Done():
+			cfg.Progress("lag: dasch serve exited (%v): %s", serve.Err(), out.String())
 			cancel()
 		case <-ctx.Done():
 		}
@@ -239,7 +226,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if d := last.Sub(pace.sentAt(p * perPhase)); d > 0 {
 			ph.Kept = float64(ph.Writes) / d.Seconds()
 		}
-		ph.Memory, _ = benchjson.TreeMemory(cmd.Process.Pid)
+		ph.Memory, _ = benchjson.TreeMemory(serve.Cmd.Process.Pid)
 		cfg.Progress("lag: phase %d: %d of %d probes, lag p50 %s p99 %s max %s; kept up with %.0f writes/s",
 			p+1, ph.Seen, ph.Want, ph.Lag.P50, ph.Lag.P99, ph.Lag.Max, ph.Kept)
 	}
@@ -424,35 +411,4 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", fmt.Errorf("lag bench: find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
-}
-
-// tail keeps the last few KiB the server wrote, for error reports.
-type tail struct {
-	mu sync.Mutex
-	b  []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > 8<<10 {
-		t.b = append(t.b[:0], t.b[len(t.b)-4<<10:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.b)
 }

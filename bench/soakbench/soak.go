@@ -10,17 +10,16 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os/exec"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/bench/benchjson"
+	"github.com/dasch-labs/dasch/bench/internal/proc"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
@@ -120,9 +119,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	addr, err := freeAddr()
+	addr, err := proc.FreeAddr()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("soak bench: %w", err)
 	}
 	// The per-address ration would refuse the legitimate clients too:
 	// every client here has the loopback address.
@@ -141,24 +140,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			cmd = cg.command(cfg.Bin, args...)
 		}
 	}
-	var out tail
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
+	serve, err := proc.Start(cmd)
+	if err != nil {
 		return nil, fmt.Errorf("soak bench: %w", err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(time.Minute):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	}()
+	defer serve.Stop()
 	base := "http://" + addr
-	if err := waitHealthy(ctx, base, exited, &out); err != nil {
+	if err := waitHealthy(ctx, base, serve); err != nil {
 		return nil, err
 	}
 
@@ -201,13 +189,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Soak = legit(sctx, cfg, base, w, cfg.Soak)
 	wg.Wait()
 	rep.HostilePerS = float64(rep.HostileSent) / time.Since(started).Seconds()
-	select {
-	case err := <-exited:
-		rep.Exited = true
-		exited <- err
-		cfg.Progress("soak: dasch serve exited during the barrage (%v): %s", err, out.String())
-	default:
-		rep.ServerMemory, _ = benchjson.TreeMemory(cmd.Process.Pid)
+	if rep.Exited = serve.Exited(); rep.Exited {
+		cfg.Progress("soak: dasch serve exited during the barrage (%v): %s", serve.Err(), serve.Out)
+	} else {
+		rep.ServerMemory, _ = benchjson.TreeMemory(serve.Cmd.Process.Pid)
 	}
 	rep.HealthAfter = health(ctx, base)
 	if cg != nil {
@@ -263,21 +248,18 @@ func prepare(ctx context.Context, cfg Config, url string) (*world, error) {
 	return w, nil
 }
 
-func waitHealthy(ctx context.Context, base string, exited chan error, out *tail) error {
+func waitHealthy(ctx context.Context, base string, serve *proc.Proc) error {
 	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {
-		select {
-		case err := <-exited:
-			exited <- err
-			return fmt.Errorf("soak bench: dasch serve exited (%v): %s", err, out.String())
-		default:
+		if serve.Exited() {
+			return fmt.Errorf("soak bench: dasch serve exited (%v): %s", serve.Err(), serve.Out)
 		}
 		if health(ctx, base) == http.StatusOK {
 			return nil
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return fmt.Errorf("soak bench: dasch serve not healthy after 2 minutes: %s", out.String())
+	return fmt.Errorf("soak bench: dasch serve not healthy after 2 minutes: %s", serve.Out)
 }
 
 func health(ctx context.Context, base string) int {
@@ -305,35 +287,4 @@ func summarise(lat []time.Duration, failed int, errs []string, d time.Duration) 
 	at := func(q float64) time.Duration { return lat[min(len(lat)-1, int(q*float64(len(lat))))] }
 	l.P50, l.P99, l.Max = at(0.50), at(0.99), lat[len(lat)-1]
 	return l
-}
-
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", fmt.Errorf("soak bench: find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
-}
-
-// tail keeps the last few KiB the server wrote, for error reports.
-type tail struct {
-	mu sync.Mutex
-	b  []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > 8<<10 {
-		t.b = append(t.b[:0], t.b[len(t.b)-4<<10:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.b)
 }
