@@ -1,22 +1,21 @@
 package soakbench
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/dasch-labs/dasch/bench/internal/rpc"
 )
 
 // legit runs the paced legitimate clients for d (or until ctx ends): each
 // sends cfg.Rate requests a second of a wallet's and an explorer's mix,
 // on schedule whatever the answers' times, and counts an answer that is
 // not a JSON-RPC result as failed.
-func legit(ctx context.Context, cfg Config, base string, w *world, d time.Duration) Latency {
+func legit(ctx context.Context, cfg Config, addr string, w *world, d time.Duration) Latency {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	var mu sync.Mutex
@@ -29,8 +28,7 @@ func legit(ctx context.Context, cfg Config, base string, w *world, d time.Durati
 	for i := range cfg.Clients {
 		wg.Go(func() {
 			r := rand.New(rand.NewPCG(cfg.Seed, 1000+uint64(i)))
-			hc := &http.Client{Timeout: 30 * time.Second}
-			url := base + "/?api-key=" + w.legitKey
+			c := rpc.New(addr, w.legitKey, 1)
 			// Clients start spread over one interval.
 			next := time.Now().Add(time.Duration(r.Int64N(int64(interval))))
 			for {
@@ -42,7 +40,7 @@ func legit(ctx context.Context, cfg Config, base string, w *world, d time.Durati
 				next = next.Add(interval)
 				body := legitRequest(r, w)
 				t0 := time.Now()
-				err := call(ctx, hc, url, body)
+				err := c.Send(ctx, body)
 				took := time.Since(t0)
 				if ctx.Err() != nil {
 					return
@@ -85,29 +83,4 @@ func legitRequest(r *rand.Rand, w *world) []byte {
 	default:
 		return []byte(`{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`)
 	}
-}
-
-// call posts body; only an HTTP 200 JSON-RPC result is a success.
-func call(ctx context.Context, hc *http.Client, url string, body []byte) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := hc.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK || !bytes.Contains(b, []byte(`"result"`)) {
-		if len(b) > 200 {
-			b = b[:200]
-		}
-		return fmt.Errorf("HTTP %d: %s", resp.StatusCode, b)
-	}
-	return nil
 }

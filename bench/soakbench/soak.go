@@ -151,7 +151,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	cfg.Progress("soak: quiet phase, %d clients at %.0f requests/s each, %s", cfg.Clients, cfg.Rate, cfg.Quiet)
-	rep.Quiet = legit(ctx, cfg, base, w, cfg.Quiet)
+	rep.Quiet = legit(ctx, cfg, addr, w, cfg.Quiet)
 	cfg.Progress("soak: quiet p50 %s p99 %s (%d answers, %d failed)", rep.Quiet.P50, rep.Quiet.P99, rep.Quiet.N, rep.Quiet.Failed)
 
 	cfg.Progress("soak: barrage of %d hostile senders beside them, %s", cfg.Hostile, cfg.Soak)
@@ -186,7 +186,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 		})
 	}
-	rep.Soak = legit(sctx, cfg, base, w, cfg.Soak)
+	rep.Soak = legit(sctx, cfg, addr, w, cfg.Soak)
 	wg.Wait()
 	rep.HostilePerS = float64(rep.HostileSent) / time.Since(started).Seconds()
 	if rep.Exited = serve.Exited(); rep.Exited {
