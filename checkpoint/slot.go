@@ -24,23 +24,33 @@ var ErrNotIndexed = errors.New("no data has been indexed")
 // pipeline's checkpoint. It tells "nothing yet" (ErrNotIndexed) apart from
 // slot 0, which data indexed at slot 0 legitimately reports.
 func ContextSlot(ctx context.Context, s store.Querier) (uint64, error) {
-	res, err := s.Query(ctx, `SELECT max(slot), count() FROM indexer_checkpoints WHERE name = {n:String}`,
-		store.Params{"n": schema.CheckpointMain})
+	slot, ok, err := slotOf(ctx, s, schema.CheckpointMain)
 	if err != nil {
 		return 0, fmt.Errorf("read indexed slot: %w", err)
 	}
-	if len(res.Rows) == 0 {
+	if !ok {
 		return 0, ErrNotIndexed
+	}
+	return slot, nil
+}
+
+// slotOf reads the checkpoint named name; ok is false when none was
+// written.
+func slotOf(ctx context.Context, s store.Querier, name string) (slot uint64, ok bool, err error) {
+	res, err := s.Query(ctx, `SELECT max(slot), count() FROM indexer_checkpoints WHERE name = {n:String}`,
+		store.Params{"n": name})
+	if err != nil {
+		return 0, false, err
+	}
+	if len(res.Rows) == 0 {
+		return 0, false, nil
 	}
 	r := res.Row(0)
 	slot, n := r.U64(0), r.U64(1)
 	if err := r.Err(); err != nil {
-		return 0, fmt.Errorf("read indexed slot: %w", err)
+		return 0, false, err
 	}
-	if n == 0 {
-		return 0, ErrNotIndexed
-	}
-	return slot, nil
+	return slot, n > 0, nil
 }
 
 // IndexedSlot is ContextSlot with "nothing indexed" reported as slot 0.
@@ -113,18 +123,8 @@ func (c *SlotCache) IndexedSlot(ctx context.Context) (uint64, error) {
 // RunSlot reads the slot up to which the runs named run committed
 // everything they read (WriteRun); ok is false when none did.
 func RunSlot(ctx context.Context, s store.Querier, run string) (slot uint64, ok bool, err error) {
-	res, err := s.Query(ctx, `SELECT max(slot), count() FROM indexer_checkpoints WHERE name = {n:String}`,
-		store.Params{"n": RunPrefix + run})
-	if err != nil {
+	if slot, ok, err = slotOf(ctx, s, RunPrefix+run); err != nil {
 		return 0, false, fmt.Errorf("read checkpoint of %s: %w", run, err)
 	}
-	if len(res.Rows) == 0 {
-		return 0, false, nil
-	}
-	r := res.Row(0)
-	slot, n := r.U64(0), r.U64(1)
-	if err := r.Err(); err != nil {
-		return 0, false, fmt.Errorf("read checkpoint of %s: %w", run, err)
-	}
-	return slot, n > 0, nil
+	return slot, ok, nil
 }
