@@ -462,6 +462,11 @@ const unknownKeyBody = 64 << 10
 // not know from memory, before the body is read. A checker that cannot
 // answer from memory leaves every body at MaxBodyBytes.
 func (s *Server) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+	// A body announced within the bound needs no look at the key here:
+	// the handler checks it anyway, and most requests are small.
+	if n := h.ContentLength(); n >= 0 && n <= unknownKeyBody {
+		return fasthttp.RequestConfig{}
+	}
 	if !s.canKnow() || s.knownFromHeader(h) || s.cfg.MaxBodyBytes <= unknownKeyBody {
 		return fasthttp.RequestConfig{}
 	}
@@ -485,7 +490,8 @@ func (s *Server) knownFromHeader(h *fasthttp.RequestHeader) bool {
 	if uri := h.RequestURI(); bytes.IndexByte(uri, '?') >= 0 {
 		args := fasthttp.AcquireArgs()
 		defer fasthttp.ReleaseArgs(args)
-		args.ParseBytes(uri[bytes.IndexByte(uri, '?')+1:])
+		_, query, _ := bytes.Cut(uri, []byte{'?'})
+		args.ParseBytes(query)
 		key = args.Peek("api-key")
 	}
 	if len(key) == 0 {
