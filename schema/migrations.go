@@ -173,6 +173,7 @@ func Migrations() []Migration {
 		{Version: 33, Name: "asset_closes", Statements: assetCloses()},
 		{Version: 34, Name: "asset_metadata", Statements: assetMetadata()},
 		{Version: 35, Name: "parsed_events", Statements: parsedEvents()},
+		{Version: 36, Name: "token_swaps", Statements: tokenSwaps()},
 	}
 }
 
