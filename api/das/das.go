@@ -14,6 +14,7 @@ import (
 	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/assetcache"
+	"github.com/dasch-labs/dasch/query/assetdocs"
 	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/store"
@@ -44,6 +45,9 @@ type Deps struct {
 	// Cache, when set, holds folded rows getAsset and getAssetBatch read;
 	// it must be told of every fold (assetcache).
 	Cache *assetcache.Cache
+	// Content shapes the content the index path renders from stored
+	// off-chain documents, as the fold does (its cdn_uri template).
+	Content asset.ContentOptions
 }
 
 // source returns the slot to stamp answers with and where states come
@@ -66,7 +70,13 @@ func (d Deps) source(ctx context.Context) (uint64, assetrows.StateSource, error)
 // read (assetrows.FoldedAssets).
 func (d Deps) assets(ctx context.Context, src assetrows.StateSource, ids []solana.Pubkey, opts asset.Options) ([]asset.Result, error) {
 	if src != nil {
-		return asset.Render(ids, assetrows.Loader(ctx, d.Store, src), opts)
+		// The index holds chain state only; the documents are applied as
+		// the fold applies them, so both paths answer alike.
+		res, err := asset.Render(ids, assetrows.Loader(ctx, d.Store, src), opts)
+		if err != nil {
+			return nil, err
+		}
+		return res, assetdocs.Apply(ctx, d.Store, res, assetdocs.URIs(res), d.Content)
 	}
 	if d.Cache == nil {
 		return assetrows.FoldedAssets(ctx, d.Store, ids, opts)

@@ -7,8 +7,11 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/auth"
+	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/hotindex"
+	"github.com/dasch-labs/dasch/ingest/assetstate"
+	"github.com/dasch-labs/dasch/query/assetdocs"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -94,5 +97,53 @@ func TestGetAssetFromIndex(t *testing.T) {
 	}
 	if slotOf(want) != after || string(fresh.Result) != string(want.Result) {
 		t.Fatalf("after the sync, index and store differ:\n%s\n%s", fresh.Result, want.Result)
+	}
+}
+
+// TestIndexAppliesDocuments: with the NFT's off-chain document stored,
+// the index path shows the same content as the folded state.
+func TestIndexAppliesDocuments(t *testing.T) {
+	const (
+		mint  = "accounts/account_updates/843gdpsTE4DoJz3ZoBsEjAqT8UgAcyF5YojygGgGZE1f.json"
+		meta  = "accounts/account_updates/6cQEeDKhobxxsvPKcAsdHZbDrPgQtEpo8PFzayDu5Gi5.json"
+		token = "accounts/account_updates/DPBEGb2DajfkannVZ6J4NxRY2ovz1yn1j36i1WVdZVpW.json"
+		req   = `{"id":"843gdpsTE4DoJz3ZoBsEjAqT8UgAcyF5YojygGgGZE1f"}`
+	)
+	ctx := context.Background()
+	e := newEnv(t)
+	e.index(mint, meta, token)
+	var a struct {
+		Content struct {
+			JSONURI  string `json:"json_uri"`
+			Metadata struct {
+				Description string `json:"description"`
+			} `json:"metadata"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal(e.call("getAsset", req).Result, &a); err != nil || a.Content.JSONURI == "" {
+		t.Fatalf("no json_uri: %v", err)
+	}
+	key := assetdocs.URIKey(a.Content.JSONURI)
+	doc := `{"name":"N","description":"from the document","image":"https://example.com/i.png"}`
+	if err := assetstate.WriteMetadataDocs(ctx, e.s, []assetstate.MetadataDocRow{{
+		Key: key, URI: a.Content.JSONURI, Doc: []byte(doc), ContentType: "application/json", Version: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	st := assetstate.NewFoldStep()
+	st.Folded = e.cache.Invalidate
+	if _, err := st.RefoldURIs(ctx, e.s, []solana.Pubkey{key}); err != nil {
+		t.Fatal(err)
+	}
+	x := hotindex.NewAssets(e.s, 1<<30)
+	if err := x.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	indexed := &env{t: t, s: e.s, url: serveIndexed(t, e, x)}
+	got, want := indexed.call("getAsset", req), e.call("getAsset", req)
+	if err := json.Unmarshal(want.Result, &a); err != nil || a.Content.Metadata.Description != "from the document" {
+		t.Fatalf("store path without the document: %s", want.Result)
+	}
+	if string(got.Result) != string(want.Result) {
+		t.Fatalf("from the index:\n%s\nfrom the store:\n%s", got.Result, want.Result)
 	}
 }

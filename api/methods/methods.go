@@ -12,6 +12,7 @@ import (
 	"github.com/dasch-labs/dasch/api"
 	"github.com/dasch-labs/dasch/api/das"
 	"github.com/dasch-labs/dasch/api/photon"
+	"github.com/dasch-labs/dasch/asset"
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/assetcache"
@@ -61,6 +62,9 @@ type Options struct {
 	// AssetCache holds folded documents for getAsset and getAssetBatch
 	// (das.Deps.Cache).
 	AssetCache *assetcache.Cache
+	// Content shapes content rendered from off-chain documents
+	// (das.Deps.Content).
+	Content asset.ContentOptions
 }
 
 // New returns a registry of the methods o picks. A missing dependency is
@@ -79,7 +83,7 @@ func New(o Options) *jsonrpc.Registry {
 		photon.Register(reg, photon.Deps{Store: o.Store, Slots: o.Slots, Hot: o.Hot, HotTokens: o.HotTokens, Logger: o.Logger, Tip: o.Tip, Prover: o.Prover})
 	}
 	if o.Methods&DAS != 0 {
-		das.Register(reg, das.Deps{Store: o.Store, Slots: o.Slots, Index: o.Assets, Logger: o.Logger, NodeBalance: o.NodeBalance, Cache: o.AssetCache})
+		das.Register(reg, das.Deps{Store: o.Store, Slots: o.Slots, Index: o.Assets, Logger: o.Logger, NodeBalance: o.NodeBalance, Cache: o.AssetCache, Content: o.Content})
 	}
 	return reg
 }

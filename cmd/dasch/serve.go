@@ -148,6 +148,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *assetIndex {
 		x := hotindex.NewAssets(s, *assetMB<<20)
 		mo.Assets = x
+		if plan != nil && plan.meta != nil {
+			mo.Content = plan.meta.content
+		}
 		loads = append(loads, indexLoad{"asset index", x.Start, func() string {
 			st := x.Stats()
 			return fmt.Sprintf("%d entries (~%d MiB, complete %v)", st.Entries, st.Bytes>>20, st.Complete)

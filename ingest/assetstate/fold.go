@@ -18,6 +18,7 @@ import (
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/arrowbatch"
+	"github.com/dasch-labs/dasch/query/assetdocs"
 	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
@@ -396,7 +397,7 @@ func (st *FoldStep) foldAssets(ctx context.Context, s arrowstore.Writer, ids []s
 		}
 		if row.Status == schema.AssetStatusOK && row.JSONURI != "" {
 			// Found again when the URI's document arrives.
-			row.keys = append(row.keys, assetKey{path: schema.AssetPathJSONURI, key: URIKey(row.JSONURI)})
+			row.keys = append(row.keys, assetKey{path: schema.AssetPathJSONURI, key: assetdocs.URIKey(row.JSONURI)})
 		}
 		row.Slot = newestSlot(states[id], states[row.Edition])
 		if row.Collection != nil {

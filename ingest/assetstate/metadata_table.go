@@ -2,7 +2,6 @@ package assetstate
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -15,13 +14,9 @@ import (
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
-// URIKey is the key asset_metadata, asset_metadata_docs and asset_keys
-// (path json_uri) file a URI under: its SHA-256.
-func URIKey(uri string) solana.Pubkey { return sha256.Sum256([]byte(uri)) }
-
 // MetadataRow is one asset_metadata row: the fetch state of one URI.
 type MetadataRow struct {
-	Key                solana.Pubkey // URIKey(URI)
+	Key                solana.Pubkey // assetdocs.URIKey(URI)
 	URI                string
 	Status, Reason     string
 	Attempts           uint32

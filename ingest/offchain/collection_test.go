@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/asset"
+	"github.com/dasch-labs/dasch/chain/core"
+	"github.com/dasch-labs/dasch/chain/core/coretest"
 	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/metadata/metadatatest"
 	"github.com/dasch-labs/dasch/chain/solana"
@@ -104,5 +106,46 @@ func TestCollectionMetadata(t *testing.T) {
 	}
 	if strings.Contains(string(res[0].JSON), "collection_metadata") {
 		t.Errorf("collection_metadata shown without the option: %s", res[0].JSON)
+	}
+}
+
+// putCore writes one Core account (an asset or a collection) in a new
+// slot and folds it.
+func (w *world) putCore(id solana.Pubkey, data []byte) {
+	w.t.Helper()
+	ctx := context.Background()
+	w.slot++
+	prog := core.CoreProgram()
+	err := w.s.Exec(ctx, `INSERT INTO asset_accounts (asset_id, kind, pubkey, program, data, slot, write_version, amount)
+		VALUES ({a:FixedString(32)}, {k:String}, {a:FixedString(32)}, {g:FixedString(32)}, {d:String}, {s:UInt64}, 1, 0)`,
+		store.Params{"a": string(id[:]), "k": schema.AssetKindCore, "g": string(prog[:]),
+			"d": string(data), "s": strconv.FormatUint(w.slot, 10)})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if err := w.step.Apply(ctx, w.s, w.slot, w.slot); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// TestCoreCollectionMetadata: a Core asset shows its Core collection's
+// document, folded before or after the fetch, as Token Metadata members do.
+func TestCoreCollectionMetadata(t *testing.T) {
+	w := newWorld(t)
+	collection, before, after := assetID(11), assetID(12), assetID(13)
+	w.putCore(collection, coretest.EncodeCollection(&coretest.CollectionSpec{
+		Authority: owner, Name: "Core C", URI: w.srv.URL + "/docs/cnft_collection.json"}))
+	w.putCore(before, coretest.EncodeAsset(&coretest.AssetSpec{Owner: owner, Collection: &collection, Name: "M1", URI: w.srv.URL + "/404"}))
+	if got := w.collectionMetadata(before); got != "{}" {
+		t.Errorf("collection_metadata before the fetch: %s", got)
+	}
+	w.drain(w.fetcher(Config{}))
+	const want = `"name":"Drip Haus"`
+	if got := w.collectionMetadata(before); !strings.Contains(got, want) {
+		t.Errorf("member folded before the fetch: %s", got)
+	}
+	w.putCore(after, coretest.EncodeAsset(&coretest.AssetSpec{Owner: owner, Collection: &collection, Name: "M2", URI: w.srv.URL + "/404"}))
+	if got := w.collectionMetadata(after); !strings.Contains(got, want) {
+		t.Errorf("member folded after the fetch: %s", got)
 	}
 }

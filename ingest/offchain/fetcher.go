@@ -23,7 +23,7 @@ type Config struct {
 	Store  arrowstore.Writer
 	Client *Client
 	// Refold folds again the assets naming the URIs of keys
-	// (assetstate.URIKey): assetstate.FoldStep.RefoldURIs.
+	// (assetdocs.URIKey): assetstate.FoldStep.RefoldURIs.
 	Refold func(ctx context.Context, keys []solana.Pubkey) (int, error)
 	// Concurrency is how many fetches run at once (default 64).
 	Concurrency int

@@ -18,6 +18,7 @@ import (
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/ingest/assetstate"
 	"github.com/dasch-labs/dasch/internal/storetest"
+	"github.com/dasch-labs/dasch/query/assetdocs"
 	"github.com/dasch-labs/dasch/query/assetlist"
 	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/schema"
@@ -124,7 +125,7 @@ func description(c *asset.Content) string {
 // state is the asset_metadata row of uri: status, reason, attempts.
 func (w *world) state(uri string) (string, string, uint64) {
 	w.t.Helper()
-	k := assetstate.URIKey(uri)
+	k := assetdocs.URIKey(uri)
 	res, err := w.s.Query(context.Background(), `SELECT status, reason, toUInt64(attempts) FROM asset_metadata FINAL
 		WHERE hash = {h:FixedString(32)}`, store.Params{"h": string(k[:])})
 	if err != nil || len(res.Rows) != 1 {
@@ -273,7 +274,7 @@ func TestChangedURI(t *testing.T) {
 		t.Errorf("new document: %+v", c)
 	}
 	// The old URI no longer finds the asset.
-	if n, err := w.step.RefoldURIs(context.Background(), w.s, []solana.Pubkey{assetstate.URIKey(w.srv.URL + "/docs/core_asset.json")}); err != nil || n != 0 {
+	if n, err := w.step.RefoldURIs(context.Background(), w.s, []solana.Pubkey{assetdocs.URIKey(w.srv.URL + "/docs/core_asset.json")}); err != nil || n != 0 {
 		t.Errorf("old URI refolded %d assets (%v)", n, err)
 	}
 }
@@ -303,7 +304,7 @@ func TestRecoverFetched(t *testing.T) {
 	id := assetID(1)
 	uri := w.srv.URL + "/docs/core_asset.json"
 	w.put(map[solana.Pubkey]string{id: uri})
-	k := assetstate.URIKey(uri)
+	k := assetdocs.URIKey(uri)
 	ctx := context.Background()
 	if err := assetstate.WriteMetadataDocs(ctx, w.s, []assetstate.MetadataDocRow{{Key: k, URI: uri,
 		Doc: []byte(`{"description":"stored before a crash"}`), Version: 10}}); err != nil {
