@@ -155,9 +155,22 @@ func (f *Fetcher) run(ctx context.Context, drain bool, wait time.Duration) error
 			}
 		}()
 	}
-	// Outcomes still held when ctx ends are written with a context of
-	// their own: they were fetched, and must not be fetched again.
-	var pending []result
+	// Outcomes are written by a writer of their own, a batch at a time,
+	// so fetches go on while a batch is written and its assets refolded.
+	// Its context outlives ctx by a bound: what was fetched must not be
+	// fetched again, so a stop writes what is held first.
+	wrctx, wrcancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer wrcancel()
+	stopWrites := context.AfterFunc(ctx, func() { time.AfterFunc(30*time.Second, wrcancel) })
+	defer stopWrites()
+	toWrite := make(chan []result)
+	written := make(chan error, 1)
+	go func() {
+		for batch := range toWrite {
+			written <- f.flush(wrctx, batch)
+		}
+	}()
+	var pending, writing []result
 	defer func() {
 		close(jobs)
 		stop()
@@ -166,10 +179,14 @@ func (f *Fetcher) run(ctx context.Context, drain bool, wait time.Duration) error
 		for r := range results {
 			pending = append(pending, r)
 		}
+		if writing != nil {
+			if err := <-written; err != nil {
+				f.cfg.Logger.Error("metadata fetcher: write outcomes on stop", "err", err)
+			}
+		}
+		close(toWrite)
 		if len(pending) > 0 {
-			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-			defer cancel()
-			if err := f.flush(fctx, pending); err != nil {
+			if err := f.flush(wrctx, pending); err != nil {
 				f.cfg.Logger.Error("metadata fetcher: write outcomes on stop", "err", err)
 			}
 		}
@@ -222,27 +239,38 @@ func (f *Fetcher) run(ctx context.Context, drain bool, wait time.Duration) error
 		if len(backlog) > 0 {
 			send, next = jobs, backlog[0]
 		}
+		// Past the bytes bound, outcomes wait in the workers until the
+		// writer takes what is held.
+		recv := results
+		if pendingBytes >= maxPendingBytes {
+			recv = nil
+		}
 		select {
 		case send <- next:
 			backlog = backlog[1:]
-		case r := <-results:
+		case r := <-recv:
 			pending = append(pending, r)
 			pendingBytes += len(r.out.Doc)
+		case err := <-written:
+			if err != nil {
+				writing = nil
+				return err
+			}
+			for _, r := range writing {
+				delete(inflight, r.key)
+			}
+			writing = nil
+			// What was written frees room: look again now.
+			nextPoll = time.Time{}
 		case <-tick.C:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if len(pending) > 0 && (len(pending) >= f.cfg.FlushRows || pendingBytes >= maxPendingBytes ||
+		if writing == nil && len(pending) > 0 && (len(pending) >= f.cfg.FlushRows || pendingBytes >= maxPendingBytes ||
 			time.Since(lastFlush) >= f.cfg.FlushEvery || len(inflight) == len(pending)) {
-			if err := f.flush(ctx, pending); err != nil {
-				return err
-			}
-			for _, r := range pending {
-				delete(inflight, r.key)
-			}
-			pending, pendingBytes, lastFlush = pending[:0], 0, time.Now()
-			// What was fetched frees room: look again now.
-			nextPoll = time.Time{}
+			writing, pending = pending, nil
+			toWrite <- writing
+			pendingBytes, lastFlush = 0, time.Now()
 		}
 	}
 }
