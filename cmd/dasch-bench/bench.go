@@ -58,6 +58,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	lists := fs.Bool("lists", true, "assets suite: skew the generated owners, collections, creators and authorities and measure getAssetsByOwner, getAssetsByGroup and searchAssets pages beside PostgreSQL")
 	restart := fs.Bool("restart", true, "assets suite: time a restart of `dasch serve --asset-index=false` on the loaded store (needs the dasch binary)")
 	daschBin := fs.String("dasch-bin", "", "assets, lag and soak suites: the dasch binary the restart and the lag suite run (default: beside dasch-bench, else on PATH)")
+	hot := fs.Bool("hot-index", true, "compressed suite: serve holders and balances from the in-memory index, as `dasch serve` does by default (false: from the store)")
 	quick := fs.Bool("quick", false, "compressed and assets suites: tiny request budgets, for smoke runs and tests (figures not comparable with full runs)")
 	rate := fs.Int("rate", lagbench.MainnetRate, "lag suite: the first phase's account writes per second (the next phases multiply it by --rate-factor)")
 	rateFactors := fs.String("rate-factor", "10", "lag suite: comma-separated multiples of --rate for the next phases")
@@ -96,6 +97,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 			Clients:       *clients,
 			Postgres:      *withPG,
 			PGBinDir:      *pgBin,
+			NoHotIndex:    !*hot,
 			Progress:      e.stderr,
 		}
 		if *quick {
