@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
-	"reflect"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -247,9 +246,6 @@ func (s *Store) Exec(ctx context.Context, sql string, params store.Params) error
 	return nil
 }
 
-// anyType stands in for a column the driver gives no scan type.
-var anyType = reflect.TypeFor[any]()
-
 // Query implements arrowstore.Store.
 func (s *Store) Query(ctx context.Context, sql string, params store.Params) (*store.Result, error) {
 	if s.closed.Load() {
@@ -262,27 +258,27 @@ func (s *Store) Query(ctx context.Context, sql string, params store.Params) (*st
 	defer rows.Close()
 	cts := rows.ColumnTypes()
 	res := &store.Result{Columns: make([]store.Column, len(cts))}
-	scanTypes := make([]reflect.Type, len(cts))
+	cols := make([]scanCol, len(cts))
 	for i, ct := range cts {
 		res.Columns[i] = store.Column{Name: ct.Name(), Type: ct.DatabaseTypeName()}
-		scanTypes[i] = ct.ScanType()
-		if scanTypes[i] == nil {
-			scanTypes[i] = anyType
-		}
+		cols[i] = newScanCol(ct.ScanType())
 	}
 	dest := make([]any, len(cts))
+	for i := range cols {
+		dest[i] = cols[i].dest
+	}
 	for rows.Next() {
-		// Fresh destinations per row: the driver may hand back pointers
-		// and slices that a later Scan would otherwise overwrite.
-		for i, t := range scanTypes {
-			dest[i] = reflect.New(t).Interface()
+		for i := range cols {
+			if cols[i].dest == nil {
+				dest[i] = cols[i].fresh()
+			}
 		}
 		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("clickhouse server at %s: decode row %d: %w", s.addr, len(res.Rows), err)
 		}
 		row := make([]any, len(dest))
-		for i, d := range dest {
-			row[i] = normalize(reflect.ValueOf(d).Elem().Interface())
+		for i := range cols {
+			row[i] = cols[i].value(dest[i])
 		}
 		res.Rows = append(res.Rows, row)
 	}

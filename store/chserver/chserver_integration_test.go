@@ -28,7 +28,7 @@ var shared struct {
 	err  error
 }
 
-func testServer(t *testing.T) *chtest.Server {
+func testServer(t testing.TB) *chtest.Server {
 	t.Helper()
 	shared.once.Do(func() { shared.srv, shared.err = chtest.StartProcess(chtest.Options{}) })
 	if shared.err != nil {
@@ -50,7 +50,7 @@ func TestMain(m *testing.M) {
 // openTestServer connects to the server named by DASCH_CLICKHOUSE_DSN, or
 // else to the test binary's own server (internal/chtest), started on
 // first use from the embedded engine's library.
-func openTestServer(t *testing.T) *Store {
+func openTestServer(t testing.TB) *Store {
 	t.Helper()
 	dsn := os.Getenv("DASCH_CLICKHOUSE_DSN")
 	if dsn == "" {
