@@ -221,15 +221,35 @@ func (f *ingestFlags) check(fs *flag.FlagSet, spec string) (*ingestPlan, error) 
 	return p, nil
 }
 
-// partBytes is --part-mb, bounded by the engine's share of the memory
-// budget unless given: the engine holds a part's rows until it commits,
-// and several tables fill parts at once.
-func (p *ingestPlan) partBytes(e *env) int {
+// partBytes is --part-mb, bounded by an eighth of the engine's memory
+// (0: unknown) unless given: the engine holds a part's rows until it
+// commits, and several tables fill parts at once.
+func (p *ingestPlan) partBytes(engineMemory int64) int {
 	n := *p.f.partMB << 20
-	if p.partMBSet || e.engineMemory <= 0 {
+	if p.partMBSet || engineMemory <= 0 {
 		return n
 	}
-	return int(min(int64(n), max(16<<20, e.engineMemory/8)))
+	return int(min(int64(n), max(16<<20, engineMemory/8)))
+}
+
+// engineMemory is the memory the engine behind s may use: the embedded
+// engine's share of this process's budget, or a server's own limit
+// (max_server_memory_usage), which is the one that holds its parts.
+func engineMemory(ctx context.Context, e *env, s arrowstore.Store) int64 {
+	if s.Engine() != "clickhouse" {
+		return e.engineMemory
+	}
+	res, err := s.Query(ctx, `SELECT toInt64(value) FROM system.server_settings WHERE name = 'max_server_memory_usage'`, nil)
+	if err != nil || len(res.Rows) == 0 {
+		e.log.Warn("server memory limit unknown: parts bounded by --part-mb only", "err", err)
+		return 0
+	}
+	r := res.Row(0)
+	n := r.I64(0)
+	if r.Err() != nil {
+		return 0
+	}
+	return n
 }
 
 // followBatchAge is a follower's batch age unless --batch-age says
@@ -259,7 +279,7 @@ func (p *ingestPlan) run(ctx context.Context, e *env, s arrowstore.Store, tty bo
 		BatchBytes:    *p.f.batchMB << 20,
 		BatchAge:      p.batchAge,
 		PartRows:      *p.f.partRows,
-		PartBytes:     p.partBytes(e),
+		PartBytes:     p.partBytes(engineMemory(ctx, e, s)),
 		PartAge:       *p.f.partAge,
 		Progress:      e.stdout,
 		IsTTY:         tty,

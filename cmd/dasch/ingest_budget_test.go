@@ -18,7 +18,7 @@ func TestPartBytesUnderBudget(t *testing.T) {
 	} {
 		mb := tc.partMB
 		p := &ingestPlan{f: &ingestFlags{partMB: &mb}, partMBSet: tc.set}
-		if got := p.partBytes(&env{engineMemory: tc.engine}); got != tc.want {
+		if got := p.partBytes(tc.engine); got != tc.want {
 			t.Errorf("%s: %d MiB, want %d MiB", tc.name, got>>20, tc.want>>20)
 		}
 	}
