@@ -100,8 +100,9 @@ func TestClickHouseServer(t *testing.T) {
 	for _, tc := range []struct {
 		name, store, sql, want string
 	}{
-		{"read-only insert", roURL, "INSERT INTO blocks (slot) VALUES (1)", "readonly"},
-		{"read-only drop", roURL, "DROP TABLE blocks", "readonly"},
+		{"read-only insert", roURL, "INSERT INTO blocks (slot) VALUES (1)", "Not enough privileges"},
+		{"read-only drop", roURL, "DROP TABLE blocks", "Not enough privileges"},
+		{"read-only keys", roURL, "SELECT count() FROM api_keys", "Not enough privileges"},
 		{"wrong password", fmt.Sprintf("clickhouse://w:nope@127.0.0.1:%d/default", ports[0]), "SELECT 1", "Authentication failed"},
 		{"engine user", fmt.Sprintf("clickhouse://default:@127.0.0.1:%d/default", ports[0]), "SELECT count() FROM transactions", "Not enough privileges"},
 	} {

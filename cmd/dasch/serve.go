@@ -56,6 +56,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	inf := addIngestFlags(fs, false)
 	uf := addUsageFlags(fs)
 	memMB := addMemoryFlag(fs)
+	sqlf := addSQLFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -95,7 +96,14 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err := applyMemory(e, *memMB, true); err != nil {
 		return err
 	}
-	s, closeStore, err := openStore(ctx, e, *url, true)
+	// With --sql-listen the engine runs in a child process, reached as a
+	// clickhouse:// store; *url stays what is logged and decided on.
+	storeURL, stopSQL, sqlFailed, err := serveSQL(ctx, e, fs, sqlf, *url, cancel)
+	if err != nil {
+		return err
+	}
+	defer stopSQL()
+	s, closeStore, err := openStore(ctx, e, storeURL, true)
 	if err != nil {
 		return err
 	}
@@ -260,6 +268,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	<-ingested
 	<-adminDone
 	meter.close(e)
+	if err == nil {
+		err = sqlFailed()
+	}
 	return err
 }
 

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -92,9 +93,21 @@ type Config struct {
 	// ReadOnlyLimits.
 	ReadOnly Limits
 	Cluster  *Cluster
+	// LoopbackUsers log in from 127.0.0.1 and ::1 only, whatever the
+	// listen addresses: the login a process on the same machine holds.
+	LoopbackUsers []string
+	// Hidden are tables (DATABASE.TABLE) the read-only users may not
+	// read; with any, those users are granted SELECT on every other
+	// table and nothing else (no table functions, no dictionaries).
+	Hidden []string
+	// MaxServerMemory, when positive, bounds the memory of every query
+	// together (max_server_memory_usage), as the embedded engine is
+	// bounded by its share of a process's memory budget.
+	MaxServerMemory int64
 }
 
 var (
+	tableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}\.[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 	userName  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 	clusterID = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 )
@@ -154,6 +167,16 @@ func (c *Config) Validate() error {
 		}
 		if u.Password == "" && !c.loopbackOnly() {
 			return fmt.Errorf("clickhouse server: user %q has no password and the server listens beyond loopback", u.Name)
+		}
+	}
+	for _, n := range c.LoopbackUsers {
+		if !seen[n] {
+			return fmt.Errorf("clickhouse server: loopback user %q is not a user", n)
+		}
+	}
+	for _, h := range c.Hidden {
+		if !tableName.MatchString(h) {
+			return fmt.Errorf("clickhouse server: hidden table %q: want DATABASE.TABLE", h)
 		}
 	}
 	if cl := c.Cluster; cl != nil {
@@ -252,6 +275,9 @@ func (c *Config) configXML(usersPath string) string {
 		fmt.Fprintf(&b, "  <openSSL>\n    <server>\n      <certificateFile>%s</certificateFile>\n      <privateKeyFile>%s</privateKeyFile>\n", esc(t.CertFile), esc(t.KeyFile))
 		b.WriteString("      <verificationMode>none</verificationMode>\n      <loadDefaultCAFile>false</loadDefaultCAFile>\n      <cacheSessions>true</cacheSessions>\n      <disableProtocols>sslv2,sslv3,tlsv1,tlsv1_1</disableProtocols>\n      <preferServerCiphers>true</preferServerCiphers>\n    </server>\n  </openSSL>\n")
 	}
+	if c.MaxServerMemory > 0 {
+		fmt.Fprintf(&b, "  <max_server_memory_usage>%d</max_server_memory_usage>\n", c.MaxServerMemory)
+	}
 	fmt.Fprintf(&b, "  <users_config>%s</users_config>\n", esc(usersPath))
 	if cl := c.Cluster; cl != nil {
 		fmt.Fprintf(&b, "  <remote_servers>\n    <%s>\n", cl.Name)
@@ -332,8 +358,24 @@ func (c *Config) usersXML() string {
 	for _, u := range users {
 		sum := sha256.Sum256([]byte(u.Password))
 		fmt.Fprintf(&b, "    <%s>\n      <password_sha256_hex>%s</password_sha256_hex>\n", u.Name, hex.EncodeToString(sum[:]))
-		b.WriteString("      <networks><ip>::/0</ip></networks>\n")
-		fmt.Fprintf(&b, "      <profile>%s</profile>\n      <quota>default</quota>\n    </%s>\n", u.Profile, u.Name)
+		if slices.Contains(c.LoopbackUsers, u.Name) {
+			b.WriteString("      <networks><ip>127.0.0.1</ip><ip>::1</ip></networks>\n")
+		} else {
+			b.WriteString("      <networks><ip>::/0</ip></networks>\n")
+		}
+		fmt.Fprintf(&b, "      <profile>%s</profile>\n      <quota>default</quota>\n", u.Profile)
+		if u.Profile == ProfileReadOnly && len(c.Hidden) > 0 {
+			// Explicit grants replace the default of every privilege: the
+			// profile keeps writes out, these keep the hidden tables out,
+			// whatever a query names them through (a view reads with its
+			// definer's rights only when it has SQL SECURITY DEFINER).
+			b.WriteString("      <grants>\n        <query>GRANT SELECT ON *.*</query>\n")
+			for _, h := range c.Hidden {
+				fmt.Fprintf(&b, "        <query>REVOKE SELECT ON %s</query>\n", h)
+			}
+			b.WriteString("      </grants>\n")
+		}
+		fmt.Fprintf(&b, "    </%s>\n", u.Name)
 	}
 	b.WriteString("  </users>\n  <quotas>\n    <default></default>\n  </quotas>\n</clickhouse>\n")
 	return b.String()

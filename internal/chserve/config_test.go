@@ -38,6 +38,11 @@ func TestValidate(t *testing.T) {
 		{"cluster replica", func(c *Config) { c.Cluster = &Cluster{Name: "c", Shards: [][]string{{"h"}}} }, "want host:port"},
 		{"cluster secret", func(c *Config) { c.Cluster = &Cluster{Name: "c", Shards: [][]string{{"h:1"}}, Secret: "a\x00"} }, "control"},
 		{"dir control", func(c *Config) { c.Dir = "/tmp/\n" }, "control"},
+		{"loopback user", func(c *Config) { c.LoopbackUsers = []string{"w"} }, ""},
+		{"loopback stranger", func(c *Config) { c.LoopbackUsers = []string{"x"} }, "is not a user"},
+		{"hidden", func(c *Config) { c.Hidden = []string{"default.api_keys"} }, ""},
+		{"hidden no database", func(c *Config) { c.Hidden = []string{"api_keys"} }, "DATABASE.TABLE"},
+		{"hidden sql", func(c *Config) { c.Hidden = []string{"d.t; GRANT ALL"} }, "DATABASE.TABLE"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := valid()
@@ -60,6 +65,7 @@ func TestWrite(t *testing.T) {
 	c.Users = append(c.Users, User{Name: "ro", Password: "s&cret<", Profile: ProfileReadOnly})
 	c.TLS = &TLS{CertFile: "/c&.pem", KeyFile: "/k.pem", Port: 9440}
 	c.Cluster = &Cluster{Name: "two", Shards: [][]string{{"127.0.0.1:9000"}, {"127.0.0.1:9001", "h<:9"}}, Secret: "s<&"}
+	c.LoopbackUsers, c.Hidden, c.MaxServerMemory = []string{"w"}, []string{"default.api_keys"}, 1<<30
 	dir := t.TempDir()
 	conf, err := c.Write(filepath.Join(dir, "conf"))
 	if err != nil {
@@ -91,14 +97,17 @@ func TestWrite(t *testing.T) {
 	raw, _ := os.ReadFile(conf)
 	for _, want := range []string{"<tcp_port>9000</tcp_port>", "<http_port>8123</http_port>", "<tcp_port_secure>9440</tcp_port_secure>",
 		"<certificateFile>/c&amp;.pem</certificateFile>", "<secret>s&lt;&amp;</secret>", "<host>h&lt;</host>", "<listen_host>127.0.0.1</listen_host>",
-		"<users_config>" + filepath.Join(dir, "conf", "users.xml") + "</users_config>"} {
+		"<users_config>" + filepath.Join(dir, "conf", "users.xml") + "</users_config>",
+		"<max_server_memory_usage>1073741824</max_server_memory_usage>"} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("config.xml lacks %s:\n%s", want, raw)
 		}
 	}
 	users, _ := os.ReadFile(filepath.Join(dir, "conf", "users.xml"))
 	for _, want := range []string{"<readonly>2</readonly>", "<max_execution_time><min>1</min><max>60</max></max_execution_time>",
-		"<readonly><const/></readonly>", "GRANT SYSTEM LISTEN ON *.*", "<ro>", "<profile>readonly</profile>", "<w>", "<profile>write</profile>"} {
+		"<readonly><const/></readonly>", "GRANT SYSTEM LISTEN ON *.*", "<ro>", "<profile>readonly</profile>", "<w>", "<profile>write</profile>",
+		"<networks><ip>127.0.0.1</ip><ip>::1</ip></networks>\n      <profile>write</profile>",
+		"<profile>readonly</profile>\n      <quota>default</quota>\n      <grants>\n        <query>GRANT SELECT ON *.*</query>\n        <query>REVOKE SELECT ON default.api_keys</query>"} {
 		if !strings.Contains(string(users), want) {
 			t.Errorf("users.xml lacks %s:\n%s", want, users)
 		}
