@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/dasch-labs/dasch/internal/chserve"
-	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/server"
 )
 
@@ -58,7 +57,7 @@ func runClickHouse(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() != 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	c := chserve.Config{Dir: *dir, TCPPort: *tcpPort, HTTPPort: *httpPort, Hidden: schema.SecretTables()}
+	c := chserve.Config{Dir: *dir, TCPPort: *tcpPort, HTTPPort: *httpPort, Hidden: readOnlyHidden()}
 	for _, h := range strings.Split(*listen, ",") {
 		if h = strings.TrimSpace(h); h != "" {
 			c.Listen = append(c.Listen, h)

@@ -181,7 +181,7 @@ func (f *sqlFlags) config(fs *flag.FlagSet, storeURL, password string, engineMem
 			MaxResultBytes:      *f.maxResultMB << 20,
 		},
 		LoopbackUsers:   []string{sqlWriteUser},
-		Hidden:          schema.SecretTables(),
+		Hidden:          readOnlyHidden(),
 		MaxServerMemory: engineMemory,
 	}
 	if err := c.Validate(); err != nil {
@@ -304,6 +304,11 @@ func (s *sqlServer) stop() error {
 	})
 	return err
 }
+
+// readOnlyHidden are the tables read-only logins may not read: the
+// secret ones, and the statements other logins are running (serve's
+// carry its callers' parameters).
+func readOnlyHidden() []string { return append(schema.SecretTables(), "system.processes") }
 
 // newSecret is a random password.
 func newSecret() (string, error) {

@@ -5,14 +5,19 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
 
 	"github.com/dasch-labs/dasch/internal/chtest"
+	"github.com/dasch-labs/dasch/internal/syncbuf"
 )
 
 const analystPassword = "r3ad only"
@@ -96,6 +101,7 @@ func TestServeSQLListen(t *testing.T) {
 		{"keys", "SELECT count() FROM api_keys", "grant SELECT for at least one column on default.api_keys"},
 		{"keys by name", "SELECT * FROM default.api_keys", "grant SELECT ON default.api_keys"},
 		{"keys through merge", "SELECT * FROM merge('default', '^api_keys$')", "no tables"},
+		{"running statements", "SELECT query FROM system.processes", "grant SELECT ON system.processes"},
 		{"a file", "SELECT * FROM file('/etc/passwd', 'LineAsString')", "grant READ ON FILE"},
 		{"result rows", "SELECT signature FROM transactions", "Limit for result exceeded, max rows: 50"},
 		{"execution time", "SELECT sleepEachRow(0.3) FROM numbers(10) SETTINGS max_block_size = 1", "Timeout exceeded"},
@@ -188,5 +194,58 @@ func TestServeSQLListenUsage(t *testing.T) {
 				t.Errorf("%v: %v %s, want %q", tc.args, err, errOut, tc.want)
 			}
 		})
+	}
+}
+
+// TestServeSQLListenChildDies: serve stops, with an error, when the SQL
+// server it reads through ends under it.
+func TestServeSQLListenChildDies(t *testing.T) {
+	storeURL := "embedded:" + filepath.Join(t.TempDir(), "data")
+	mustDasch(t, "migrate", "--store", storeURL)
+	ports, err := chtest.FreePorts(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("DASCH_SQL_PASSWORD", analystPassword)
+	cmd := exec.Command(bin, "serve", "--store", storeURL, "--listen", "127.0.0.1:0",
+		"--sql-listen", fmt.Sprintf("127.0.0.1:%d", ports[0]), "--sql-http-listen", fmt.Sprintf("127.0.0.1:%d", ports[1]))
+	log := &syncbuf.Buffer{}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	defer cmd.Process.Kill()
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(log.String(), "listening on"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not start: %s", log.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// Any thread of serve may have started the child.
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", cmd.Process.Pid))
+	if err != nil || len(tasks) == 0 {
+		t.Skipf("no /proc children lists: %v", err)
+	}
+	var pids []string
+	for _, f := range tasks {
+		raw, _ := os.ReadFile(f)
+		pids = append(pids, strings.Fields(string(raw))...)
+	}
+	if len(pids) != 1 {
+		t.Fatalf("serve has children %v, want the SQL server alone", pids)
+	}
+	child, _ := strconv.Atoi(pids[0])
+	if err := syscall.Kill(child, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(log.String(), "sql server stopped") {
+			t.Errorf("serve exited with %v after its SQL server died: %s", err, log.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve still running after its SQL server died: %s", log.String())
 	}
 }
