@@ -40,7 +40,7 @@ func TestServeSQLListen(t *testing.T) {
 	native := fmt.Sprintf("127.0.0.1:%d", ports[0])
 	base, _, log := serveLogged(t, storeURL, "--ingest", "files:../../testdata/demo",
 		"--sql-listen", native, "--sql-http-listen", fmt.Sprintf("127.0.0.1:%d", ports[1]),
-		"--sql-max-result-rows", "50", "--sql-max-execution-time", "1")
+		"--sql-max-result-rows", "50", "--sql-max-execution-time", "1", "--sql-max-memory-mb", "64")
 
 	conn := analyst(t, native, analystPassword)
 	// clickhouse-go sends a context's deadline as max_execution_time,
@@ -105,6 +105,7 @@ func TestServeSQLListen(t *testing.T) {
 		{"a file", "SELECT * FROM file('/etc/passwd', 'LineAsString')", "grant READ ON FILE"},
 		{"result rows", "SELECT signature FROM transactions", "Limit for result exceeded, max rows: 50"},
 		{"execution time", "SELECT sleepEachRow(0.3) FROM numbers(10) SETTINGS max_block_size = 1", "Timeout exceeded"},
+		{"memory", "SELECT length(groupArray(repeat('x', 1000))) FROM numbers(1000000)", "memory limit exceeded"},
 		{"lifted limit", "SELECT 1 SETTINGS max_result_rows = 0", "shouldn't be less than 1"},
 		{"raised limit", "SELECT 1 SETTINGS max_execution_time = 3600", "shouldn't be greater than 1"},
 		{"readonly setting", "SELECT 1 SETTINGS readonly = 0", "Cannot modify 'readonly'"},
