@@ -65,3 +65,27 @@ func Latest() uint32 {
 	ms := Migrations()
 	return ms[len(ms)-1].Version
 }
+
+// Check reports an error unless the store holds every migration this
+// build knows, without changing it: for a store opened read-only.
+func Check(ctx context.Context, q store.Querier) error {
+	res, err := q.Query(ctx, `SELECT DISTINCT version FROM schema_migrations`, nil)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", TableMigrations, err)
+	}
+	done := make(map[uint32]bool, len(res.Rows))
+	for i := range res.Rows {
+		r := res.Row(i)
+		v := r.U32(0)
+		if err := r.Err(); err != nil {
+			return fmt.Errorf("read %s: %w", TableMigrations, err)
+		}
+		done[v] = true
+	}
+	for _, m := range Migrations() {
+		if !done[m.Version] {
+			return fmt.Errorf("schema: the store lacks migration %d (%s) of this build's %d; open it writable once (dasch migrate)", m.Version, m.Name, Latest())
+		}
+	}
+	return nil
+}

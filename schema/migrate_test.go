@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -292,5 +293,23 @@ func TestEmptyLeavesFreshStore(t *testing.T) {
 		if got[name] != want {
 			t.Errorf("%s: %d rows after Empty, want %d", name, got[name], want)
 		}
+	}
+}
+
+// TestCheck: a store holding every migration passes; one lacking the
+// newest is named.
+func TestCheck(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Open(t)
+	if err := schema.Check(ctx, s); err != nil {
+		t.Fatalf("migrated store: %v", err)
+	}
+	latest := strconv.FormatUint(uint64(schema.Latest()), 10)
+	if err := s.Exec(ctx, "DELETE FROM schema_migrations WHERE version = "+latest, nil); err != nil {
+		t.Fatal(err)
+	}
+	err := schema.Check(ctx, s)
+	if err == nil || !strings.Contains(err.Error(), "lacks migration "+latest) {
+		t.Fatalf("store without migration %s: %v", latest, err)
 	}
 }

@@ -39,6 +39,8 @@ type env struct {
 	// engineMemory is the embedded engine's memory limit for the store
 	// the command opens (applyMemory); 0 leaves the engine's default.
 	engineMemory int64
+	// readOnly opens an embedded store read-only (dial.Options.ReadOnly).
+	readOnly bool
 }
 
 func commands() map[string]command {

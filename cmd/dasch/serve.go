@@ -23,6 +23,7 @@ import (
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/upstream"
 	"github.com/dasch-labs/dasch/store"
+	"github.com/dasch-labs/dasch/store/dial"
 	"github.com/dasch-labs/dasch/usage"
 )
 
@@ -57,9 +58,17 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	uf := addUsageFlags(fs)
 	memMB := addMemoryFlag(fs)
 	sqlf := addSQLFlags(fs)
+	readOnly := addReadOnlyFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if *readOnly && *ingestSpec != "" {
+		return usagef("--read-only and --ingest: a read-only store cannot be indexed into")
+	}
+	if *readOnly && *sqlf.listen != "" {
+		return usagef("--read-only and --sql-listen: the SQL server needs a writable directory; analysts can run dasch sql --read-only beside a read-only serve")
+	}
+	e.readOnly = *readOnly
 	fwd, err := upstreamFlag(*upstreamURL, *ingestSpec, *upstreamTimeout)
 	if err != nil {
 		return err
@@ -108,6 +117,15 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeStore()
+	if dial.ReadOnly(s) {
+		if plan != nil {
+			return fmt.Errorf("serve --ingest: the store %s opened read-only (the directory is not writable)", *url)
+		}
+		if *uf.log {
+			e.log.Info("request log off: the store is read-only")
+			*uf.log = false
+		}
+	}
 
 	keys := auth.NewChecker(s)
 	if err := keys.Refresh(ctx); err != nil {

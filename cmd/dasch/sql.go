@@ -23,9 +23,11 @@ func runSQL(ctx context.Context, e *env, args []string) error {
 	format := fs.String("format", "table", "output: table, tsv or json (one object per line)")
 	raw := fs.Bool("raw", false, "print FixedString keys as raw bytes instead of base58")
 	memMB := addMemoryFlag(fs)
+	readOnly := addReadOnlyFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	e.readOnly = *readOnly
 	if fs.NArg() != 1 {
 		return usagef("expected one SQL statement (quote it)")
 	}

@@ -16,11 +16,18 @@ import (
 
 // openStore opens url (see cmdkit.OpenStore).
 func openStore(ctx context.Context, e *env, url string, migrate bool) (arrowstore.Store, func(), error) {
-	return cmdkit.OpenStoreWith(ctx, e.log, url, migrate, dial.Options{EngineMemory: e.engineMemory})
+	return cmdkit.OpenStoreWith(ctx, e.log, url, migrate, dial.Options{EngineMemory: e.engineMemory, ReadOnly: e.readOnly})
 }
 
 // tempDir makes a run's temporary directory (see cmdkit.TempDir).
 func tempDir(e *env, pattern string) (*tempdir.Dir, error) { return cmdkit.TempDir(e.log, pattern) }
+
+// addReadOnlyFlag is --read-only, of the commands that can read a store
+// without writing it.
+func addReadOnlyFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("read-only", false, "open an embedded store read-only, as a snapshot or backup is read: every write refused, no merges, "+
+		"any number of read-only processes beside each other but none beside a writer (a directory this process cannot write opens so by itself)")
+}
 
 // addMemoryFlag is --memory-budget, of the commands that open a store
 // for long or heavy work.

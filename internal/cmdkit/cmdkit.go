@@ -30,7 +30,13 @@ func OpenStoreWith(ctx context.Context, log *slog.Logger, url string, migrate bo
 			log.Warn("closing store", "err", err)
 		}
 	}
-	if migrate {
+	switch {
+	case migrate && dial.ReadOnly(s):
+		if err := schema.Check(ctx, s); err != nil {
+			closer()
+			return nil, nil, err
+		}
+	case migrate:
 		if _, err := schema.Migrate(ctx, s); err != nil {
 			closer()
 			return nil, nil, fmt.Errorf("migrate: %w", err)

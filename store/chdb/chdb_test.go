@@ -35,6 +35,16 @@ func TestMain(m *testing.M) {
 		_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
 		db.Close()
 		os.Exit(0)
+	case "hold-ro":
+		db, err := chdb.Open(context.Background(), os.Getenv("DASCH_CHDB_DIR_ARG"), chdb.Options{PoolSize: 1, ReadOnly: true})
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		fmt.Println("ready")
+		_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
+		db.Close()
+		os.Exit(0)
 	case "allocator":
 		fmt.Println(allocatorOptions(os.Getenv("DASCH_CHDB_DIR_ARG"), os.Getenv("DASCH_CHDB_ALLOC_ARG")))
 		os.Exit(0)

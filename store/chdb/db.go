@@ -50,6 +50,12 @@ type Options struct {
 	// A JE_MALLOC_CONF in the environment wins over both.
 	Allocator string
 	Logger    *slog.Logger
+	// ReadOnly opens the directory for reading only: every table refuses
+	// writes and the engine runs no merges or mutations on it, so a
+	// snapshot or backup is read as it is. Any number of read-only
+	// processes may share a directory, but not with a writer. A directory
+	// this process cannot write is opened read-only whatever this says.
+	ReadOnly bool
 }
 
 // DB is an embedded ClickHouse engine on one data directory.
@@ -67,6 +73,9 @@ type DB struct {
 	args    []string
 	partsMu sync.Mutex
 	parts   map[*part]struct{}
+	// readOnly: opened read-only, the engine running on scratch.
+	readOnly bool
+	scratch  string
 }
 
 type conn struct{ c *C.chdb_connection }
@@ -111,16 +120,35 @@ func Open(ctx context.Context, dir string, opts Options) (*DB, error) {
 	if err := loadLocked(opts.LibPath, opts.Allocator); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
-		return nil, fmt.Errorf("embedded store: create %s: %w", abs, err)
+	if !opts.ReadOnly {
+		if err := os.MkdirAll(abs, 0o755); err != nil && !errors.Is(err, syscall.EROFS) && !errors.Is(err, syscall.EACCES) {
+			return nil, fmt.Errorf("embedded store: create %s: %w", abs, err)
+		}
 	}
-	lock, err := lockDir(abs)
+	lock, readOnly, err := lockDir(abs, opts.ReadOnly)
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{dir: abs, pool: make(chan *conn, opts.PoolSize), lock: lock, log: opts.Logger, piece: appendPiece}
+	if readOnly && !opts.ReadOnly {
+		opts.Logger.Info("embedded store opened read-only: the directory is not writable", "dir", abs)
+	}
+	db := &DB{dir: abs, pool: make(chan *conn, opts.PoolSize), lock: lock, log: opts.Logger, piece: appendPiece, readOnly: readOnly}
 	args := []string{"dasch", "--path=" + abs}
+	if readOnly {
+		scratch, err := readOnlyPath(abs)
+		if err != nil {
+			db.release()
+			return nil, err
+		}
+		db.scratch = scratch
+		args = []string{"dasch", "--path=" + scratch, "--config-file=" + filepath.Join(scratch, "readonly.xml")}
+	}
 	settings := store.WithDefaults(opts.Settings)
+	if readOnly {
+		// Statements that write are refused before they reach a table;
+		// settings may still change.
+		settings["readonly"] = "2"
+	}
 	names := make([]string, 0, len(settings))
 	for k := range settings {
 		names = append(names, k)
@@ -136,7 +164,7 @@ func Open(ctx context.Context, dir string, opts Options) (*DB, error) {
 		free()
 		if c == nil {
 			db.closeConnsLocked()
-			lock.Close()
+			db.release()
 			return nil, fmt.Errorf("embedded engine: cannot open %s (connection %d of %d refused; is another process using it, or are the settings valid?)", abs, i+1, opts.PoolSize)
 		}
 		cn := &conn{c: c}
@@ -148,27 +176,67 @@ func Open(ctx context.Context, dir string, opts Options) (*DB, error) {
 	return db, nil
 }
 
-// lockDir takes an exclusive advisory lock so a second process gets a clear
-// error instead of the engine's own failure deep inside connect.
-func lockDir(dir string) (*os.File, error) {
+// lockDir takes an advisory lock so a second process gets a clear error
+// instead of the engine's own failure deep inside connect: exclusive for
+// a writer, shared for readers. A directory whose lock file cannot be
+// opened for writing is read-only to this process: it is locked shared
+// through a read-only descriptor if the file exists, else not at all (no
+// writer can run there without making it). It reports whether the
+// directory is to be opened read-only.
+func lockDir(dir string, readOnly bool) (*os.File, bool, error) {
 	path := filepath.Join(dir, ".dasch.lock")
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("embedded store: open lock %s: %w", path, err)
+		if !errors.Is(err, syscall.EROFS) && !errors.Is(err, syscall.EACCES) && !errors.Is(err, syscall.EPERM) {
+			return nil, false, fmt.Errorf("embedded store: open lock %s: %w", path, err)
+		}
+		if _, serr := os.Stat(dir); serr != nil {
+			return nil, false, fmt.Errorf("embedded store: %w", serr)
+		}
+		readOnly = true
+		if f, err = os.Open(path); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, true, nil
+			}
+			return nil, false, fmt.Errorf("embedded store: open lock %s: %w", path, err)
+		}
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	how := syscall.LOCK_EX
+	if readOnly {
+		how = syscall.LOCK_SH
+	}
+	if err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB); err != nil {
 		pid, _ := os.ReadFile(path)
 		f.Close()
 		holder := strings.TrimSpace(string(pid))
 		if holder == "" {
 			holder = "unknown"
 		}
-		return nil, fmt.Errorf("%w: %s is locked by another process (pid %s): stop it (one process per data directory) or use another directory", ErrLocked, dir, holder)
+		if readOnly {
+			return nil, false, fmt.Errorf("%w: %s is being written by another process (pid %s); a read-only open needs no writer on it", ErrLocked, dir, holder)
+		}
+		return nil, false, fmt.Errorf("%w: %s is locked by another process (pid %s): stop it (one process per data directory, or any number opened read-only) or use another directory", ErrLocked, dir, holder)
 	}
-	_ = f.Truncate(0)
-	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	return f, nil
+	if !readOnly {
+		_ = f.Truncate(0)
+		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	return f, readOnly, nil
 }
+
+// release drops the directory lock and a read-only open's scratch path.
+func (db *DB) release() error {
+	if db.scratch != "" {
+		os.RemoveAll(db.scratch)
+	}
+	if db.lock == nil {
+		return nil
+	}
+	return db.lock.Close()
+}
+
+// ReadOnly reports whether the store was opened read-only.
+func (db *DB) ReadOnly() bool { return db.readOnly }
 
 // Dir is the data directory.
 func (db *DB) Dir() string { return db.dir }
@@ -196,7 +264,7 @@ func (db *DB) Close() error {
 	defer engine.mu.Unlock()
 	db.closeConnsLocked()
 	engine.dir = ""
-	return db.lock.Close()
+	return db.release()
 }
 
 func (db *DB) closeConnsLocked() {

@@ -68,7 +68,13 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 		engine.mu.Unlock()
 		return fmt.Errorf("clickhouse server: create %s: %w", abs, err)
 	}
-	lock, err := lockDir(abs)
+	lock, readOnly, err := lockDir(abs, false)
+	if err == nil && readOnly {
+		if lock != nil {
+			lock.Close()
+		}
+		err = fmt.Errorf("clickhouse server: %s is not writable", abs)
+	}
 	if err != nil {
 		engine.mu.Unlock()
 		return err

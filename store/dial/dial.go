@@ -24,6 +24,9 @@ type Options struct {
 	// in bytes (max_server_memory_usage): past it a query fails with
 	// "memory limit exceeded". A server store keeps its own.
 	EngineMemory int64
+	// ReadOnly opens an embedded store read-only (chdb.Options.ReadOnly);
+	// a server's logins say what they may do instead.
+	ReadOnly bool
 }
 
 // Open opens the store named by url.
@@ -39,15 +42,25 @@ func OpenWith(ctx context.Context, url string, log *slog.Logger, o Options) (arr
 		if dir == "" {
 			return nil, fmt.Errorf("store %q: embedded needs a directory, e.g. embedded:./data", url)
 		}
-		opts := chdb.Options{Logger: log}
+		opts := chdb.Options{Logger: log, ReadOnly: o.ReadOnly}
 		if o.EngineMemory > 0 {
 			opts.Settings = map[string]string{"max_server_memory_usage": strconv.FormatInt(o.EngineMemory, 10)}
 		}
 		return chdb.Open(ctx, dir, opts)
 	case strings.HasPrefix(url, "clickhouse://"):
+		if o.ReadOnly {
+			return nil, fmt.Errorf("store %q: read-only opens an embedded store; on a server, connect as a readonly user", url)
+		}
 		return chserver.Open(ctx, url, chserver.Options{Logger: log})
 	}
 	return nil, fmt.Errorf("store %q: unknown scheme; use embedded:DIR or clickhouse://user:pass@host:9000/db", url)
+}
+
+// ReadOnly reports whether s was opened read-only (asked for, or an
+// embedded directory this process cannot write).
+func ReadOnly(s arrowstore.Store) bool {
+	r, ok := s.(interface{ ReadOnly() bool })
+	return ok && r.ReadOnly()
 }
 
 // Close closes s and, for the embedded engine, stops its threads: call it
