@@ -12,6 +12,8 @@ import (
 type Events struct {
 	// Compressed are the Bubblegum leaf changes, in execution order.
 	Compressed []CompressedEvent `json:"compressed,omitempty"`
+	// Swap is the swap the transaction made (chain/parsed/swap.go).
+	Swap *SwapEvent `json:"swap,omitempty"`
 }
 
 // CompressedEvent is one compressed NFT changed by one Bubblegum

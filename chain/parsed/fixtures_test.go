@@ -16,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 const root = "../../testdata"
 
 // fixtureTxs reads every real transaction of the repository fixtures: the
-// demo block and the DAS and Photon corpora, by signature.
+// demo block, the DAS and Photon corpora and the swaps, by signature.
 func fixtureTxs(t testing.TB) map[string]*solana.Tx {
 	t.Helper()
 	out := map[string]*solana.Tx{}
@@ -44,8 +44,14 @@ func fixtureTxs(t testing.TB) map[string]*solana.Tx {
 			out[tx.Signature().String()] = tx
 		}
 	}
+	// Swaps through the programs the swap recogniser knows (sources in
+	// testdata/NOTICE).
+	dirs := []string{"testdata/swaps"}
 	for _, dir := range []string{"das/transactions", "photon/transactions", "demo/e2e_mint_and_transfer_transactions"} {
-		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d os.DirEntry, err error) error {
+		dirs = append(dirs, filepath.Join(root, dir))
+	}
+	for _, dir := range dirs {
+		err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".json") {
 				return err
 			}

@@ -39,6 +39,9 @@ type Transaction struct {
 	// TokenOwners are the owners the token balances name, each once,
 	// changed or not: whose activity the transaction also is.
 	TokenOwners []solana.Pubkey `json:"-"`
+	// Swaps are the legs of the swap in events.swap, leg 0 the whole
+	// swap; nil when the transaction swapped nothing dasch recognises.
+	Swaps []SwapLeg `json:"-"`
 }
 
 // TxError is the error of a failed transaction: as the node gave it, and
@@ -168,7 +171,11 @@ func Parse(tx *solana.Tx) *Transaction {
 		p.NativeTransfers = []NativeTransfer{}
 		p.TokenTransfers = []TokenTransfer{}
 	}
+	c.swaps(p)
 	p.Type, p.Description = summarize(tx, p, c)
 	p.Source = source(tx)
+	if p.Events.Swap != nil {
+		p.Source = p.Events.Swap.proto.source
+	}
 	return p
 }

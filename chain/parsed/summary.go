@@ -26,6 +26,9 @@ func summarize(tx *solana.Tx, p *Transaction, c *context) (string, string) {
 	if tx.Failed() || len(tx.Instructions) == 0 {
 		return TypeUnknown, ""
 	}
+	if p.Events.Swap != nil {
+		return TypeSwap, swapDescription(p.Events.Swap)
+	}
 	if ev := p.Events.Compressed; len(ev) > 0 {
 		return compressedSummary(p, ev[0])
 	}
