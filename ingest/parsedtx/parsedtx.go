@@ -1,7 +1,7 @@
 // Package parsedtx files every indexed transaction's parsed-events answer
-// (parsed_transactions), parsed once at ingest, and an entry per address
-// it concerns (address_transactions), the history the parsed-events API
-// pages through. Vote transactions are left out: they are most of the
+// (parsed_transactions), parsed once at ingest, an entry per address it
+// concerns (address_transactions), the history the parsed-events API
+// pages through, and the legs of the swap it made (token_swaps). Vote transactions are left out: they are most of the
 // chain and no one's activity.
 package parsedtx
 
@@ -20,7 +20,8 @@ import (
 	"github.com/dasch-labs/dasch/schema"
 )
 
-// Decoder writes parsed_transactions and address_transactions.
+// Decoder writes parsed_transactions, address_transactions and
+// token_swaps.
 type Decoder struct{}
 
 var _ decode.Decoder = Decoder{}
@@ -29,7 +30,9 @@ var _ decode.Decoder = Decoder{}
 func (Decoder) Name() string { return "parsed_events" }
 
 // Tables implements decode.Decoder.
-func (Decoder) Tables() []arrowbatch.Table { return []arrowbatch.Table{ParsedTable(), AddressTable()} }
+func (Decoder) Tables() []arrowbatch.Table {
+	return []arrowbatch.Table{ParsedTable(), AddressTable(), SwapTable()}
+}
 
 // DecodeAccount implements decode.Decoder: parsed events come from
 // transactions only.
@@ -53,6 +56,9 @@ func (Decoder) DecodeTx(tx *solana.Tx, out *decode.Batch) error {
 	out.Add(&ParsedRow{Signature: sig, Slot: tx.Slot, TxIndex: tx.TxIndex, BlockTime: bt, Failed: tx.Failed(), Parsed: doc})
 	for _, a := range Addresses(tx, p) {
 		out.Add(&AddressRow{Address: a, Slot: tx.Slot, TxIndex: tx.TxIndex, Signature: sig, BlockTime: bt})
+	}
+	for _, r := range swapRows(tx, p, bt) {
+		out.Add(r)
 	}
 	return nil
 }
