@@ -132,7 +132,7 @@ type leg struct {
 // amounts of the whole swap are the user's balance changes; the legs'
 // are the token transfers each pool swap made.
 func (c *context) swaps(p *Transaction) {
-	if c.tx.Failed() {
+	if c.tx.Failed() || !c.invokesSwapProgram() {
 		return
 	}
 	fl := c.flat()
@@ -174,7 +174,7 @@ func (c *context) swaps(p *Transaction) {
 	if k, ok := c.accountKey(fl[head.pos].ix, head.spec.user); ok && c.signer(int(fl[head.pos].ix.Accounts[head.spec.user])) {
 		user = k
 	}
-	whole, ok := c.wholeSwap(fl, user.String(), legs)
+	whole, ok := c.wholeSwap(fl, user, legs)
 	if !ok {
 		return
 	}
@@ -214,6 +214,21 @@ func (c *context) swaps(p *Transaction) {
 	}
 	p.Events.Swap = ev
 	p.Swaps = ev.legs
+}
+
+// invokesSwapProgram is the cheap test most transactions stop at.
+func (c *context) invokesSwapProgram() bool {
+	for i := range c.tx.Instructions {
+		if _, ok := swapProtocols[c.tx.Instructions[i].ProgramID]; ok {
+			return true
+		}
+	}
+	for i := range c.tx.Inner {
+		if _, ok := swapProtocols[c.tx.Inner[i].ProgramID]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 func summaryOf(l SwapLeg) SwapSummary {
@@ -269,10 +284,9 @@ func (c *context) leg(fl []flatIx, f found) leg {
 	l := leg{found: f, program: ix.ProgramID}
 	l.inKey, l.inMint, l.inDec = c.mintOf(ix, f.spec.in)
 	l.outKey, l.outMint, l.outDec = c.mintOf(ix, f.spec.out)
-	userKey := ""
-	if k, ok := c.accountKey(ix, f.spec.user); ok {
-		userKey = k.String()
-	}
+	userKey, hasUser := c.accountKey(ix, f.spec.user)
+	inKey, hasIn := c.accountKey(ix, f.spec.in)
+	outKey, hasOut := c.accountKey(ix, f.spec.out)
 	if f.spec.nativeIn {
 		l.inMint, l.inDec = wsolMint.String(), 9
 	}
@@ -289,10 +303,10 @@ func (c *context) leg(fl []flatIx, f found) leg {
 			}
 			src, _ := c.accountKey(cix, o.token.source)
 			dst, _ := c.accountKey(cix, o.token.dest)
-			if !f.spec.nativeIn && l.inKey != "" && src.String() == l.inKey {
+			if !f.spec.nativeIn && hasIn && src == inKey {
 				l.in += o.token.amount
 			}
-			if !f.spec.nativeOut && l.outKey != "" && dst.String() == l.outKey {
+			if !f.spec.nativeOut && hasOut && dst == outKey {
 				l.out += o.token.amount
 			}
 		case systemID:
@@ -300,7 +314,7 @@ func (c *context) leg(fl []flatIx, f found) leg {
 			if err != nil || o.native == nil || !f.spec.nativeIn {
 				continue
 			}
-			if from, ok := c.accountKey(cix, o.native.from); ok && from.String() == userKey {
+			if from, ok := c.accountKey(cix, o.native.from); ok && hasUser && from == userKey {
 				l.in += o.native.lamports
 			}
 		case pumpFunID:
@@ -352,7 +366,7 @@ func children(fl []flatIx, pos int) []int {
 // the balances agree, else the only mint that fell and the only one that
 // rose; an amount the balances do not show (the same mint in and out)
 // is the legs'.
-func (c *context) wholeSwap(fl []flatIx, user string, legs []leg) (leg, bool) {
+func (c *context) wholeSwap(fl []flatIx, user solana.Pubkey, legs []leg) (leg, bool) {
 	delta, dec, order, acct := c.userDeltas(fl, user)
 	var w leg
 	var first, last *leg
@@ -422,7 +436,8 @@ func (c *context) wholeSwap(fl []flatIx, user string, legs []leg) (leg, bool) {
 // SOL mint), the decimals of each mint, the mints in the order the
 // balances first name them, and the user's token account of each mint
 // whose balance changed the most.
-func (c *context) userDeltas(fl []flatIx, user string) (map[string]*big.Int, map[string]int, []string, map[string]string) {
+func (c *context) userDeltas(fl []flatIx, userKey solana.Pubkey) (map[string]*big.Int, map[string]int, []string, map[string]string) {
+	user := userKey.String()
 	delta := map[string]*big.Int{}
 	dec := map[string]int{wsolMint.String(): 9}
 	acct := map[string]string{}
@@ -440,7 +455,7 @@ func (c *context) userDeltas(fl []flatIx, user string) (map[string]*big.Int, map
 	own := map[int]bool{}
 	if c.bal.pre != nil {
 		for i, k := range c.tx.AccountKeys {
-			if k.String() == user {
+			if k == userKey {
 				own[i] = true
 				v := new(big.Int).SetUint64(c.bal.post[i])
 				add(sol, v.Sub(v, new(big.Int).SetUint64(c.bal.pre[i])))
@@ -500,7 +515,7 @@ func (c *context) userDeltas(fl []flatIx, user string) (map[string]*big.Int, map
 		// An account empty before and after held wrapped SOL for the
 		// swap only.
 		temporary := c.bal.pre != nil && c.bal.pre[to] == 0 && c.bal.post[to] == 0
-		if c.tx.AccountKeys[from].String() == user && !own[to] && !temporary {
+		if c.tx.AccountKeys[from] == userKey && !own[to] && !temporary {
 			add(sol, new(big.Int).SetUint64(o.native.lamports))
 		}
 	}
