@@ -73,4 +73,38 @@ func TestIngestSwaps(t *testing.T) {
 			t.Errorf("row %d has no block time", i)
 		}
 	}
+
+	// The analyst queries of docs/schema.md run on it.
+	vol, err := s.Query(ctx, `SELECT toDate(fromUnixTimestamp(block_time)) AS day, base58Encode(mint) AS mint,
+		sum(amount) AS volume, count() AS swaps
+		FROM (SELECT block_time, input_mint AS mint, in_amount / pow(10, input_decimals) AS amount
+		      FROM token_swaps FINAL WHERE leg = 0
+		      UNION ALL
+		      SELECT block_time, output_mint, out_amount / pow(10, output_decimals)
+		      FROM token_swaps FINAL WHERE leg = 0)
+		GROUP BY day, mint ORDER BY day DESC, volume DESC LIMIT 20`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	solSwaps := 0
+	for _, r := range vol.Rows {
+		if r[1] == sol {
+			solSwaps += int(r[3].(uint64))
+		}
+	}
+	if len(vol.Rows) != 4 || solSwaps != 3 {
+		t.Errorf("volume per mint per day: %v", vol.Rows)
+	}
+	mine, err := s.Query(ctx, `SELECT slot, base58Encode(signature) AS signature, protocol,
+		base58Encode(input_mint) AS sold, in_amount / pow(10, input_decimals) AS sold_amount,
+		base58Encode(output_mint) AS bought, out_amount / pow(10, output_decimals) AS bought_amount
+		FROM token_swaps FINAL
+		WHERE leg = 0 AND user = base58Decode('G2341KGbNxuSAfCfqNuPhfLQtPB94hPfgyVPC89Faor4')
+		ORDER BY slot DESC, tx_index DESC LIMIT 20`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mine.Rows) != 1 || mine.Rows[0][5] != "8k1DvnFBsbuWJw2t4JqTibR7cAgqadMveqiykMr1pump" || fmt.Sprint(mine.Rows[0][4]) != "0.003682999" {
+		t.Errorf("swaps of a user: %v", mine.Rows)
+	}
 }
