@@ -278,6 +278,10 @@ func sampleRows(t *testing.T) (decode.Decoder, map[string]arrowbatch.Row) {
 		t.Fatal(err)
 	}
 	out.Add(&arrowbatch.DeadLetterRow{Source: "files:x", Kind: "transaction", Key: "k", Slot: slot, Error: "bad", Payload: []byte("{")})
+	// The sample transaction failed, so it swapped nothing: a leg as
+	// parsedtx files one.
+	out.Add(&parsedtx.SwapRow{Slot: slot, TxIndex: 3, Signature: sig, Leg: 1, BlockTime: blockTime, Protocol: "RAYDIUM", ProgramID: key(2), User: key(1),
+		InputMint: key(5), OutputMint: key(6), InAmount: 7, OutAmount: 9, InputDecimals: 6, OutputDecimals: 9})
 
 	stateTree, addrTree := key(10), key(12)
 	trees := light.NewTreeMap(map[solana.Pubkey]light.TreeInfo{
