@@ -276,7 +276,7 @@ func (c *context) mintOf(ix *solana.Instruction, pos int) (key, mint string, dec
 }
 
 // leg reads one pool swap: its mints from the balances of the user-side
-// accounts it names, its amounts from the transfers it made from and to
+// accounts it names (else from the transferChecked moving them), its amounts from the transfers it made from and to
 // them (lamports from the user for a Pump.fun buy, the trade event for a
 // Pump.fun sell).
 func (c *context) leg(fl []flatIx, f found) leg {
@@ -305,9 +305,15 @@ func (c *context) leg(fl []flatIx, f found) leg {
 			dst, _ := c.accountKey(cix, o.token.dest)
 			if !f.spec.nativeIn && hasIn && src == inKey {
 				l.in += o.token.amount
+				if l.inMint == "" {
+					l.inMint, l.inDec = c.checkedMint(cix, o.token)
+				}
 			}
 			if !f.spec.nativeOut && hasOut && dst == outKey {
 				l.out += o.token.amount
+				if l.outMint == "" {
+					l.outMint, l.outDec = c.checkedMint(cix, o.token)
+				}
 			}
 		case systemID:
 			o, err := safeDecode(decodeSystem, cix.Data, len(cix.Accounts))
@@ -328,6 +334,17 @@ func (c *context) leg(fl []flatIx, f found) leg {
 		}
 	}
 	return l
+}
+
+// checkedMint is the mint and decimals a transferChecked names: the
+// mint of an account the balances do not list (one opened and closed
+// within the transaction, as wrapped SOL often is).
+func (c *context) checkedMint(ix *solana.Instruction, m *tokenMove) (string, int) {
+	k, ok := c.accountKey(ix, m.mint)
+	if !ok || m.decimals < 0 {
+		return "", 0
+	}
+	return k.String(), m.decimals
 }
 
 func decodeTokenFor(id solana.Pubkey) decodeFunc {

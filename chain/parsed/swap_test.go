@@ -441,6 +441,7 @@ func TestPumpTradeEvent(t *testing.T) {
 func TestSwapFixtures(t *testing.T) {
 	txs := fixtureTxs(t)
 	pk := solana.MustParsePubkey
+	sol := wsolMint.String()
 	for _, tc := range []struct {
 		sig, desc string
 		legs      []SwapLeg
@@ -459,6 +460,31 @@ func TestSwapFixtures(t *testing.T) {
 			"G2341KGbNxuSAfCfqNuPhfLQtPB94hPfgyVPC89Faor4 swapped 0.003682999 SOL for 4374.143343 8k1DvnFBsbuWJw2t4JqTibR7cAgqadMveqiykMr1pump via PumpSwap",
 			[]SwapLeg{{Protocol: "PUMP_AMM", ProgramID: pumpAMMID, User: pk("G2341KGbNxuSAfCfqNuPhfLQtPB94hPfgyVPC89Faor4"), InputMint: wsolMint,
 				OutputMint: pk("8k1DvnFBsbuWJw2t4JqTibR7cAgqadMveqiykMr1pump"), InAmount: 3682999, OutAmount: 4374143343, InputDecimals: 9, OutputDecimals: 6}}},
+		// Jupiter routes (MetaMask's mocks): pools dasch knows are legs,
+		// the others are in the whole swap only.
+		{"2pfnv4drhnitfzCFKxiRoJMzFQpG7wZ9mpRQVk7xm5TQ27g6FZH95HVF6KgwQBS872yGtyhuq57jXXS1y29ub11",
+			"DtMUkCoeyzs35B6EpQQxPyyog6TRwXxV1W1Acp8nWBNa swapped 0.01 EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v for 2583.728601 HaMv3cdfDW6357yjpDur6kb6w52BUPJrMJpR76tjpump via Jupiter",
+			[]SwapLeg{
+				fixtureLeg("JUPITER", jupiterID, "DtMUkCoeyzs35B6EpQQxPyyog6TRwXxV1W1Acp8nWBNa", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "HaMv3cdfDW6357yjpDur6kb6w52BUPJrMJpR76tjpump", 10000, 2583728601, 6, 6),
+				fixtureLeg("METEORA", meteoraDLMMID, "DtMUkCoeyzs35B6EpQQxPyyog6TRwXxV1W1Acp8nWBNa", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", sol, 10000, 73111, 6, 9),
+				fixtureLeg("PUMP_FUN", pumpFunID, "DtMUkCoeyzs35B6EpQQxPyyog6TRwXxV1W1Acp8nWBNa", sol, "HaMv3cdfDW6357yjpDur6kb6w52BUPJrMJpR76tjpump", 73103, 2583728601, 9, 6),
+			}},
+		{"4VhDRLUK5QDZ6kgN9PCeEoztUraCibwYA3XaLZUKhfwWxqeN96Qg7Ep4w2j5C1VtggbuU6dqkGczGC537byu9hG3",
+			"8VCfQcnssNJznDqDoDDuzoKhdxgZWwwe5ikcKbAVWet5 swapped 0.05 6p6xgHyF7AeE6TZkSmFsko444wqoP15icUSqi2jfGiPN for 1.265445 JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN via Jupiter",
+			[]SwapLeg{
+				fixtureLeg("JUPITER", jupiterID, "8VCfQcnssNJznDqDoDDuzoKhdxgZWwwe5ikcKbAVWet5", "6p6xgHyF7AeE6TZkSmFsko444wqoP15icUSqi2jfGiPN", "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN", 50000, 1265445, 6, 6),
+				fixtureLeg("ORCA", whirlpoolID, "8VCfQcnssNJznDqDoDDuzoKhdxgZWwwe5ikcKbAVWet5", sol, "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN", 3679489, 1265445, 9, 6),
+			}},
+		{"2X4vKsDS56avumw6jh6Z5wj28GNvK5UkMfY1Ta2Mtouic886EGAraa1gsCJ5rkXyHCeL9p2wHRty3QHAhjf352Dp",
+			"3xTPAZxmpwd8GrNEKApaTw6VH4jqJ31WFXUvQzgwhR7c swapped 0.00099125 SOL for 0.167225 EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v via Jupiter",
+			[]SwapLeg{fixtureLeg("JUPITER", jupiterID, "3xTPAZxmpwd8GrNEKApaTw6VH4jqJ31WFXUvQzgwhR7c", sol, "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", 991250, 167225, 9, 6)}},
+		// Raydium AMM v4, the output account opened by the swap.
+		{"QfFVu1P4ji8EFTor4BcRYS84wipv2RJDhyzi3w3YQgv1D8mxz2RhF9cKxi4k6DZdtzDRPL6a346HboDUAsSUCfV",
+			"FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6 swapped 0.01 SOL for 4036.960523 DNrmDMs2czDaAwgzg2BmvM7Jn5ZqA6VN5huRqCrSpump via Raydium",
+			[]SwapLeg{fixtureLeg("RAYDIUM", raydiumAMMID, "FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6", sol, "DNrmDMs2czDaAwgzg2BmvM7Jn5ZqA6VN5huRqCrSpump", 10000000, 4036960523, 9, 6)}},
+		// Failed Jupiter swaps swap nothing.
+		{"43VK3TtYjN21VG13f2EPvNJxmML38GB8QbTDVtFifzeDW3LQpmLtFdLjERAKwy3k4RUe4Hizmdrj4Nyjm5vYKDBx", "", nil},
+		{"58FymkjJUeSFGeEdaUQZbhHP5tdwwvbRR8BfKfuEgfYznqDqsApRBk8LCtiKny9EjQZBNi5NxGvLjR6F3gY6rxn1", "", nil},
 	} {
 		t.Run(tc.sig[:8], func(t *testing.T) {
 			tx, ok := txs[tc.sig]
@@ -466,10 +492,15 @@ func TestSwapFixtures(t *testing.T) {
 				t.Fatal("no fixture")
 			}
 			p := Parse(tx)
-			if p.Type != TypeSwap || p.Description != tc.desc {
+			if (p.Type == TypeSwap) != (tc.legs != nil) || p.Description != tc.desc {
 				t.Errorf("%q %q", p.Type, p.Description)
 			}
 			checkLegs(t, p, tc.legs)
 		})
 	}
+}
+
+func fixtureLeg(source string, program solana.Pubkey, user, in, out string, inAmount, outAmount uint64, inDec, outDec uint8) SwapLeg {
+	return SwapLeg{Protocol: source, ProgramID: program, User: solana.MustParsePubkey(user), InputMint: solana.MustParsePubkey(in),
+		OutputMint: solana.MustParsePubkey(out), InAmount: inAmount, OutAmount: outAmount, InputDecimals: inDec, OutputDecimals: outDec}
 }
