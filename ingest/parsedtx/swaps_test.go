@@ -15,16 +15,19 @@ import (
 
 const swapFixtures = "../../chain/parsed/testdata/swaps"
 
-// TestIngestSwaps runs the real swap fixtures through ingest: each
-// transaction files the swap its user made as leg 0, the columns keeping
-// the migration's meaning (raw amounts, the mints' decimals, SOL as the
-// wrapped SOL mint).
+// TestIngestSwaps runs real swap fixtures through ingest: each
+// transaction files the swap its user made as leg 0 and a route its pool
+// swaps after it, the columns keeping the migration's meaning (raw
+// amounts, the mints' decimals, SOL as the wrapped SOL mint); a failed
+// swap files nothing.
 func TestIngestSwaps(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
 	// In slot order: a file list must not go back in slots.
 	var files []string
 	for _, sig := range []string{
+		"2pfnv4drhnitfzCFKxiRoJMzFQpG7wZ9mpRQVk7xm5TQ27g6FZH95HVF6KgwQBS872yGtyhuq57jXXS1y29ub11", // a Jupiter route
+		"43VK3TtYjN21VG13f2EPvNJxmML38GB8QbTDVtFifzeDW3LQpmLtFdLjERAKwy3k4RUe4Hizmdrj4Nyjm5vYKDBx", // failed: no row
 		"5bvyp1nob51M6FCjCeZd68AjXFWJJEvdqkHu9ZCeRt6sMz5wpUiTi3LPBEuonUHuVg8LwzSnx5MX2RFGSv6Mb36v",
 		"2zNeSn8cJpTAW51NR8ZUHEXc5wVwerumVEk4iJFyAYdTHMjy49wumkZvWLkaeB8CD5YmjuJ3AjcbrBYBzAVKdEdD",
 		"2cd7QQSByKy6Y6eddUmQzVwZp5hfrbyhz4osnsf9gmi2EhoScvBoCs5hgJ8WpADH7zhxtQqUcCwBok49KWJ4iJPw",
@@ -48,7 +51,12 @@ func TestIngestSwaps(t *testing.T) {
 		t.Fatal(err)
 	}
 	const sol = "So11111111111111111111111111111111111111112"
+	const user = "DtMUkCoeyzs35B6EpQQxPyyog6TRwXxV1W1Acp8nWBNa"
+	const usdc, cobie = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "HaMv3cdfDW6357yjpDur6kb6w52BUPJrMJpR76tjpump"
 	want := [][]any{
+		{uint64(322982554), uint16(0), "JUPITER", "JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4", user, usdc, cobie, uint64(10000), uint64(2583728601), uint8(6), uint8(6)},
+		{uint64(322982554), uint16(1), "METEORA", "LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo", user, usdc, sol, uint64(10000), uint64(73111), uint8(6), uint8(9)},
+		{uint64(322982554), uint16(2), "PUMP_FUN", "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P", user, sol, cobie, uint64(73103), uint64(2583728601), uint8(9), uint8(6)},
 		{uint64(376243586), uint16(0), "PUMP_AMM", "pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA", "95rVs91daKmzom4SM41dg4MRmy5M7rMEHPerenZwWaCq",
 			"EWV6bjhKF5zkXANCdWPvDs7dofRVk4pKyVTitqgEWj8E", sol, uint64(468934276696458), uint64(201692493), uint8(9), uint8(9)},
 		{uint64(376396640), uint16(0), "PUMP_AMM", "pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA", "G2341KGbNxuSAfCfqNuPhfLQtPB94hPfgyVPC89Faor4",
@@ -92,7 +100,7 @@ func TestIngestSwaps(t *testing.T) {
 			solSwaps += int(r[3].(uint64))
 		}
 	}
-	if len(vol.Rows) != 4 || solSwaps != 3 {
+	if len(vol.Rows) != 6 || solSwaps != 3 {
 		t.Errorf("volume per mint per day: %v", vol.Rows)
 	}
 	mine, err := s.Query(ctx, `SELECT slot, base58Encode(signature) AS signature, protocol,
