@@ -26,7 +26,7 @@ func TestIngestSwaps(t *testing.T) {
 	// In slot order: a file list must not go back in slots.
 	var files []string
 	for _, sig := range []string{
-		"2pfnv4drhnitfzCFKxiRoJMzFQpG7wZ9mpRQVk7xm5TQ27g6FZH95HVF6KgwQBS872yGtyhuq57jXXS1y29ub11", // a Jupiter route
+		"2pfnv4drhnitfzCFKxiRoJMzFQpG7wZ9mpRQVk7xm5TQ27g6FZH95HVF6KgwQBS872yGtyhuq57jXXS1y29ub11",  // a Jupiter route
 		"43VK3TtYjN21VG13f2EPvNJxmML38GB8QbTDVtFifzeDW3LQpmLtFdLjERAKwy3k4RUe4Hizmdrj4Nyjm5vYKDBx", // failed: no row
 		"5bvyp1nob51M6FCjCeZd68AjXFWJJEvdqkHu9ZCeRt6sMz5wpUiTi3LPBEuonUHuVg8LwzSnx5MX2RFGSv6Mb36v",
 		"2zNeSn8cJpTAW51NR8ZUHEXc5wVwerumVEk4iJFyAYdTHMjy49wumkZvWLkaeB8CD5YmjuJ3AjcbrBYBzAVKdEdD",
