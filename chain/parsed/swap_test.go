@@ -482,6 +482,15 @@ func TestSwapFixtures(t *testing.T) {
 		{"QfFVu1P4ji8EFTor4BcRYS84wipv2RJDhyzi3w3YQgv1D8mxz2RhF9cKxi4k6DZdtzDRPL6a346HboDUAsSUCfV",
 			"FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6 swapped 0.01 SOL for 4036.960523 DNrmDMs2czDaAwgzg2BmvM7Jn5ZqA6VN5huRqCrSpump via Raydium",
 			[]SwapLeg{fixtureLeg("RAYDIUM", raydiumAMMID, "FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6", sol, "DNrmDMs2czDaAwgzg2BmvM7Jn5ZqA6VN5huRqCrSpump", 10000000, 4036960523, 9, 6)}},
+		// Two Raydium CLMM pools called by the Raydium router: a route
+		// without an aggregator, the SOL side from the user's lamports.
+		{"JiqYGkWcYu8GxPZsMdXDnA8tkZvHnHVmNuKr4JYBErm4rgQWssdHCkbe8MzwwNGndyvyNYaaY5vvMhUMPNiQX9u",
+			"FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6 swapped 0.021898077 HeLp6NuQkmYB4pYWo2zYs22mESHXPQYzXbB8n4V98jwC for 0.000028168 SOL via Raydium",
+			[]SwapLeg{
+				fixtureLeg("RAYDIUM", raydiumCLMMID, "FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6", "HeLp6NuQkmYB4pYWo2zYs22mESHXPQYzXbB8n4V98jwC", sol, 21898077, 28168, 9, 9),
+				fixtureLeg("RAYDIUM", raydiumCLMMID, "FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6", "HeLp6NuQkmYB4pYWo2zYs22mESHXPQYzXbB8n4V98jwC", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB", 21898077, 4239, 9, 6),
+				fixtureLeg("RAYDIUM", raydiumCLMMID, "FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB", sol, 4239, 28168, 6, 9),
+			}},
 		// Failed Jupiter swaps swap nothing.
 		{"43VK3TtYjN21VG13f2EPvNJxmML38GB8QbTDVtFifzeDW3LQpmLtFdLjERAKwy3k4RUe4Hizmdrj4Nyjm5vYKDBx", "", nil},
 		{"58FymkjJUeSFGeEdaUQZbhHP5tdwwvbRR8BfKfuEgfYznqDqsApRBk8LCtiKny9EjQZBNi5NxGvLjR6F3gY6rxn1", "", nil},
