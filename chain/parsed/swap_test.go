@@ -513,3 +513,24 @@ func fixtureLeg(source string, program solana.Pubkey, user, in, out string, inAm
 	return SwapLeg{Protocol: source, ProgramID: program, User: solana.MustParsePubkey(user), InputMint: solana.MustParsePubkey(in),
 		OutputMint: solana.MustParsePubkey(out), InAmount: inAmount, OutAmount: outAmount, InputDecimals: inDec, OutputDecimals: outDec}
 }
+
+// TestPumpTradeEventFixture reads the trade event of a real Pump.fun buy:
+// the bonding curve got 72380 lamports, the fee recipient 723, the user
+// 2583728601 tokens.
+func TestPumpTradeEventFixture(t *testing.T) {
+	tx := fixtureTxs(t)["2pfnv4drhnitfzCFKxiRoJMzFQpG7wZ9mpRQVk7xm5TQ27g6FZH95HVF6KgwQBS872yGtyhuq57jXXS1y29ub11"]
+	if tx == nil {
+		t.Fatal("no fixture")
+	}
+	var got []pumpTrade
+	for _, in := range tx.Inner {
+		if in.ProgramID == pumpFunID {
+			if e, err := decodePumpTradeEvent(in.Data); err == nil {
+				got = append(got, e)
+			}
+		}
+	}
+	if len(got) != 1 || got[0] != (pumpTrade{sol: 72380, buy: true}) {
+		t.Errorf("trade events %+v", got)
+	}
+}
