@@ -48,7 +48,9 @@ func FuzzPumpTradeEvent(f *testing.F) {
 }
 
 // FuzzParseSwaps parses arbitrary transaction JSON, seeded with the real
-// swaps: no panic, and every leg it files is a whole one.
+// swaps: no panic, and every leg it files is a whole one. The seeds are
+// whole transactions, which the fuzzer spends its time minimizing: run
+// it with -fuzzminimizetime 0.
 func FuzzParseSwaps(f *testing.F) {
 	files, _ := filepath.Glob("testdata/swaps/*.json")
 	for _, name := range files {
