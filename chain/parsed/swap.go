@@ -168,6 +168,11 @@ func (c *context) swaps(p *Transaction) {
 	head := all[0]
 	if route != nil {
 		head = *route
+		// Jupiter logs every step of its routes, through pools dasch
+		// does not decode too: those are the legs when it did.
+		if steps := c.jupiterLegs(fl); len(steps) > 0 {
+			legs = steps
+		}
 	}
 	headProgram := fl[head.pos].ix.ProgramID
 	user := c.tx.FeePayer()
@@ -197,23 +202,78 @@ func (c *context) swaps(p *Transaction) {
 	ev.NativeOutput, ev.TokenOutputs = side(whole.outMint, whole.out, whole.outDec, whole.outKey)
 	if route != nil || len(legs) > 1 {
 		for _, l := range legs {
-			sl, ok := toLeg(swapProtocols[l.program].source, l.program, user, l)
+			sl, ok := toLeg(legSource(l.program), l.program, user, l)
 			if !ok {
 				continue
 			}
 			ev.legs = append(ev.legs, sl)
 			ev.Summary.InnerSwaps = append(ev.Summary.InnerSwaps, summaryOf(sl))
-			in := p.Instructions[l.pos]
 			ev.InnerSwaps = append(ev.InnerSwaps, InnerSwap{
 				TokenInputs:  []SwapToken{{TokenAccount: l.inKey, Mint: l.inMint, RawTokenAmount: RawTokenAmount{TokenAmount: fmt.Sprint(l.in), Decimals: l.inDec}}},
 				TokenOutputs: []SwapToken{{TokenAccount: l.outKey, Mint: l.outMint, RawTokenAmount: RawTokenAmount{TokenAmount: fmt.Sprint(l.out), Decimals: l.outDec}}},
 				TokenFees:    []SwapToken{}, NativeFees: []NativeAmount{},
-				ProgramInfo: ProgramInfo{Source: swapProtocols[l.program].source, Account: in.ProgramID, ProgramName: in.ProgramName, InstructionName: in.InstructionName},
+				ProgramInfo: ProgramInfo{Source: legSource(l.program), Account: l.program.String(), ProgramName: programs[l.program].name, InstructionName: l.spec.name},
 			})
 		}
 	}
 	p.Events.Swap = ev
 	p.Swaps = ev.legs
+}
+
+// legSource is the Helius source of a leg's program: UNKNOWN for a pool
+// dasch does not know, which a Jupiter route may go through.
+func legSource(program solana.Pubkey) string {
+	if p, ok := swapProtocols[program]; ok {
+		return p.source
+	}
+	if p, ok := programs[program]; ok && p.source != "" {
+		return p.source
+	}
+	return "UNKNOWN"
+}
+
+// jupiterLegs are the steps of the Jupiter routes of the transaction, from
+// their SwapEvents, each with the name of the pool instruction it followed
+// when dasch recognised one. Decimals come from the balances of any
+// account of the mint; a step whose mint no balance names is left out.
+func (c *context) jupiterLegs(fl []flatIx) []leg {
+	dec := map[solana.Pubkey]int{wsolMint: 9}
+	for _, m := range []map[int]tokenBalance{c.bal.preTok, c.bal.postTok} {
+		for _, b := range m {
+			if k, err := solana.ParsePubkey(b.mint); err == nil {
+				dec[k] = b.decimals
+			}
+		}
+	}
+	var out []leg
+	for i, f := range fl {
+		if f.ix.ProgramID != jupiterID {
+			continue
+		}
+		e, err := decodeJupiterSwapEvent(f.ix.Data)
+		if err != nil {
+			continue
+		}
+		inDec, ok1 := dec[e.inMint]
+		outDec, ok2 := dec[e.outMint]
+		if !ok1 || !ok2 {
+			continue
+		}
+		l := leg{found: found{pos: i}, program: e.amm, inMint: e.inMint.String(), outMint: e.outMint.String(),
+			inDec: inDec, outDec: outDec, in: e.in, out: e.out}
+		for j := i - 1; j >= 0 && fl[j].outer == f.outer; j-- {
+			if fl[j].ix.ProgramID == e.amm {
+				if s, err := decodeSwap(e.amm, fl[j].ix.Data, len(fl[j].ix.Accounts)); err == nil {
+					l.spec = s
+					l.inKey, _, _ = c.mintOf(fl[j].ix, s.in)
+					l.outKey, _, _ = c.mintOf(fl[j].ix, s.out)
+				}
+				break
+			}
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // invokesSwapProgram is the cheap test most transactions stop at.

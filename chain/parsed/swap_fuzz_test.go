@@ -34,15 +34,20 @@ func FuzzSwapDecoders(f *testing.F) {
 	})
 }
 
-// FuzzPumpTradeEvent reads arbitrary self-invocation data as a Pump.fun
-// trade event: no panic, and what it reads comes with the event tag.
-func FuzzPumpTradeEvent(f *testing.F) {
+// FuzzSwapEvents reads arbitrary self-invocation data as a Pump.fun
+// trade event and as a Jupiter swap event: no panic, and an event is read
+// only from data long enough to hold it.
+func FuzzSwapEvents(f *testing.F) {
 	f.Add(pumpEvent(200, true, 0, 0, false))
 	f.Add(pumpEvent(200, false, 3, 2, true))
 	f.Add(anchorData(anchorEventTag, discPumpTradeEvent[:]...))
+	f.Add(append(anchorData(anchorEventTag, discJupiterSwapEvent[:]...), make([]byte, 112)...))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if _, err := decodePumpTradeEvent(data); err == nil && len(data) < pumpTradeEventMinData {
-			t.Fatalf("read an event from %d bytes", len(data))
+			t.Fatalf("read a trade event from %d bytes", len(data))
+		}
+		if _, err := decodeJupiterSwapEvent(data); err == nil && len(data) != jupiterSwapEventData {
+			t.Fatalf("read a swap event from %d bytes", len(data))
 		}
 	})
 }

@@ -410,6 +410,30 @@ func pumpEvent(sol uint64, buy bool, fee, creatorFee uint64, withFees bool) []by
 	return b
 }
 
+func TestJupiterSwapEvent(t *testing.T) {
+	amm, in, out := solana.Pubkey{1}, solana.Pubkey{2}, solana.Pubkey{3}
+	data := anchorData(anchorEventTag, discJupiterSwapEvent[:]...)
+	data = append(append(append(append(append(data, amm[:]...), in[:]...), u64s(10)...), out[:]...), u64s(20)...)
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want jupiterSwap
+		err  bool
+	}{
+		{"event", data, jupiterSwap{amm: amm, inMint: in, outMint: out, in: 10, out: 20}, false},
+		{"truncated", data[:len(data)-1], jupiterSwap{}, true},
+		{"trailing bytes", append(append([]byte{}, data...), 0), jupiterSwap{}, true},
+		{"a fee event", anchorData(anchorEventTag, 73, 79, 78, 127, 184, 213, 13, 220), jupiterSwap{}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := decodeJupiterSwapEvent(tc.data)
+			if (err != nil) != tc.err || got != tc.want {
+				t.Errorf("got %+v, %v; want %+v", got, err, tc.want)
+			}
+		})
+	}
+}
+
 func TestPumpTradeEvent(t *testing.T) {
 	head := anchorData(anchorEventTag, discPumpTradeEvent[:]...)
 	old, full := pumpEvent(200, true, 0, 0, false), pumpEvent(200, false, 3, 2, true)
@@ -460,24 +484,30 @@ func TestSwapFixtures(t *testing.T) {
 			"G2341KGbNxuSAfCfqNuPhfLQtPB94hPfgyVPC89Faor4 swapped 0.003682999 SOL for 4374.143343 8k1DvnFBsbuWJw2t4JqTibR7cAgqadMveqiykMr1pump via PumpSwap",
 			[]SwapLeg{{Protocol: "PUMP_AMM", ProgramID: pumpAMMID, User: pk("G2341KGbNxuSAfCfqNuPhfLQtPB94hPfgyVPC89Faor4"), InputMint: wsolMint,
 				OutputMint: pk("8k1DvnFBsbuWJw2t4JqTibR7cAgqadMveqiykMr1pump"), InAmount: 3682999, OutAmount: 4374143343, InputDecimals: 9, OutputDecimals: 6}}},
-		// Jupiter routes (MetaMask's mocks): pools dasch knows are legs,
-		// the others are in the whole swap only.
+		// Jupiter routes (MetaMask's mocks): each step Jupiter logged is a
+		// leg, through pools dasch does not decode too.
 		{"2pfnv4drhnitfzCFKxiRoJMzFQpG7wZ9mpRQVk7xm5TQ27g6FZH95HVF6KgwQBS872yGtyhuq57jXXS1y29ub11",
 			"DtMUkCoeyzs35B6EpQQxPyyog6TRwXxV1W1Acp8nWBNa swapped 0.01 EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v for 2583.728601 HaMv3cdfDW6357yjpDur6kb6w52BUPJrMJpR76tjpump via Jupiter",
 			[]SwapLeg{
 				fixtureLeg("JUPITER", jupiterID, "DtMUkCoeyzs35B6EpQQxPyyog6TRwXxV1W1Acp8nWBNa", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "HaMv3cdfDW6357yjpDur6kb6w52BUPJrMJpR76tjpump", 10000, 2583728601, 6, 6),
 				fixtureLeg("METEORA", meteoraDLMMID, "DtMUkCoeyzs35B6EpQQxPyyog6TRwXxV1W1Acp8nWBNa", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", sol, 10000, 73111, 6, 9),
-				fixtureLeg("PUMP_FUN", pumpFunID, "DtMUkCoeyzs35B6EpQQxPyyog6TRwXxV1W1Acp8nWBNa", sol, "HaMv3cdfDW6357yjpDur6kb6w52BUPJrMJpR76tjpump", 73103, 2583728601, 9, 6),
+				// Jupiter's event: it put in 73111, the curve gave 8 back.
+				fixtureLeg("PUMP_FUN", pumpFunID, "DtMUkCoeyzs35B6EpQQxPyyog6TRwXxV1W1Acp8nWBNa", sol, "HaMv3cdfDW6357yjpDur6kb6w52BUPJrMJpR76tjpump", 73111, 2583728601, 9, 6),
 			}},
 		{"4VhDRLUK5QDZ6kgN9PCeEoztUraCibwYA3XaLZUKhfwWxqeN96Qg7Ep4w2j5C1VtggbuU6dqkGczGC537byu9hG3",
 			"8VCfQcnssNJznDqDoDDuzoKhdxgZWwwe5ikcKbAVWet5 swapped 0.05 6p6xgHyF7AeE6TZkSmFsko444wqoP15icUSqi2jfGiPN for 1.265445 JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN via Jupiter",
 			[]SwapLeg{
 				fixtureLeg("JUPITER", jupiterID, "8VCfQcnssNJznDqDoDDuzoKhdxgZWwwe5ikcKbAVWet5", "6p6xgHyF7AeE6TZkSmFsko444wqoP15icUSqi2jfGiPN", "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN", 50000, 1265445, 6, 6),
+				fixtureLeg("UNKNOWN", pk("SoLFiHG9TfgtdUXUjWAxi3LtvYuFyDLVhBWxdMZxyCe"), "8VCfQcnssNJznDqDoDDuzoKhdxgZWwwe5ikcKbAVWet5", "6p6xgHyF7AeE6TZkSmFsko444wqoP15icUSqi2jfGiPN", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", 49563, 543506, 6, 6),
+				fixtureLeg("UNKNOWN", pk("obriQD1zbpyLz95G5n7nJe6a4DPjpFwa5XYPoNm113y"), "8VCfQcnssNJznDqDoDDuzoKhdxgZWwwe5ikcKbAVWet5", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", sol, 543506, 3679489, 6, 9),
 				fixtureLeg("ORCA", whirlpoolID, "8VCfQcnssNJznDqDoDDuzoKhdxgZWwwe5ikcKbAVWet5", sol, "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN", 3679489, 1265445, 9, 6),
 			}},
 		{"2X4vKsDS56avumw6jh6Z5wj28GNvK5UkMfY1Ta2Mtouic886EGAraa1gsCJ5rkXyHCeL9p2wHRty3QHAhjf352Dp",
 			"3xTPAZxmpwd8GrNEKApaTw6VH4jqJ31WFXUvQzgwhR7c swapped 0.00099125 SOL for 0.167225 EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v via Jupiter",
-			[]SwapLeg{fixtureLeg("JUPITER", jupiterID, "3xTPAZxmpwd8GrNEKApaTw6VH4jqJ31WFXUvQzgwhR7c", sol, "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", 991250, 167225, 9, 6)}},
+			[]SwapLeg{
+				fixtureLeg("JUPITER", jupiterID, "3xTPAZxmpwd8GrNEKApaTw6VH4jqJ31WFXUvQzgwhR7c", sol, "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", 991250, 167225, 9, 6),
+				fixtureLeg("UNKNOWN", pk("obriQD1zbpyLz95G5n7nJe6a4DPjpFwa5XYPoNm113y"), "3xTPAZxmpwd8GrNEKApaTw6VH4jqJ31WFXUvQzgwhR7c", sol, "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", 991250, 167225, 9, 6),
+			}},
 		// Raydium AMM v4, the output account opened by the swap.
 		{"QfFVu1P4ji8EFTor4BcRYS84wipv2RJDhyzi3w3YQgv1D8mxz2RhF9cKxi4k6DZdtzDRPL6a346HboDUAsSUCfV",
 			"FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6 swapped 0.01 SOL for 4036.960523 DNrmDMs2czDaAwgzg2BmvM7Jn5ZqA6VN5huRqCrSpump via Raydium",

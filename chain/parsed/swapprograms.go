@@ -104,6 +104,7 @@ var (
 	discBuyExactQuoteIn        = anchorDisc{198, 46, 21, 82, 180, 217, 232, 112}
 	anchorEventTag             = anchorDisc{228, 69, 165, 46, 81, 203, 154, 29}
 	discPumpTradeEvent         = anchorDisc{189, 219, 127, 211, 78, 230, 97, 238}
+	discJupiterSwapEvent       = anchorDisc{64, 198, 205, 232, 38, 8, 113, 226}
 	errNotSwap                 = fmt.Errorf("not a swap instruction")
 	errSwapAccounts            = fmt.Errorf("swap instruction names too few accounts")
 	swapSpecs                  = map[solana.Pubkey]map[anchorDisc]swapSpec{}
@@ -126,6 +127,7 @@ const (
 	raydiumAMMSwapData        = 1 + 8 + 8
 	pumpTradeEventMinData     = 8 + 8 + 32 + 8 + 8 + 1 + 32
 	pumpTradeEventFeesMinData = pumpTradeEventMinData + 8 + 4*8 + 32 + 8 + 8 + 32 + 8 + 8
+	jupiterSwapEventData      = 8 + 8 + 32 + 32 + 8 + 32 + 8
 )
 
 func init() {
@@ -310,4 +312,27 @@ func decodePumpTradeEvent(data []byte) (pumpTrade, error) {
 		t.creatorFee = binary.LittleEndian.Uint64(fees[16+32+8:])
 	}
 	return t, nil
+}
+
+// jupiterSwap is one step of a Jupiter route as the SwapEvent Jupiter
+// logs by invoking itself tells it: the pool program, and what went in
+// and came out.
+type jupiterSwap struct {
+	amm, inMint, outMint solana.Pubkey
+	in, out              uint64
+}
+
+// decodeJupiterSwapEvent reads a SwapEvent: the Anchor event tag, the
+// event discriminator, then amm, input_mint, input_amount, output_mint
+// and output_amount.
+func decodeJupiterSwapEvent(data []byte) (jupiterSwap, error) {
+	if len(data) < 16 || !bytes.Equal(data[:8], anchorEventTag[:]) || !bytes.Equal(data[8:16], discJupiterSwapEvent[:]) {
+		return jupiterSwap{}, errNotSwap
+	}
+	if len(data) != jupiterSwapEventData {
+		return jupiterSwap{}, fmt.Errorf("jupiter swap event of %d bytes, want %d", len(data), jupiterSwapEventData)
+	}
+	b := data[16:]
+	return jupiterSwap{amm: solana.Pubkey(b[:32]), inMint: solana.Pubkey(b[32:64]), in: binary.LittleEndian.Uint64(b[64:]),
+		outMint: solana.Pubkey(b[72:104]), out: binary.LittleEndian.Uint64(b[104:])}, nil
 }

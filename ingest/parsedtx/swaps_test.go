@@ -56,7 +56,7 @@ func TestIngestSwaps(t *testing.T) {
 	want := [][]any{
 		{uint64(322982554), uint16(0), "JUPITER", "JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4", user, usdc, cobie, uint64(10000), uint64(2583728601), uint8(6), uint8(6)},
 		{uint64(322982554), uint16(1), "METEORA", "LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo", user, usdc, sol, uint64(10000), uint64(73111), uint8(6), uint8(9)},
-		{uint64(322982554), uint16(2), "PUMP_FUN", "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P", user, sol, cobie, uint64(73103), uint64(2583728601), uint8(9), uint8(6)},
+		{uint64(322982554), uint16(2), "PUMP_FUN", "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P", user, sol, cobie, uint64(73111), uint64(2583728601), uint8(9), uint8(6)},
 		{uint64(376243586), uint16(0), "PUMP_AMM", "pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA", "95rVs91daKmzom4SM41dg4MRmy5M7rMEHPerenZwWaCq",
 			"EWV6bjhKF5zkXANCdWPvDs7dofRVk4pKyVTitqgEWj8E", sol, uint64(468934276696458), uint64(201692493), uint8(9), uint8(9)},
 		{uint64(376396640), uint16(0), "PUMP_AMM", "pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA", "G2341KGbNxuSAfCfqNuPhfLQtPB94hPfgyVPC89Faor4",
