@@ -135,6 +135,12 @@ func (c *context) swaps(p *Transaction) {
 	if c.tx.Failed() || !c.invokesSwapProgram() {
 		return
 	}
+	// A bug here must not fail the transaction: it loses the swap only.
+	defer func() {
+		if r := recover(); r != nil {
+			p.Events.Swap, p.Swaps = nil, nil
+		}
+	}()
 	fl := c.flat()
 	if len(fl) != len(p.Instructions) {
 		return
