@@ -93,7 +93,10 @@ fuzz: check-go libchdb
 	$(GO) test ./server/upstream -run='^$$' -fuzz=FuzzEncode -fuzztime=$(FUZZTIME)
 	$(GO) test ./api/photon/prover -run='^$$' -fuzz=FuzzParseProof -fuzztime=$(FUZZTIME)
 	$(GO) test ./chain/parsed -run='^$$' -fuzz=FuzzDecoders -fuzztime=$(FUZZTIME)
-	$(GO) test ./chain/parsed -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME)
+	$(GO) test ./chain/parsed -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME)
+	$(GO) test ./chain/parsed -run='^$$' -fuzz=FuzzSwapDecoders -fuzztime=$(FUZZTIME)
+	$(GO) test ./chain/parsed -run='^$$' -fuzz=FuzzSwapEvents -fuzztime=$(FUZZTIME)
+	$(GO) test ./chain/parsed -run='^$$' -fuzz=FuzzParseSwaps -fuzzminimizetime=0 -fuzztime=$(FUZZTIME)
 	$(GO) test ./internal/b58 -run='^$$' -fuzz=FuzzAppendLong -fuzztime=$(FUZZTIME)
 
 .PHONY: soak
