@@ -60,6 +60,12 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 		return Stats{}, fmt.Errorf("ingest: %w", err)
 	}
 	err = r.run(ctx)
+	// The steps' staging goes with the run, however it ended.
+	cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	if cerr := closeSteps(cctx, cfg.Store, cfg.Steps); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("ingest: %w", cerr))
+	}
+	ccancel()
 	r.stats.Elapsed = time.Since(r.start)
 	r.stats.Slot = r.written.Load()
 	r.stats.Counts = counts(r.work.decoders)

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/dasch-labs/dasch/store/arrowstore"
@@ -18,6 +19,25 @@ type StateStep interface {
 	// It must be idempotent: a range may be applied again, by a later run
 	// re-ingesting it or after a failure.
 	Apply(ctx context.Context, s arrowstore.Writer, fromSlot, toSlot uint64) error
+}
+
+// StepCloser is a StateStep that holds something for the run, such as
+// staging tables of its own: the pipeline calls Close when the run ends.
+type StepCloser interface {
+	Close(ctx context.Context, s arrowstore.Writer) error
+}
+
+// closeSteps closes every step that is a StepCloser.
+func closeSteps(ctx context.Context, s arrowstore.Writer, steps []StateStep) error {
+	var errs []error
+	for _, st := range steps {
+		if c, ok := st.(StepCloser); ok {
+			if err := c.Close(ctx, s); err != nil {
+				errs = append(errs, fmt.Errorf("state step %s: %w", st.Name(), err))
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // applySteps runs every step over [from, to], one after the other.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dasch-labs/dasch/ingest"
+	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
@@ -27,13 +28,17 @@ type StateStep struct {
 	checked bool
 	// observe, when set, receives the time each write took (benchmarks).
 	observe func(what string, took time.Duration)
+	// session names the step's own staging tables (schema.SessionTable);
+	// staged is set once they are made, made once they ever were.
+	session      string
+	staged, made bool
 }
 
 var _ ingest.StateStep = (*StateStep)(nil)
 
 // NewStateStep returns the compressed state step.
 func NewStateStep() *StateStep {
-	return &StateStep{versions: versions{now: time.Now}, balances: balanceCache{limit: DefaultBalanceCache}}
+	return &StateStep{versions: versions{now: time.Now}, balances: balanceCache{limit: DefaultBalanceCache}, session: schema.NewSession()}
 }
 
 // BalanceCache sets the most (owner, mint) pairs the step keeps in memory
@@ -249,11 +254,15 @@ func (st *StateStep) Apply(ctx context.Context, s arrowstore.Writer, from, to ui
 	defer func() {
 		if err != nil {
 			st.checked = false
+			st.staged = false
 			st.balances.drop()
 		}
 	}()
 	if from > to {
 		return fmt.Errorf("empty slot range %d..%d", from, to)
+	}
+	if s, err = st.stage(ctx, s); err != nil {
+		return err
 	}
 	// Forester transactions change trees without touching accounts, so the
 	// tree nodes come first, before the early return below.

@@ -87,7 +87,9 @@ func reuse(ctx context.Context, s arrowstore.Store, schemaFP *string) error {
 func fingerprint(ctx context.Context, s arrowstore.Store) (string, error) {
 	var b strings.Builder
 	for _, q := range []string{
-		`SELECT name, create_table_query FROM system.tables WHERE database = currentDatabase() ORDER BY name`,
+		// Ingest sessions' staging tables come and go (schema.IsSessionTable).
+		`SELECT name, create_table_query FROM system.tables WHERE database = currentDatabase()
+			AND NOT match(name, '^compressed_step_[a-z_]+_s[0-9a-f]{16}$') ORDER BY name`,
 		`SELECT DISTINCT toString(version) FROM ` + schema.TableMigrations + ` ORDER BY 1`,
 	} {
 		res, err := s.Query(ctx, q, nil)
