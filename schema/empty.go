@@ -39,7 +39,12 @@ func Empty(ctx context.Context, s store.ExecQuerier, keep ...string) error {
 // migrations included unless kept. Empty tables are left alone, and tables
 // are truncated one by one: TRUNCATE ALL TABLES leaves later merges (and
 // OPTIMIZE ... FINAL) failing on the embedded engine.
+//
+// On a cluster it empties the local tables of every node.
 func Truncate(ctx context.Context, s store.ExecQuerier, keep ...string) error {
+	if c, ok := store.ClusterOf(s); ok {
+		return truncateCluster(ctx, c, keep)
+	}
 	res, err := s.Query(ctx, `SELECT name FROM system.tables
 		WHERE database = currentDatabase() AND engine NOT IN ('MaterializedView', 'View')
 		AND (total_rows IS NULL OR total_rows > 0)`, nil)

@@ -5,7 +5,6 @@ package schema
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/dasch-labs/dasch/store"
 )
@@ -34,8 +33,13 @@ func Applied(ctx context.Context, s store.ExecQuerier) (map[uint32]bool, error) 
 }
 
 // Migrate applies every migration the store lacks, in order, and returns how
-// many it applied. Running it again applies nothing.
+// many it applied. Running it again applies nothing. A store on a cluster
+// (store.Clustered) gets local tables on every node and Distributed
+// tables over them (docs/clickhouse.md, Clusters).
 func Migrate(ctx context.Context, s store.ExecQuerier) (int, error) {
+	if c, ok := store.ClusterOf(s); ok {
+		return migrateCluster(ctx, c)
+	}
 	done, err := Applied(ctx, s)
 	if err != nil {
 		return 0, err
@@ -50,10 +54,8 @@ func Migrate(ctx context.Context, s store.ExecQuerier) (int, error) {
 				return n, fmt.Errorf("migration %d (%s) statement %d: %w", m.Version, m.Name, i+1, err)
 			}
 		}
-		err := s.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ({v:UInt32}, {n:String})`,
-			store.Params{"v": strconv.FormatUint(uint64(m.Version), 10), "n": m.Name})
-		if err != nil {
-			return n, fmt.Errorf("record migration %d: %w", m.Version, err)
+		if err := record(ctx, s, m); err != nil {
+			return n, err
 		}
 		n++
 	}

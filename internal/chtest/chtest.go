@@ -81,8 +81,10 @@ type Options struct {
 	TLS *chserve.TLS
 	// Cluster names the cluster; its shards are filled in by StartCluster.
 	Cluster *chserve.Cluster
-	// ports are set by StartCluster, which must know them before starting.
-	tcp, http int
+	// ports are set by StartCluster, which must know them before starting,
+	// and the passwords, which every server of a cluster shares.
+	tcp, http              int
+	password, analystPassw string
 }
 
 // Server is a running child server.
@@ -176,7 +178,10 @@ func start(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse test server: %w", err)
 	}
-	s := &Server{Dir: dir.Path, dir: dir, Password: secret(), AnalystPassword: secret(), TLS: opts.TLS}
+	s := &Server{Dir: dir.Path, dir: dir, Password: opts.password, AnalystPassword: opts.analystPassw, TLS: opts.TLS}
+	if s.Password == "" {
+		s.Password, s.AnalystPassword = secret(), secret()
+	}
 	s.TCPPort, s.HTTPPort = opts.tcp, opts.http
 	if s.TCPPort == 0 {
 		ports, err := FreePorts(2)

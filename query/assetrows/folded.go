@@ -41,6 +41,12 @@ func LoadFolded(ctx context.Context, s store.Querier, ids []solana.Pubkey) (map[
 		if err := r.Err(); err != nil {
 			return nil, fmt.Errorf("load folded assets: %w", err)
 		}
+		// A key-value table holds one row an id; its replicated form on a
+		// cluster with Keeper may hold several until they merge, and the
+		// newest fold wins there too.
+		if had, ok := out[id]; ok && had.Slot > f.Slot {
+			continue
+		}
 		out[id] = f
 	}
 	return out, nil

@@ -50,6 +50,10 @@ type Store struct {
 	maxOpen     int
 	acquireWait time.Duration
 	closed      atomic.Bool
+	// copts are the driver options, for the nodes of a cluster; cluster
+	// is the DSN's cluster parameter, or "".
+	copts   *clickhouse.Options
+	cluster string
 }
 
 var _ arrowstore.Store = (*Store)(nil)
@@ -57,7 +61,23 @@ var _ arrowstore.Store = (*Store)(nil)
 // Open connects to the server named by dsn, e.g.
 // clickhouse://user:pass@host:9000/db?dial_timeout=5s, and pings it so a
 // wrong address or password fails here rather than on the first query.
+//
+// cluster=NAME in the DSN puts the store on that cluster of the server's
+// remote_servers (store.Clustered): the migrations build local tables on
+// every node and Distributed tables over them, and every statement
+// carries ClusterSettings.
 func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
+	dsn, cluster, err := cutCluster(dsn)
+	if err != nil {
+		return nil, err
+	}
+	if cluster != "" {
+		set := ClusterSettings()
+		for k, v := range opts.Settings {
+			set[k] = v
+		}
+		opts.Settings = set
+	}
 	copts, err := parseDSN(dsn, opts)
 	if err != nil {
 		return nil, err
@@ -80,7 +100,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &Store{conn: conn, addr: addr, log: log, maxOpen: copts.MaxOpenConns, acquireWait: copts.DialTimeout}
+	s := &Store{conn: conn, addr: addr, log: log, maxOpen: copts.MaxOpenConns, acquireWait: copts.DialTimeout, copts: copts, cluster: cluster}
 	if s.maxOpen <= 0 {
 		// The driver's default: five more than the idle connections.
 		s.maxOpen = max(copts.MaxIdleConns, 0) + 5
@@ -89,6 +109,9 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		}
 	}
 	attrs := []any{"addr", addr, "database", copts.Auth.Database}
+	if cluster != "" {
+		attrs = append(attrs, "cluster", cluster)
+	}
 	if v, err := conn.ServerVersion(); err == nil {
 		attrs = append(attrs, "version", fmt.Sprintf("%d.%d.%d", v.Version.Major, v.Version.Minor, v.Version.Patch))
 	}
