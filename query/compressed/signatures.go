@@ -45,9 +45,14 @@ const sigOrder = `ORDER BY slot DESC, signature DESC LIMIT {limit:UInt64}`
 // transactions a subquery names by (slot, sig_prefix), from
 // compression_signatures, which holds each signature whole; its key finds
 // them by slot.
+//
+// Its IN is GLOBAL, as are touching's: on a cluster the engine (26.7)
+// fails to make an IN GLOBAL by itself (prefer_global_in_and_join) when
+// its subquery reads two Distributed tables ("Invalid local IN function
+// name globalIn"), and on one server GLOBAL IN is IN.
 func withSignatures(named string) string {
 	return `SELECT slot, signature, block_time FROM compression_signatures FINAL
-		WHERE (slot, ` + schema.SigPrefixOfSignature + `) IN ` + named
+		WHERE (slot, ` + schema.SigPrefixOfSignature + `) GLOBAL IN ` + named
 }
 
 // SignaturesForOwner lists the transactions that created or spent an
@@ -106,8 +111,8 @@ func LatestSignatures(ctx context.Context, s store.Querier, p SigPage) ([]Signat
 // spent one of the accounts hashes selects (a subquery over compressed
 // accounts using the params of the caller).
 func touching(hashes string) string {
-	return `(SELECT slot_created, sig_prefix FROM compressed_accounts WHERE hash IN ` + hashes + `
-		UNION ALL SELECT slot, ` + schema.SigPrefixOfSignature + ` FROM compressed_spent WHERE hash IN ` + hashes + `)`
+	return `(SELECT slot_created, sig_prefix FROM compressed_accounts WHERE hash GLOBAL IN ` + hashes + `
+		UNION ALL SELECT slot, ` + schema.SigPrefixOfSignature + ` FROM compressed_spent WHERE hash GLOBAL IN ` + hashes + `)`
 }
 
 // SignaturesForAccount lists the transactions that created or spent the
@@ -127,7 +132,7 @@ func SignaturesForAddress(ctx context.Context, s store.Querier, address Key, p S
 	if p.Limit == 0 {
 		return nil, nil
 	}
-	q := newQuery().where(`(slot, `+schema.SigPrefixOfSignature+`) IN `+
+	q := newQuery().where(`(slot, `+schema.SigPrefixOfSignature+`) GLOBAL IN `+
 		touching(`(SELECT hash FROM compressed_accounts WHERE address = {addr:FixedString(32)})`)).
 		bind("addr", keyParam(address))
 	p.apply(q)
