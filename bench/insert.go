@@ -139,12 +139,7 @@ func insertAll(ctx context.Context, s arrowstore.Store, recs []arrow.RecordBatch
 }
 
 func emptyAccounts(ctx context.Context, s arrowstore.Store) error {
-	for _, t := range []string{schema.TableAccounts, schema.TableAccByOwner, schema.TableCheckpoints} {
-		if err := s.Exec(ctx, "TRUNCATE TABLE "+t, nil); err != nil {
-			return fmt.Errorf("empty %s: %w", t, err)
-		}
-	}
-	return nil
+	return schema.TruncateTables(ctx, s, schema.TableAccounts, schema.TableAccByOwner, schema.TableCheckpoints)
 }
 
 func expectAccounts(ctx context.Context, s arrowstore.Store, n int) error {

@@ -62,3 +62,28 @@ func Truncate(ctx context.Context, s store.ExecQuerier, keep ...string) error {
 	}
 	return nil
 }
+
+// TruncateTables empties tables: on a cluster, their local tables on
+// every node (a TRUNCATE of a Distributed table leaves the shards' rows).
+func TruncateTables(ctx context.Context, s store.ExecQuerier, tables ...string) error {
+	targets := []store.ExecQuerier{s}
+	if c, ok := store.ClusterOf(s); ok {
+		nodes, err := c.Nodes(ctx, c.LocalDatabase())
+		if err != nil {
+			return err
+		}
+		defer closeNodes(nodes)
+		targets = targets[:0]
+		for _, nd := range nodes {
+			targets = append(targets, nd.Store)
+		}
+	}
+	for _, t := range targets {
+		for _, name := range tables {
+			if err := t.Exec(ctx, "TRUNCATE TABLE `"+name+"`", nil); err != nil {
+				return fmt.Errorf("empty %s: %w", name, err)
+			}
+		}
+	}
+	return nil
+}
