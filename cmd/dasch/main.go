@@ -120,6 +120,7 @@ func help(w io.Writer, cmds map[string]command) {
 		fmt.Fprintf(w, "  %-12s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintln(w, "\nstore URLs: embedded:DIR (default embedded:./data) or clickhouse://user:pass@host:9000/db")
+	fmt.Fprintln(w, "  (?cluster=NAME: tables spread over a cluster, docs/clickhouse.md)")
 	fmt.Fprintln(w, "run `dasch help COMMAND` for a command's usage")
 }
 
