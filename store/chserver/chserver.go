@@ -82,6 +82,10 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cluster != "" && len(copts.Addr) > 1 && copts.ConnOpenStrategy != clickhouse.ConnOpenInOrder {
+		// An ingest session's staging tables live on the node it talks to.
+		return nil, fmt.Errorf("clickhouse DSN with cluster=%s and several hosts: connections must go to one node (connection_open_strategy=in_order)", cluster)
+	}
 	addr := strings.Join(copts.Addr, ",")
 	conn, err := clickhouse.Open(copts)
 	if err != nil {

@@ -44,3 +44,12 @@ func FuzzCutCluster(f *testing.F) {
 		}
 	})
 }
+
+// TestClusterOneNode refuses a cluster DSN whose connections would spread
+// over several nodes, before any dial.
+func TestClusterOneNode(t *testing.T) {
+	_, err := Open(t.Context(), "clickhouse://127.0.0.1:1,127.0.0.1:2/db?cluster=two&connection_open_strategy=round_robin", Options{})
+	if err == nil || !strings.Contains(err.Error(), "in_order") {
+		t.Errorf("Open: %v, want the in_order error", err)
+	}
+}
