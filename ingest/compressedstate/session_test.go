@@ -67,12 +67,23 @@ func sessionTables(t *testing.T, s arrowstore.Writer) string {
 // TestSessionsApart runs two ingest sessions at once on one store, over
 // sets of their own, and wants what the two leave one after the other:
 // each session steps through staging tables of its own, so neither
-// empties nor reads the other's. Several rounds, for the interleavings.
+// empties nor reads the other's. Several rounds, for the interleavings;
+// on the embedded store and on a two-shard cluster, where the staging
+// tables live on the node the sessions talk to.
 func TestSessionsApart(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		open func(testing.TB) arrowstore.Store
+	}{{"embedded", storetest.Open}, {"cluster", storetest.OpenCluster}} {
+		t.Run(c.name, func(t *testing.T) { sessionsApart(t, c.open) })
+	}
+}
+
+func sessionsApart(t *testing.T, open func(testing.TB) arrowstore.Store) {
 	// Slots 40..43 and 79..302: the sessions step ranges of their own.
 	sets := [][]string{paths(listed...), bySlot(t, "../../testdata/photon/transactions/nullfiier_and_address_queue_transactions")}
 	ctx := context.Background()
-	s := storetest.Open(t)
+	s := open(t)
 	// Steps applied by other tests without a run keep theirs.
 	before := sessionTables(t, s)
 	for _, files := range sets {
@@ -88,7 +99,7 @@ func TestSessionsApart(t *testing.T) {
 		t.Errorf("%s session tables after the runs, %s before", n, before)
 	}
 	for round := range 3 {
-		s := storetest.Open(t)
+		s := open(t)
 		// Each session, once it has listed its first events, waits for
 		// the other to list its own: on shared staging tables the second
 		// list empties the first.
