@@ -20,7 +20,7 @@ type hotIndexes struct {
 
 // load replaces the indexes with ones loaded from s.
 func (h *hotIndexes) load(ctx context.Context, s arrowstore.Store) error {
-	bal := hotindex.New(s)
+	bal := hotindex.New(s, hotindex.DefaultBalanceBudget)
 	if err := bal.Load(ctx); err != nil {
 		return fmt.Errorf("hot index: %w", err)
 	}
@@ -35,11 +35,11 @@ func (h *hotIndexes) load(ctx context.Context, s arrowstore.Store) error {
 // Ready is true once load has run: every case after it reads the index.
 func (h *hotIndexes) Ready() bool { return h.bal != nil && h.bal.Ready() }
 
-func (h *hotIndexes) Holders(mint compressed.Key, p compressed.HolderPage) ([]compressed.Holder, uint64, error) {
+func (h *hotIndexes) Holders(mint compressed.Key, p compressed.HolderPage) ([]compressed.Holder, uint64, bool, error) {
 	return h.bal.Holders(mint, p)
 }
 
-func (h *hotIndexes) Balances(owner compressed.Key, p compressed.BalancePage) ([]compressed.TokenBalance, uint64, error) {
+func (h *hotIndexes) Balances(owner compressed.Key, p compressed.BalancePage) ([]compressed.TokenBalance, uint64, bool, error) {
 	return h.bal.Balances(owner, p)
 }
 

@@ -5,6 +5,10 @@
 // follows it by polling rows of newer versions. It exists because a page
 // read through ReplacingMergeTree FINAL merges the whole remaining key range
 // and the embedded engine has a per-query floor of a few milliseconds.
+//
+// The index holds a prefix of the owner key space, whole load chunks,
+// bounded by a memory budget: owners past it, and every mint unless all
+// owners are held, are answered from the store.
 package hotindex
 
 import (
@@ -43,18 +47,24 @@ type ownerBal struct {
 // Readers take the read lock for the length of one page; the single writer
 // (Load, Sync) prepares new lists outside the lock and swaps them in.
 type Index struct {
-	s store.Querier
+	s      store.Querier
+	budget int64
 
 	mu        sync.RWMutex
 	ownerKeys []compressed.Key
 	ownerIDs  map[compressed.Key]uint32
 	mintKeys  []compressed.Key
 	mintIDs   map[compressed.Key]uint32
-	byMint    []*holders   // by mint id
+	byMint    []*holders   // by mint id; nil unless every chunk is held
 	byOwner   [][]ownerBal // by owner id
 	entries   int
-	slot      uint64
-	indexed   bool
+	bytes     int64 // the estimate Stats reports, kept as lists change
+	// held is how many load chunks, from the first, the index holds:
+	// an owner is held when its chunk is below it, a mint only when
+	// every chunk is (a holder list needs every owner).
+	held    int
+	slot    uint64
+	indexed bool
 	// ready is set once Load has finished; atomic, as the handlers ask
 	// it on every request before taking the read lock for the page.
 	ready atomic.Bool
@@ -64,9 +74,14 @@ type Index struct {
 	fromVersion uint64 // next poll reads versions >= this
 }
 
-// New returns an empty index over s; call Load before serving from it.
-func New(s store.Querier) *Index {
-	x := &Index{s: s}
+// DefaultBalanceBudget bounds the balance index: about 18M balances at
+// some 58 bytes each (both lists, the keys and their maps).
+const DefaultBalanceBudget int64 = 1 << 30
+
+// New returns an empty index over s holding at most budget bytes
+// (estimated); call Load before serving from it.
+func New(s store.Querier, budget int64) *Index {
+	x := &Index{s: s, budget: budget}
 	x.reset()
 	return x
 }
@@ -78,34 +93,70 @@ func (x *Index) reset() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.ownerKeys, x.ownerIDs, x.mintKeys, x.mintIDs = nil, map[compressed.Key]uint32{}, nil, map[compressed.Key]uint32{}
-	x.byMint, x.byOwner, x.entries = nil, nil, 0
+	x.byMint, x.byOwner, x.entries, x.bytes, x.held = nil, nil, 0, 0, 0
 }
+
+// Budget is the bytes (estimated as Stats does) the index holds at most.
+func (x *Index) Budget() int64 { return x.budget }
+
+// chunkOf returns the load chunk of owner key k (keyChunk's ranges).
+func chunkOf(k *compressed.Key) int { return int(k[0]) * loadChunks / 256 }
+
+// holds tells whether owner's balances are in the index. Caller holds mu
+// (or is the writer).
+func (x *Index) holds(owner *compressed.Key) bool { return chunkOf(owner) < x.held }
+
+// complete tells whether every chunk is held, and so every mint's holders.
+func (x *Index) complete() bool { return x.held == loadChunks }
+
+// Memory estimate of the lists: a holder entry, a mint's holders, an
+// owner balance, an owner's list header, and a key in its id slice plus
+// its map entry (key, id, hash overhead).
+const (
+	holderEntryBytes = 8 + 4
+	holdersBytes     = 48
+	ownerBalBytes    = 16
+	ownerListBytes   = 24
+	keyBytes         = 32 + 48
+)
 
 // Stats describes the loaded index.
 type Stats struct {
 	Entries, Owners, Mints int
 	// Bytes estimates the memory the index holds (entries, keys, maps).
 	Bytes int64
-	Slot  uint64
+	// HeldChunks of Chunks load chunks of the owner key space are held:
+	// owners past them, and every mint unless all are held, are read
+	// from the store.
+	HeldChunks, Chunks int
+	Slot               uint64
 }
 
 // Stats reports the current size of the index.
 func (x *Index) Stats() Stats {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	st := Stats{Entries: x.entries, Owners: len(x.ownerKeys), Mints: len(x.mintKeys), Slot: x.slot}
+	return Stats{Entries: x.entries, Owners: len(x.ownerKeys), Mints: len(x.mintKeys), Bytes: x.bytes,
+		HeldChunks: x.held, Chunks: loadChunks, Slot: x.slot}
+}
+
+// measure estimates the memory the lists and keys take, walking them all;
+// apply keeps x.bytes equal to it by deltas. Caller holds mu (or is the
+// writer).
+func (x *Index) measure() int64 {
 	var b int64
 	for _, h := range x.byMint {
-		b += int64(cap(h.bal))*8 + int64(cap(h.owner))*4 + 48
+		b += holdersSize(h)
 	}
 	for _, o := range x.byOwner {
-		b += int64(cap(o))*16 + 24
+		b += int64(cap(o))*ownerBalBytes + ownerListBytes
 	}
-	// A key in the id slice plus its map entry (key, id, hash overhead).
-	keys := int64(len(x.ownerKeys) + len(x.mintKeys))
-	b += keys * (32 + 48)
-	st.Bytes = b
-	return st
+	b += int64(len(x.ownerKeys)+len(x.mintKeys)) * keyBytes
+	return b
+}
+
+func holdersSize(h *holders) int64 {
+	return int64(cap(h.bal))*8 + int64(cap(h.owner))*4 + holdersBytes
 }
 
 // loadChunks splits the owner key space by its first byte so no single
@@ -119,10 +170,12 @@ type row struct {
 	version     uint64
 }
 
-// Load reads the current token balances chunk by chunk. The slot and the
-// version floor are read first, so the index reflects at least that slot
-// and the first Sync re-reads anything written while loading. It starts
-// from empty, so a load that failed part way can be run again.
+// Load reads the current token balances chunk by chunk, as many chunks as
+// the budget takes: it stops before the first that would pass it. The
+// slot and the version floor are read first, so the index reflects at
+// least that slot and the first Sync re-reads anything written while
+// loading. It starts from empty, so a load that failed part way can be
+// run again.
 func (x *Index) Load(ctx context.Context) error {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
@@ -144,6 +197,7 @@ func (x *Index) Load(ctx context.Context) error {
 		}
 	}
 	b := newBulk(x, int(rows))
+	held := 0
 	for c := 0; c < loadChunks; c++ {
 		lo, hi := keyChunk[compressed.Key](c, loadChunks)
 		cond := `owner >= {lo:FixedString(32)}`
@@ -156,15 +210,23 @@ func (x *Index) Load(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		cost := b.cost(rows)
+		if b.bytes+cost > x.budget {
+			break
+		}
+		b.bytes += cost
 		x.mu.Lock()
 		err = b.add(rows)
 		x.mu.Unlock()
 		if err != nil {
 			return err
 		}
+		held++
 	}
 	x.mu.Lock()
-	b.finish()
+	x.held = held
+	b.finish(x.complete())
+	x.bytes = x.measure()
 	x.slot, x.indexed = slot, indexed
 	x.mu.Unlock()
 	x.ready.Store(true)
@@ -230,13 +292,21 @@ func (x *Index) Sync(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	from := x.fromVersion
+	for i := range rows {
+		from = max(from, rows[i].version)
+	}
+	// Only held owners: a balance of any other would make its owner
+	// look held with part of its balances.
+	if !x.complete() {
+		rows = slices.DeleteFunc(rows, func(r row) bool { return !x.holds(&r.owner) })
+	}
 	x.apply(rows)
+	x.fit()
 	x.mu.Lock()
 	x.slot, x.indexed = slot, indexed
 	x.mu.Unlock()
-	for i := range rows {
-		x.fromVersion = max(x.fromVersion, rows[i].version)
-	}
+	x.fromVersion = from
 	return nil
 }
 
@@ -252,17 +322,24 @@ func (x *Index) apply(rows []row) {
 		return
 	}
 	// Intern new keys first: the lists built below compare by key.
+	// Holder lists are kept only while every owner is held.
+	mints := x.complete()
 	x.mu.Lock()
 	for i := range rows {
 		if _, ok := x.ownerIDs[rows[i].owner]; !ok {
 			x.ownerIDs[rows[i].owner] = uint32(len(x.ownerKeys))
 			x.ownerKeys = append(x.ownerKeys, rows[i].owner)
 			x.byOwner = append(x.byOwner, nil)
+			x.bytes += keyBytes + ownerListBytes
 		}
 		if _, ok := x.mintIDs[rows[i].mint]; !ok {
 			x.mintIDs[rows[i].mint] = uint32(len(x.mintKeys))
 			x.mintKeys = append(x.mintKeys, rows[i].mint)
-			x.byMint = append(x.byMint, &holders{})
+			x.bytes += keyBytes
+			if mints {
+				x.byMint = append(x.byMint, &holders{})
+				x.bytes += holdersBytes
+			}
 		}
 	}
 	ownerKeys, mintKeys := x.ownerKeys, x.mintKeys
@@ -278,11 +355,14 @@ func (x *Index) apply(rows []row) {
 	perOwner := map[uint32][]ownerBal{}
 	for i := range rows {
 		o, m := x.ownerIDs[rows[i].owner], x.mintIDs[rows[i].mint]
-		perMint[m] = append(perMint[m], change{o, rows[i].bal})
+		if mints {
+			perMint[m] = append(perMint[m], change{o, rows[i].bal})
+		}
 		perOwner[o] = append(perOwner[o], ownerBal{rows[i].bal, m})
 	}
 	newMint := make(map[uint32]*holders, len(perMint))
 	added := 0
+	var grown int64
 	for m, cs := range perMint {
 		// Current balances of the changed owners, to drop their old entries.
 		old := map[uint32]uint64{}
@@ -305,12 +385,16 @@ func (x *Index) apply(rows []row) {
 			continue
 		}
 		sort.Sort(holderSort{ins, ownerKeys})
-		added += len(ins.bal) - len(old)
-		newMint[m] = mergeHolders(cur, old, ins, ownerKeys)
+		h := mergeHolders(cur, old, ins, ownerKeys)
+		grown += holdersSize(h) - holdersSize(cur)
+		newMint[m] = h
 	}
 	newOwner := make(map[uint32][]ownerBal, len(perOwner))
 	for o, bs := range perOwner {
-		newOwner[o] = mergeOwner(x.byOwner[o], bs, mintKeys)
+		l := mergeOwner(x.byOwner[o], bs, mintKeys)
+		added += len(l) - len(x.byOwner[o])
+		grown += int64(cap(l)-cap(x.byOwner[o])) * ownerBalBytes
+		newOwner[o] = l
 	}
 	x.mu.Lock()
 	for m, h := range newMint {
@@ -320,7 +404,42 @@ func (x *Index) apply(rows []row) {
 		x.byOwner[o] = l
 	}
 	x.entries += added
+	x.bytes += grown
 	x.mu.Unlock()
+}
+
+// fit stops holding the highest chunks while the index is past its
+// budget: their owners go, and with the first chunk every holder list, as
+// no mint is complete any more. Caller holds syncMu.
+func (x *Index) fit() {
+	if x.bytes <= x.budget {
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for x.bytes > x.budget && x.held > 0 {
+		x.held--
+		x.byMint = nil
+		// Only holder lists name owner ids, and they are gone: the
+		// kept owners can be renumbered in place.
+		j := 0
+		for i, k := range x.ownerKeys {
+			if !x.holds(&k) {
+				delete(x.ownerIDs, k)
+				continue
+			}
+			x.ownerKeys[j], x.byOwner[j] = k, x.byOwner[i]
+			x.ownerIDs[k] = uint32(j)
+			j++
+		}
+		clear(x.byOwner[j:])
+		x.ownerKeys, x.byOwner = x.ownerKeys[:j], x.byOwner[:j]
+		x.entries = 0
+		for _, l := range x.byOwner {
+			x.entries += len(l)
+		}
+		x.bytes = x.measure()
+	}
 }
 
 func findBal(l []ownerBal, mint uint32) (uint64, bool) {
@@ -392,17 +511,22 @@ func mergeOwner(cur []ownerBal, set []ownerBal, mintKeys []compressed.Key) []own
 }
 
 // Holders returns a page of mint's holders in the order and with the
-// cursor semantics of compressed.MintHolders, and the slot the index reflects. It
-// returns checkpoint.ErrNotIndexed while no slot has been indexed.
-func (x *Index) Holders(mint compressed.Key, p compressed.HolderPage) ([]compressed.Holder, uint64, error) {
+// cursor semantics of compressed.MintHolders, and the slot the index
+// reflects. ok is false unless every owner is held: read the store
+// instead. It returns checkpoint.ErrNotIndexed while no slot has been
+// indexed.
+func (x *Index) Holders(mint compressed.Key, p compressed.HolderPage) (items []compressed.Holder, slot uint64, ok bool, err error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	if !x.indexed {
-		return nil, 0, checkpoint.ErrNotIndexed
+	if !x.complete() {
+		return nil, 0, false, nil
 	}
-	m, ok := x.mintIDs[mint]
-	if !ok || p.Limit == 0 {
-		return nil, x.slot, nil
+	if !x.indexed {
+		return nil, 0, true, checkpoint.ErrNotIndexed
+	}
+	m, found := x.mintIDs[mint]
+	if !found || p.Limit == 0 {
+		return nil, x.slot, true, nil
 	}
 	h := x.byMint[m]
 	i := 0
@@ -419,20 +543,25 @@ func (x *Index) Holders(mint compressed.Key, p compressed.HolderPage) ([]compres
 		}
 		out = append(out, compressed.Holder{Owner: x.ownerKeys[h.owner[i]], Balance: h.bal[i]})
 	}
-	return out, x.slot, nil
+	return out, x.slot, true, nil
 }
 
 // Balances returns a page of owner's balances by mint with the semantics
-// of compressed.TokenBalancesByOwner, and the slot the index reflects.
-func (x *Index) Balances(owner compressed.Key, p compressed.BalancePage) ([]compressed.TokenBalance, uint64, error) {
+// of compressed.TokenBalancesByOwner, and the slot the index reflects. ok
+// is false when owner is not held: read the store instead. It returns
+// checkpoint.ErrNotIndexed while no slot has been indexed.
+func (x *Index) Balances(owner compressed.Key, p compressed.BalancePage) (items []compressed.TokenBalance, slot uint64, ok bool, err error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	if !x.indexed {
-		return nil, 0, checkpoint.ErrNotIndexed
+	if !x.holds(&owner) {
+		return nil, 0, false, nil
 	}
-	o, ok := x.ownerIDs[owner]
-	if !ok || p.Limit == 0 {
-		return nil, x.slot, nil
+	if !x.indexed {
+		return nil, 0, true, checkpoint.ErrNotIndexed
+	}
+	o, found := x.ownerIDs[owner]
+	if !found || p.Limit == 0 {
+		return nil, x.slot, true, nil
 	}
 	l := x.byOwner[o]
 	i := 0
@@ -453,5 +582,5 @@ func (x *Index) Balances(owner compressed.Key, p compressed.BalancePage) ([]comp
 		}
 		out = append(out, compressed.TokenBalance{Mint: mk, Balance: e.bal})
 	}
-	return out, x.slot, nil
+	return out, x.slot, true, nil
 }

@@ -69,9 +69,37 @@ type bulk struct {
 	ordered bool
 	chunks  int
 	rows    int // the table's rows: no more owners than that
+	entries int // rows added
+	// bytes is the estimate (cost) of the chunks taken, which the load
+	// adds before add: it sizes the owner structures too.
+	bytes int64
 }
 
 func newBulk(x *Index, rows int) *bulk { return &bulk{x: x, ordered: true, rows: rows} }
+
+// cost estimates what adding rows grows the index by, as Index.measure
+// counts it, holder lists included: they are kept if every chunk fits.
+func (b *bulk) cost(rows []row) int64 {
+	n := int64(len(rows)) * (ownerBalBytes + holderEntryBytes)
+	var fresh map[compressed.Key]struct{}
+	for i := range rows {
+		r := &rows[i]
+		if i == 0 || r.owner != rows[i-1].owner {
+			n += keyBytes + ownerListBytes
+		}
+		if _, ok := b.x.mintIDs[r.mint]; ok {
+			continue
+		}
+		if fresh == nil {
+			fresh = map[compressed.Key]struct{}{}
+		}
+		if _, ok := fresh[r.mint]; !ok {
+			fresh[r.mint] = struct{}{}
+			n += keyBytes + holdersBytes
+		}
+	}
+	return n
+}
 
 // add takes a chunk of rows. Rows of one owner must come together (the
 // load reads them in key order); an owner met again in a later chunk would
@@ -123,6 +151,7 @@ func (b *bulk) add(rows []row) error {
 	if len(rows) > 0 {
 		x.byOwner[cur] = slices.Clip(lists[start:])
 	}
+	b.entries += len(rows)
 	b.chunks++
 	if b.chunks == 1 {
 		b.reserve()
@@ -134,11 +163,16 @@ func (b *bulk) add(rows []row) error {
 // owners in every chunk: owners are public keys, spread evenly over the
 // key space. Grown by appends instead, the owner keys alone took a fifth
 // of the load (copies and fresh pages; docs/performance.md). The table's
-// row count bounds the guess (keys chosen to crowd the first chunk).
+// row count bounds the guess (keys chosen to crowd the first chunk), and
+// so do the chunks the budget takes at the first one's cost.
 func (b *bulk) reserve() {
 	x := b.x
 	n := len(x.ownerKeys)
-	want := min(n*loadChunks+n*loadChunks/16, b.rows)
+	chunks := loadChunks
+	if b.bytes > 0 {
+		chunks = int(min(x.budget/b.bytes, loadChunks))
+	}
+	want := min(n*chunks+n*chunks/16, b.rows)
 	if want <= n {
 		return
 	}
@@ -152,10 +186,16 @@ func (b *bulk) reserve() {
 }
 
 // finish sorts each mint's holders into page order (balance descending,
-// then owner key descending) and counts the index's entries. The index
-// is not ready yet, so nothing reads the lists while they are built.
-func (b *bulk) finish() {
+// then owner key descending), or drops them unless mints (every chunk
+// taken), and counts the index's entries. The index is not ready yet, so
+// nothing reads the lists while they are built.
+func (b *bulk) finish(mints bool) {
 	x := b.x
+	x.entries = b.entries
+	if !mints {
+		x.byMint, b.perMint = nil, nil
+		return
+	}
 	byID := func(a, c holderEntry) int {
 		if a.bal != c.bal {
 			return cmp.Compare(c.bal, a.bal)
@@ -168,9 +208,7 @@ func (b *bulk) finish() {
 		}
 		return bytes.Compare(x.ownerKeys[c.owner][:], x.ownerKeys[a.owner][:])
 	}
-	x.entries = 0
 	for m, es := range b.perMint {
-		x.entries += len(es)
 		if b.ordered {
 			slices.SortFunc(es, byID)
 		} else {

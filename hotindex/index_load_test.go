@@ -46,7 +46,8 @@ func TestBulkMatchesApply(t *testing.T) {
 		}
 		return out
 	}
-	want := New(nil)
+	want := New(nil, DefaultBalanceBudget)
+	want.held = loadChunks // as after a load: apply keeps holder lists
 	want.apply(rows)
 	inOrder := chunks(rows)
 	reversed := slices.Clone(inOrder)
@@ -60,14 +61,14 @@ func TestBulkMatchesApply(t *testing.T) {
 		{"chunks reversed", reversed, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := New(nil)
+			got := New(nil, DefaultBalanceBudget)
 			b := newBulk(got, len(rows))
 			for _, c := range tc.chunks {
 				if err := b.add(c); err != nil {
 					t.Fatal(err)
 				}
 			}
-			b.finish()
+			b.finish(true)
 			if b.ordered != tc.ordered {
 				t.Errorf("ordered %v, want %v", b.ordered, tc.ordered)
 			}
@@ -95,14 +96,14 @@ func TestBulkMatchesApply(t *testing.T) {
 func TestBulkRefusesOwnerTwice(t *testing.T) {
 	var o, m1, m2 compressed.Key
 	o[0], m1[0], m2[0] = 1, 2, 3
-	b := newBulk(New(nil), 2)
+	b := newBulk(New(nil, DefaultBalanceBudget), 2)
 	if err := b.add([]row{{owner: o, mint: m1, bal: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.add([]row{{owner: o, mint: m2, bal: 1}}); err == nil {
 		t.Error("an owner read in two chunks was taken")
 	}
-	if err := newBulk(New(nil), 2).add([]row{{owner: o, mint: m2}, {owner: o, mint: m1}}); err == nil {
+	if err := newBulk(New(nil, DefaultBalanceBudget), 2).add([]row{{owner: o, mint: m2}, {owner: o, mint: m1}}); err == nil {
 		t.Error("an owner's balances out of mint order were taken")
 	}
 }
@@ -126,4 +127,33 @@ func ownerKeys(x *Index, l []ownerBal) []keyBal {
 		out[i] = keyBal{x.mintKeys[e.mint], e.bal}
 	}
 	return out
+}
+
+// TestBytesFollowApply checks that the estimate apply keeps by deltas
+// stays what walking every list gives (measure), with holder lists kept
+// (every chunk held) or not.
+func TestBytesFollowApply(t *testing.T) {
+	for _, held := range []int{loadChunks, loadChunks / 2} {
+		rnd := rand.New(rand.NewPCG(3, 4))
+		x := New(nil, DefaultBalanceBudget)
+		x.held = held
+		for batch := 0; batch < 5; batch++ {
+			var rows []row
+			for i := 0; i < 50; i++ {
+				var o, m compressed.Key
+				o[0], o[1] = byte(rnd.IntN(256)), byte(rnd.IntN(8))
+				m[0] = byte(rnd.IntN(6))
+				rows = append(rows, row{owner: o, mint: m, bal: uint64(rnd.IntN(3))})
+			}
+			// One balance per (owner, mint) in a batch, as Sync reads them.
+			slices.SortFunc(rows, func(a, b row) int {
+				return strings.Compare(string(a.owner[:])+string(a.mint[:]), string(b.owner[:])+string(b.mint[:]))
+			})
+			rows = slices.CompactFunc(rows, func(a, b row) bool { return a.owner == b.owner && a.mint == b.mint })
+			x.apply(rows)
+			if got, want := x.bytes, x.measure(); got != want {
+				t.Fatalf("held %d, batch %d: bytes %d, measured %d", held, batch, got, want)
+			}
+		}
+	}
 }

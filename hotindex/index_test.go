@@ -85,11 +85,11 @@ func TestMatchesQueryLayer(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.Open(t)
 	st := &state{t: t, s: s, bal: map[pair]uint64{}}
-	x := hotindex.New(s)
+	x := hotindex.New(s, hotindex.DefaultBalanceBudget)
 	if err := x.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := x.Holders(mint(0), compressed.HolderPage{Limit: 1}); !errors.Is(err, checkpoint.ErrNotIndexed) {
+	if _, _, _, err := x.Holders(mint(0), compressed.HolderPage{Limit: 1}); !errors.Is(err, checkpoint.ErrNotIndexed) {
 		t.Fatalf("before any checkpoint: %v, want ErrNotIndexed", err)
 	}
 
@@ -105,7 +105,7 @@ func TestMatchesQueryLayer(t *testing.T) {
 	}
 	st.set(ctx, initial, 10)
 
-	x = hotindex.New(s)
+	x = hotindex.New(s, hotindex.DefaultBalanceBudget)
 	if err := x.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestMatchesQueryLayer(t *testing.T) {
 	}
 	// A fresh load reads the newest of the versions written.
 	t.Run("reloaded", func(t *testing.T) {
-		y := hotindex.New(s)
+		y := hotindex.New(s, hotindex.DefaultBalanceBudget)
 		if err := y.Load(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -166,8 +166,8 @@ func compare(t *testing.T, ctx context.Context, s arrowstore.Store, x *hotindex.
 					if err != nil {
 						t.Fatal(err)
 					}
-					got, gotSlot, err := x.Holders(mint(m), p)
-					if err != nil || gotSlot != slot || !samePage(got, want) {
+					got, gotSlot, ok, err := x.Holders(mint(m), p)
+					if err != nil || !ok || gotSlot != slot || !samePage(got, want) {
 						t.Errorf("mint %d, %+v: index %v (slot %d, %v), query layer %v", m, p, got, gotSlot, err, want)
 					}
 				}
@@ -188,8 +188,8 @@ func compare(t *testing.T, ctx context.Context, s arrowstore.Store, x *hotindex.
 						if err != nil {
 							t.Fatal(err)
 						}
-						got, _, err := x.Balances(owner(o), p)
-						if err != nil || !samePage(got, want) {
+						got, _, ok, err := x.Balances(owner(o), p)
+						if err != nil || !ok || !samePage(got, want) {
 							t.Errorf("owner %d, %+v: index %v (%v), query layer %v", o, p, got, err, want)
 						}
 					}
@@ -219,7 +219,7 @@ func TestSyncWithoutNewSlot(t *testing.T) {
 	s := storetest.Open(t)
 	st := &state{t: t, s: s, bal: map[pair]uint64{}}
 	st.set(ctx, map[pair]uint64{{1, 0}: 5}, 3)
-	x := hotindex.New(s)
+	x := hotindex.New(s, hotindex.DefaultBalanceBudget)
 	if err := x.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestSyncWithoutNewSlot(t *testing.T) {
 			if err := x.Sync(ctx); err != nil {
 				t.Fatal(err)
 			}
-			got, _, err := x.Holders(mint(0), compressed.HolderPage{Limit: 10})
+			got, _, _, err := x.Holders(mint(0), compressed.HolderPage{Limit: 10})
 			if err != nil || len(got) != 1 || got[0].Balance != tc.want {
 				t.Errorf("holders %v (%v), want balance %d", got, err, tc.want)
 			}
@@ -253,7 +253,7 @@ func TestReadsDuringSync(t *testing.T) {
 	s := storetest.Open(t)
 	st := &state{t: t, s: s, bal: map[pair]uint64{}}
 	st.set(ctx, map[pair]uint64{{0, 0}: 1, {1, 0}: 2}, 1)
-	x := hotindex.New(s)
+	x := hotindex.New(s, hotindex.DefaultBalanceBudget)
 	if err := x.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestReadsDuringSync(t *testing.T) {
 				return
 			default:
 			}
-			got, _, err := x.Holders(mint(0), compressed.HolderPage{Limit: 100, WithZero: true})
+			got, _, _, err := x.Holders(mint(0), compressed.HolderPage{Limit: 100, WithZero: true})
 			if err == nil && len(got) != 2 {
 				err = fmt.Errorf("page of %d holders, want 2", len(got))
 			}

@@ -11,12 +11,12 @@ import (
 // answers with, so the index lags the store no more than they do.
 const DefaultSyncInterval = 200 * time.Millisecond
 
-// Open loads an index over s and keeps it in sync every interval until ctx
-// ends; sync errors go to onErr (nil ignores them) and are retried. The
-// benchmark opens it so; `dasch serve` calls New, then Start once it
-// listens: both load and sync alike.
-func Open(ctx context.Context, s store.Querier, interval time.Duration, onErr func(error)) (*Index, time.Duration, error) {
-	x := New(s)
+// Open loads an index over s within budget bytes and keeps it in sync
+// every interval until ctx ends; sync errors go to onErr (nil ignores
+// them) and are retried. The benchmark opens it so; `dasch serve` calls
+// New, then Start once it listens: both load and sync alike.
+func Open(ctx context.Context, s store.Querier, budget int64, interval time.Duration, onErr func(error)) (*Index, time.Duration, error) {
+	x := New(s, budget)
 	took, err := x.Start(ctx, interval, onErr)
 	if err != nil {
 		return nil, 0, err

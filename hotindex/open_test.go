@@ -23,7 +23,7 @@ func TestStartedLater(t *testing.T) {
 	if err := s.Exec(ctx, "INSERT INTO indexer_checkpoints (name, slot) VALUES ('main', 9)", nil); err != nil {
 		t.Fatal(err)
 	}
-	bal := hotindex.New(s)
+	bal := hotindex.New(s, hotindex.DefaultBalanceBudget)
 	tok := hotindex.NewTokens(s, hotindex.DefaultTokenBudget)
 	ast := hotindex.NewAssets(s, hotindex.DefaultAssetBudget)
 	var owner compressed.Key
@@ -36,11 +36,11 @@ func TestStartedLater(t *testing.T) {
 			if !bal.Ready() {
 				return false, 0
 			}
-			_, slot, err := bal.Balances(owner, compressed.BalancePage{Limit: 10})
+			_, slot, ok, err := bal.Balances(owner, compressed.BalancePage{Limit: 10})
 			if err != nil {
 				t.Fatal(err)
 			}
-			return true, slot
+			return ok, slot
 		}},
 		{"token accounts", func() (bool, uint64) {
 			_, slot, ok, err := tok.ByOwner(owner, compressed.TokenPage{Limit: 10})

@@ -14,11 +14,12 @@ import (
 // HotIndex serves holder and balance pages from memory with the semantics
 // of the query layer, with the slot its data reflects; it returns
 // checkpoint.ErrNotIndexed while no slot has been indexed. Until it is Ready (it
-// may load after the server starts) the store answers.
+// may load after the server starts) the store answers, as it does when ok
+// is false: the index does not hold that owner or mint.
 type HotIndex interface {
 	Ready() bool
-	Holders(mint compressed.Key, p compressed.HolderPage) ([]compressed.Holder, uint64, error)
-	Balances(owner compressed.Key, p compressed.BalancePage) ([]compressed.TokenBalance, uint64, error)
+	Holders(mint compressed.Key, p compressed.HolderPage) (items []compressed.Holder, slot uint64, ok bool, err error)
+	Balances(owner compressed.Key, p compressed.BalancePage) (items []compressed.TokenBalance, slot uint64, ok bool, err error)
 }
 
 // hotSlot maps the index's "not indexed" to the error contextSlot gives.
@@ -63,14 +64,16 @@ func tokenBalances(d Deps, listKey string) jsonrpc.Handler {
 			// repeats the same page forever.
 			page.AfterMint = (*compressed.Key)(*p.Cursor)
 		}
-		var items []compressed.TokenBalance
 		if d.Hot != nil && d.Hot.Ready() {
 			// The answer carries the slot the index reflects.
-			items, slot, err = d.Hot.Balances(compressed.Key(*p.Owner), page)
-			err = hotSlot(err)
-		} else {
-			items, err = compressed.TokenBalancesByOwner(ctx, d.Store, compressed.Key(*p.Owner), page)
+			if items, hslot, ok, err := d.Hot.Balances(compressed.Key(*p.Owner), page); ok {
+				if err != nil {
+					return nil, hotSlot(err)
+				}
+				return encodeTokenBalances(hslot, listKey, items, page.Limit), nil
+			}
 		}
+		items, err := compressed.TokenBalancesByOwner(ctx, d.Store, compressed.Key(*p.Owner), page)
 		if err != nil {
 			return nil, err
 		}

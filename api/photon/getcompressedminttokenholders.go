@@ -41,14 +41,16 @@ func getCompressedMintTokenHolders(d Deps) jsonrpc.Handler {
 			}
 			page.After = &after
 		}
-		var items []compressed.Holder
 		if d.Hot != nil && d.Hot.Ready() {
 			// The answer carries the slot the index reflects.
-			items, slot, err = d.Hot.Holders(compressed.Key(*p.Mint), page)
-			err = hotSlot(err)
-		} else {
-			items, err = compressed.MintHolders(ctx, d.Store, compressed.Key(*p.Mint), page)
+			if items, hslot, ok, err := d.Hot.Holders(compressed.Key(*p.Mint), page); ok {
+				if err != nil {
+					return nil, hotSlot(err)
+				}
+				return encodeHolders(hslot, items, page.Limit), nil
+			}
 		}
+		items, err := compressed.MintHolders(ctx, d.Store, compressed.Key(*p.Mint), page)
 		if err != nil {
 			return nil, err
 		}

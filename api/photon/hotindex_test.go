@@ -13,25 +13,33 @@ import (
 )
 
 // fakeHot records the pages asked of it and answers at its own slot;
-// loading makes it not Ready, as an index still loading is.
+// loading makes it not Ready, as an index still loading is, and notHeld
+// has it hold no key, as a budget leaves some owners and mints out.
 type fakeHot struct {
 	slot     uint64
 	err      error
 	loading  bool
+	notHeld  bool
 	holders  []compressed.HolderPage
 	balances []compressed.BalancePage
 }
 
 func (f *fakeHot) Ready() bool { return !f.loading }
 
-func (f *fakeHot) Holders(_ compressed.Key, p compressed.HolderPage) ([]compressed.Holder, uint64, error) {
+func (f *fakeHot) Holders(_ compressed.Key, p compressed.HolderPage) ([]compressed.Holder, uint64, bool, error) {
 	f.holders = append(f.holders, p)
-	return []compressed.Holder{{Owner: key(1), Balance: 5}}, f.slot, f.err
+	if f.notHeld {
+		return nil, 0, false, nil
+	}
+	return []compressed.Holder{{Owner: key(1), Balance: 5}}, f.slot, true, f.err
 }
 
-func (f *fakeHot) Balances(_ compressed.Key, p compressed.BalancePage) ([]compressed.TokenBalance, uint64, error) {
+func (f *fakeHot) Balances(_ compressed.Key, p compressed.BalancePage) ([]compressed.TokenBalance, uint64, bool, error) {
 	f.balances = append(f.balances, p)
-	return []compressed.TokenBalance{{Mint: key(2), Balance: 6}}, f.slot, f.err
+	if f.notHeld {
+		return nil, 0, false, nil
+	}
+	return []compressed.TokenBalance{{Mint: key(2), Balance: 6}}, f.slot, true, f.err
 }
 
 // TestHotIndexServes checks that with a hot index the methods pass the
@@ -62,6 +70,11 @@ func TestHotIndexServes(t *testing.T) {
 			&fakeHot{slot: 3, loading: true}, "7", "", nil, nil},
 		{"loading, balances", "getCompressedTokenBalancesByOwnerV2", `{"owner":"` + keyB58(key(8)) + `"}`,
 			&fakeHot{slot: 3, loading: true}, "7", "", nil, nil},
+		// Not held (past the budget): asked, then the store answers.
+		{"not held, holders", "getCompressedMintTokenHolders", `{"mint":"` + keyB58(key(8)) + `"}`,
+			&fakeHot{slot: 3, notHeld: true}, "7", "", []compressed.HolderPage{{Limit: pageLimit}}, nil},
+		{"not held, balances", "getCompressedTokenBalancesByOwnerV2", `{"owner":"` + keyB58(key(8)) + `"}`,
+			&fakeHot{slot: 3, notHeld: true}, "7", "", nil, []compressed.BalancePage{{Limit: pageLimit}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

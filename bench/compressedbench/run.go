@@ -637,14 +637,14 @@ func startServer(ctx context.Context, s arrowstore.Store, hot bool, say func(str
 	sctx, cancel := context.WithCancel(ctx)
 	mo := methods.Options{Methods: methods.Photon, Store: s, Slots: checkpoint.NewSlotCache(s, 200*time.Millisecond), Logger: log}
 	if hot {
-		x, took, err := hotindex.Open(sctx, s, hotindex.DefaultSyncInterval, func(err error) { log.Warn("hot index sync failed", "err", err) })
+		x, took, err := hotindex.Open(sctx, s, hotindex.DefaultBalanceBudget, hotindex.DefaultSyncInterval, func(err error) { log.Warn("hot index sync failed", "err", err) })
 		if err != nil {
 			cancel()
 			return "", "", nil, err
 		}
 		st := x.Stats()
-		say("dasch: hot index: %d balances (%d owners, %d mints, ~%d MiB, %.1f B/balance) loaded in %.1fs",
-			st.Entries, st.Owners, st.Mints, st.Bytes>>20, float64(st.Bytes)/float64(max(1, st.Entries)), took.Seconds())
+		say("dasch: hot index: %d balances (%d owners, %d mints, ~%d MiB, %.1f B/balance, %d/%d chunks) loaded in %.1fs",
+			st.Entries, st.Owners, st.Mints, st.Bytes>>20, float64(st.Bytes)/float64(max(1, st.Entries)), st.HeldChunks, st.Chunks, took.Seconds())
 		mo.Hot = x
 		tx, took, err := hotindex.OpenTokens(sctx, s, hotindex.DefaultTokenBudget, hotindex.DefaultSyncInterval, func(err error) { log.Warn("token index sync failed", "err", err) })
 		if err != nil {

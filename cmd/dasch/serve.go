@@ -39,6 +39,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	answerMB := fs.Int("max-answer-mb", 32, "answers of one HTTP request past which the calls of a batch not yet run are refused (413)")
 	gzipMin := fs.Int("compress-min-bytes", 0, "gzip answers of at least this many bytes for clients whose Accept-Encoding admits gzip (0 = never; it pays over links slower than about 1.5 Gbit/s)")
 	hot := fs.Bool("hot-index", true, "serve mint holders and token balances from an in-memory index kept in sync with the store")
+	hotMB := fs.Int64("hot-index-mb", hotindex.DefaultBalanceBudget>>20, "memory budget of the balance index (--hot-index) in MiB; owners past it are read from the store, and mint holders too unless every owner fits")
 	tokenIndex := fs.Bool("token-index", true, "serve compressed token accounts by owner and by delegate from an in-memory index kept in sync with the store")
 	tokenMB := fs.Int64("token-index-mb", hotindex.DefaultTokenBudget>>20, "memory budget of the token account index in MiB; owners past it are read from the store")
 	// Off by default: the folded state answers getAsset from the store at
@@ -69,6 +70,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return usagef("--read-only and --sql-listen: the SQL server needs a writable directory; analysts can run dasch sql --read-only beside a read-only serve")
 	}
 	e.readOnly = *readOnly
+	hotBudget, err := budgetFlag("hot-index-mb", *hotMB)
+	if err != nil {
+		return err
+	}
 	fwd, err := upstreamFlag(*upstreamURL, *ingestSpec, *upstreamTimeout)
 	if err != nil {
 		return err
@@ -156,11 +161,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *hot {
-		x := hotindex.New(s)
+		x := hotindex.New(s, hotBudget)
 		mo.Hot = x
 		loads = append(loads, indexLoad{"hot index", x.Start, func() string {
 			st := x.Stats()
-			return fmt.Sprintf("%d balances (%d owners, %d mints, ~%d MiB)", st.Entries, st.Owners, st.Mints, st.Bytes>>20)
+			return fmt.Sprintf("%d balances (%d owners, %d mints, ~%d MiB, %d of %d chunks)", st.Entries, st.Owners, st.Mints, st.Bytes>>20, st.HeldChunks, st.Chunks)
 		}})
 	}
 	if *tokenIndex {

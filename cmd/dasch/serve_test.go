@@ -152,3 +152,24 @@ func TestUpstreamFlag(t *testing.T) {
 		}
 	}
 }
+
+func TestBudgetFlag(t *testing.T) {
+	for _, c := range []struct {
+		mb   int64
+		want int64 // 0: refused
+	}{
+		{1, 1 << 20},
+		{1024, 1 << 30},
+		{0, 0},
+		{-5, 0},
+		{1 << 50, 0},
+	} {
+		got, err := budgetFlag("hot-index-mb", c.mb)
+		switch {
+		case c.want == 0 && err == nil:
+			t.Errorf("--hot-index-mb %d accepted as %d bytes", c.mb, got)
+		case c.want != 0 && (err != nil || got != c.want):
+			t.Errorf("--hot-index-mb %d: %d, %v; want %d", c.mb, got, err, c.want)
+		}
+	}
+}
