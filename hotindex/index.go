@@ -438,6 +438,10 @@ func (x *Index) fit() {
 		for _, l := range x.byOwner {
 			x.entries += len(l)
 		}
+		if x.held == 0 {
+			// No owner list names a mint any more.
+			x.mintKeys, x.mintIDs = nil, map[compressed.Key]uint32{}
+		}
 		x.bytes = x.measure()
 	}
 }

@@ -157,3 +157,18 @@ func TestBytesFollowApply(t *testing.T) {
 		}
 	}
 }
+
+// TestFitDropsToNothing: past a budget that no chunk fits, fit lets go of
+// every owner and then every mint, down to an empty index.
+func TestFitDropsToNothing(t *testing.T) {
+	x := New(nil, 1)
+	x.held = loadChunks
+	var o1, o2, m compressed.Key
+	o1[0], o2[0], m[0] = 3, 250, 9
+	x.apply([]row{{owner: o1, mint: m, bal: 1}, {owner: o2, mint: m, bal: 2}})
+	x.fit()
+	if x.held != 0 || x.bytes != 0 || x.measure() != 0 || x.entries != 0 || len(x.mintKeys) != 0 || len(x.ownerIDs) != 0 {
+		t.Errorf("held %d, bytes %d (measured %d), entries %d, mints %d, owners %d; want all 0",
+			x.held, x.bytes, x.measure(), x.entries, len(x.mintKeys), len(x.ownerIDs))
+	}
+}
