@@ -174,6 +174,7 @@ func Migrations() []Migration {
 		{Version: 34, Name: "asset_metadata", Statements: assetMetadata()},
 		{Version: 35, Name: "parsed_events", Statements: parsedEvents()},
 		{Version: 36, Name: "token_swaps", Statements: tokenSwaps()},
+		{Version: 37, Name: "token_prices", Statements: tokenPrices()},
 	}
 }
 
