@@ -200,6 +200,8 @@ type TokenInfo struct {
 	// listing of an owner's fungibles (Helius's members).
 	Balance                *uint64 `json:"balance,omitempty"`
 	AssociatedTokenAddress *string `json:"associated_token_address,omitempty"`
+	// PriceInfo is set at read time, never folded (WithPrice).
+	PriceInfo *PriceInfo `json:"price_info,omitempty"`
 }
 
 // MplCoreInfo carries Core-specific counters: NumMinted and CurrentSize for

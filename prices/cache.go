@@ -12,6 +12,10 @@ import (
 	"github.com/dasch-labs/dasch/store"
 )
 
+// DefaultRefresh is how often dasch serve refreshes prices: answers
+// then show prices at most this old, plus a refresh's run.
+const DefaultRefresh = 600 * time.Second
+
 // Price is one mint's row of a generation.
 type Price struct {
 	USD       float64 // dollars per whole token

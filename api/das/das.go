@@ -48,6 +48,9 @@ type Deps struct {
 	// Content shapes the content the index path renders from stored
 	// off-chain documents, as the fold does (its cdn_uri template).
 	Content asset.ContentOptions
+	// Prices, when set, prices the token_info of the answers that show
+	// one (showFungible).
+	Prices PriceSource
 }
 
 // source returns the slot to stamp answers with and where states come
@@ -69,6 +72,16 @@ func (d Deps) source(ctx context.Context) (uint64, assetrows.StateSource, error)
 // src is one, else from the assets' folded rows in the store, one keyed
 // read (assetrows.FoldedAssets).
 func (d Deps) assets(ctx context.Context, src assetrows.StateSource, ids []solana.Pubkey, opts asset.Options) ([]asset.Result, error) {
+	out, err := d.unpriced(ctx, src, ids, opts)
+	if err != nil {
+		return nil, err
+	}
+	d.priceResults(ids, out, opts)
+	return out, nil
+}
+
+// unpriced is assets without price_info.
+func (d Deps) unpriced(ctx context.Context, src assetrows.StateSource, ids []solana.Pubkey, opts asset.Options) ([]asset.Result, error) {
 	if src != nil {
 		// The index holds chain state only; the documents are applied as
 		// the fold applies them, so both paths answer alike.

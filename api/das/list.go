@@ -223,12 +223,14 @@ func (d Deps) list(ctx context.Context, method string, r listRequest) (any, erro
 		return nil, failed(d, method, err)
 	}
 	out := &assetList{LastIndexedSlot: slot, Limit: pg.Limit, Items: make([]json.RawMessage, 0, len(items))}
+	ids := make([]solana.Pubkey, 0, len(items)) // of out.Items
 	for _, it := range items {
 		res := assetrows.ViewDoc(it.ID, it.Doc, r.opts.Options)
 		if res.Err == nil {
 			var a json.RawMessage
 			if a, res.Err = res.Answer(slot); res.Err == nil {
 				out.Items = append(out.Items, a)
+				ids = append(ids, it.ID)
 				continue
 			}
 		}
@@ -245,6 +247,7 @@ func (d Deps) list(ctx context.Context, method string, r listRequest) (any, erro
 			return nil, failed(d, method, err)
 		}
 	}
+	d.priceItems(ids, out.Items, r.opts.Options)
 	next := ""
 	if n := len(items); n > 0 {
 		next = items[n-1].ID.String()

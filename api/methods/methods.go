@@ -65,6 +65,8 @@ type Options struct {
 	// Content shapes content rendered from off-chain documents
 	// (das.Deps.Content).
 	Content asset.ContentOptions
+	// Prices, when set, prices token_info (das.Deps.Prices).
+	Prices das.PriceSource
 }
 
 // New returns a registry of the methods o picks. A missing dependency is
@@ -83,7 +85,7 @@ func New(o Options) *jsonrpc.Registry {
 		photon.Register(reg, photon.Deps{Store: o.Store, Slots: o.Slots, Hot: o.Hot, HotTokens: o.HotTokens, Logger: o.Logger, Tip: o.Tip, Prover: o.Prover})
 	}
 	if o.Methods&DAS != 0 {
-		das.Register(reg, das.Deps{Store: o.Store, Slots: o.Slots, Index: o.Assets, Logger: o.Logger, NodeBalance: o.NodeBalance, Cache: o.AssetCache, Content: o.Content})
+		das.Register(reg, das.Deps{Store: o.Store, Slots: o.Slots, Index: o.Assets, Logger: o.Logger, NodeBalance: o.NodeBalance, Cache: o.AssetCache, Content: o.Content, Prices: o.Prices})
 	}
 	return reg
 }

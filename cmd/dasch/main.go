@@ -45,7 +45,7 @@ type env struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"serve":       {"serve the JSON-RPC API", "serve [--store URL] [--listen ADDR] [--admin-listen ADDR [--admin-token T]] [--billing FILE] [--plan-limits] [--request-log=false] [--asset-cache-mb N] [--rpc-upstream URL|off] [--prover URL] [--sql-listen HOST:PORT [--sql-http-listen HOST:PORT]] [--ingest SOURCE [dasch ingest's flags but --source and --to]]", runServe},
+		"serve":       {"serve the JSON-RPC API", "serve [--store URL] [--listen ADDR] [--admin-listen ADDR [--admin-token T]] [--billing FILE] [--plan-limits] [--request-log=false] [--asset-cache-mb N] [--price-refresh D] [--rpc-upstream URL|off] [--prover URL] [--sql-listen HOST:PORT [--sql-http-listen HOST:PORT]] [--ingest SOURCE [dasch ingest's flags but --source and --to]]", runServe},
 		"ingest":      {"index Solana data from a source", "ingest [--store URL] [--trees FILE] [--batch-rows N] [--batch-mb N] [--batch-age D] [--part-rows N] [--part-mb N] [--part-age D] --source files:DIR|rpc:URL|grpc:URL [--bootstrap (rpc) | --from SLOT|latest] [--to SLOT] [--commitment processed|confirmed|finalized] [--fetchers N (rpc)] [--x-token T (grpc)] [--progress-every D]", runIngest},
 		"migrate":     {"create or upgrade the schema", "migrate [--store URL]", runMigrate},
 		"keys":        {"manage API keys", "keys create [--store URL | --admin URL] --project NAME [--services das,photon,rpc] | keys list [--store URL | --admin URL] [--project NAME] | keys revoke [--store URL | --admin URL] KEY_ID", runKeys},

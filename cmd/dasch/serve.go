@@ -19,6 +19,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/ingesthealth"
+	"github.com/dasch-labs/dasch/prices"
 	"github.com/dasch-labs/dasch/query/assetcache"
 	"github.com/dasch-labs/dasch/server"
 	"github.com/dasch-labs/dasch/server/upstream"
@@ -55,6 +56,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	upstreamTimeout := fs.Duration("rpc-upstream-timeout", upstream.DefaultTimeout, "deadline of one forwarded call, its answer included (instead of --timeout)")
 	proverURL := fs.String("prover", "", "a Light prover service (light-prover) that proves getValidityProof[V2] inputs, as Photon's --prover-url; without one getValidityProof answers an error and getValidityProofV2 a null compressedProof")
 	proverTimeout := fs.Duration("prover-timeout", 60*time.Second, "deadline of one proof from --prover")
+	priceEvery := fs.Duration("price-refresh", prices.DefaultRefresh, "derive token prices from the indexed swaps this often, for token_info.price_info (docs/prices.md; 0 = off)")
 	inf := addIngestFlags(fs, false)
 	uf := addUsageFlags(fs)
 	memMB := addMemoryFlag(fs)
@@ -73,6 +75,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	hotBudget, err := budgetFlag("hot-index-mb", *hotMB)
 	if err != nil {
 		return err
+	}
+	if *priceEvery < 0 {
+		return usagef("--price-refresh: %v, want 0 (off) or more", *priceEvery)
 	}
 	fwd, err := upstreamFlag(*upstreamURL, *ingestSpec, *upstreamTimeout)
 	if err != nil {
@@ -199,6 +204,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			e.log.Info("asset cache off: other processes may fold this store; serve with --ingest to use it")
 		}
 	}
+	var priceCache *prices.Cache
+	if *priceEvery > 0 {
+		priceCache = &prices.Cache{}
+		mo.Prices = priceCache
+	}
 	// Readiness turns false once the ingest has failed this many runs in
 	// a row without the indexed slot moving.
 	ingestHealth := ingesthealth.New(*ingestFails)
@@ -249,6 +259,15 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		defer close(loaded)
 		loadIndexes(ctx, loads, time.Second, e.log, e.stdout, onErr)
 	}()
+	priced := make(chan struct{})
+	if priceCache == nil {
+		close(priced)
+	} else {
+		go func() {
+			defer close(priced)
+			priceCache.Run(ctx, s, *priceEvery, prices.DefaultOptions(), e.log)
+		}()
+	}
 	ingested := make(chan struct{})
 	if plan == nil {
 		close(ingested)
@@ -288,6 +307,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	// before the store closes.
 	cancel()
 	<-loaded
+	<-priced
 	<-ingested
 	<-adminDone
 	meter.close(e)
