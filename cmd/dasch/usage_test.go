@@ -51,6 +51,7 @@ func TestProjectsAndKeysCommands(t *testing.T) {
 		{[]string{"serve", "--billing", "/nonexistent.json"}, "billing config"},
 		{[]string{"serve", "--prover", "localhost:3001"}, "--prover: prover: \"localhost:3001\" is not an http(s) URL"},
 		{[]string{"serve", "--rpc-upstream", "node:8899"}, "--rpc-upstream: upstream: \"node:8899\" is not an http(s) URL"},
+		{[]string{"serve", "--price-refresh", "-1s"}, "--price-refresh: -1s, want 0 (off) or more"},
 	} {
 		_, errOut, err := dasch(t, tc.args...)
 		if err == nil || !strings.Contains(errOut, tc.want) {
