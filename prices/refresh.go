@@ -162,20 +162,25 @@ const legsSQL = `SELECT user, block_time > {recent:Int64} AS recent,
 // where the leg observes that mint's price (the other side is a
 // stablecoin, or SOL for a mint that is neither), the price bucket.
 // Legs below the dollar floor, or with no dollar side, are left out.
+// Only what the aggregation reads is carried through the join (the
+// signer as a hash): the join copies every column it carries.
 func sidesSQL(solUSD, where string) string {
 	return `SELECT side.1 AS mint, side.2 AS qty, side.3 AS observed, usd, user, recent,
 		if(observed, toInt32(floor(log(usd / qty) * ` + strconv.Itoa(bucketsPerUnit) + `)), 0) AS bucket
 	FROM (
-		SELECT *, multiIf(out_stable, a_out, in_stable, a_in,
-				output_mint = {sol:FixedString(32)}, a_out * ` + solUSD + `,
-				input_mint = {sol:FixedString(32)}, a_in * ` + solUSD + `, nan) AS usd
-		FROM (` + legsSQL + where + `)
+		SELECT usd, cityHash64(user) AS user, recent, [
+				(input_mint, a_in, NOT in_stable AND (input_mint != {sol:FixedString(32)} OR out_stable)),
+				(output_mint, a_out, NOT out_stable AND (output_mint != {sol:FixedString(32)} OR in_stable))
+			] AS both
+		FROM (
+			SELECT *, multiIf(out_stable, a_out, in_stable, a_in,
+					output_mint = {sol:FixedString(32)}, a_out * ` + solUSD + `,
+					input_mint = {sol:FixedString(32)}, a_in * ` + solUSD + `, nan) AS usd
+			FROM (` + legsSQL + where + `)
+		)
 		WHERE usd >= {min_usd:Float64}
 	)
-	ARRAY JOIN [
-		(input_mint, a_in, NOT in_stable AND (input_mint != {sol:FixedString(32)} OR out_stable)),
-		(output_mint, a_out, NOT out_stable AND (output_mint != {sol:FixedString(32)} OR in_stable))
-	] AS side`
+	ARRAY JOIN both AS side`
 }
 
 // perMintSQL aggregates sides per mint: first per price bucket (bounded

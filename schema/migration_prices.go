@@ -16,6 +16,7 @@ const TableTokenPrices = "token_prices"
 func tokenPrices() []string {
 	return []string{
 		`ALTER TABLE token_swaps ADD INDEX IF NOT EXISTS block_time_mm block_time TYPE minmax GRANULARITY 1`,
+		`ALTER TABLE token_swaps MATERIALIZE INDEX block_time_mm`,
 		`CREATE TABLE IF NOT EXISTS token_prices (
 			refreshed_at DateTime64(3, 'UTC'),
 			rank UInt32,
