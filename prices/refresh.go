@@ -157,21 +157,27 @@ const legsSQL = `SELECT user, block_time > {recent:Int64} AS recent,
 			SELECT bitShiftLeft(slot, 20) + tx_index FROM token_swaps
 			WHERE block_time > {start:Int64} AND block_time <= {end:Int64} AND leg = 1))`
 
-// sidesSQL is each leg twice, once for each of its mints, with the leg's
-// dollar value (its stablecoin side, else its SOL side at solUSD) and,
-// where the leg observes that mint's price (the other side is a
-// stablecoin, or SOL for a mint that is neither), the price bucket.
-// Legs below the dollar floor, or with no dollar side, are left out.
-// Only what the aggregation reads is carried through the join (the
-// signer as a hash): the join copies every column it carries.
+// sidesSQL is each leg's observations, with the leg's dollar value (its
+// stablecoin side, else its SOL side at solUSD): a leg observes a mint's
+// price when its other side, the quote (q: 1 USDC, 2 USDT, 3 SOL), is a
+// stablecoin, or SOL for a mint that is neither. A leg between the two
+// stablecoins observes nothing and is both sides' volume as it is (q
+// 0). The quote's volume is counted from the observations the band
+// keeps (rankedSQL), so an outlier counts on neither side. Legs below
+// the dollar floor, or with no dollar side, are left out. Only what the
+// aggregation reads is carried through the join (the signer as a
+// hash): the join copies every column it carries.
 func sidesSQL(solUSD, where string) string {
-	return `SELECT side.1 AS mint, side.2 AS qty, side.3 AS observed, usd, user, recent,
+	return `SELECT side.1 AS mint, side.2 AS qty, side.3 AS q, q != 0 AS observed, usd, user, recent,
 		if(observed, toInt32(floor(log(usd / qty) * ` + strconv.Itoa(bucketsPerUnit) + `)), 0) AS bucket
 	FROM (
-		SELECT usd, cityHash64(user) AS user, recent, [
-				(input_mint, a_in, NOT in_stable AND (input_mint != {sol:FixedString(32)} OR out_stable)),
-				(output_mint, a_out, NOT out_stable AND (output_mint != {sol:FixedString(32)} OR in_stable))
-			] AS both
+		SELECT usd, cityHash64(user) AS user, recent,
+			multiIf(out_stable, if(output_mint = {usdc:FixedString(32)}, 1, 2), output_mint = {sol:FixedString(32)}, 3, 0) AS q_out,
+			multiIf(in_stable, if(input_mint = {usdc:FixedString(32)}, 1, 2), input_mint = {sol:FixedString(32)}, 3, 0) AS q_in,
+			arrayFilter(s -> s.3 != 0 OR (in_stable AND out_stable), [
+				(input_mint, a_in, toUInt8(if(NOT in_stable AND (input_mint != {sol:FixedString(32)} OR out_stable), q_out, 0))),
+				(output_mint, a_out, toUInt8(if(NOT out_stable AND (output_mint != {sol:FixedString(32)} OR in_stable), q_in, 0)))
+			]) AS both
 		FROM (
 			SELECT *, multiIf(out_stable, a_out, in_stable, a_in,
 					output_mint = {sol:FixedString(32)}, a_out * ` + solUSD + `,
@@ -183,16 +189,12 @@ func sidesSQL(solUSD, where string) string {
 	ARRAY JOIN both AS side`
 }
 
-// perMintSQL aggregates sides per mint: first per price bucket (bounded
-// by the spread of a mint's prices, not by its trades), then the median
-// bucket of its observed trades, the band around it, and the sums of the
-// trades kept. Unobserved sides (a stablecoin's, SOL's against a token)
-// count in volume but neither price the mint nor drop out of the band.
-// A stablecoin is one dollar; any other mint needs MinTrades kept
-// observations from MinTraders traders.
+// perMintSQL aggregates sides per mint: first per quote and price bucket
+// (bounded by the spread of a mint's prices, not by its trades), then
+// the median bucket of its observations, the band around it, and the
+// sums of the trades kept, in all and per quote.
 func perMintSQL(sides string) string {
 	return `SELECT mint,
-		mint IN ({usdc:FixedString(32)}, {usdt:FixedString(32)}) AS stable,
 		arrayReduce('quantileExactWeighted(0.5)', arrayFilter((b, o) -> o, bs, obs), arrayFilter((n, o) -> o, ns, obs)) AS med,
 		arrayMap((b, o) -> o AND abs(b - med) <= {band:Int32}, bs, obs) AS okept,
 		arrayMap((o, k) -> NOT o OR k, obs, okept) AS kept,
@@ -201,28 +203,53 @@ func perMintSQL(sides string) string {
 		finalizeAggregation(arrayReduce('uniqMergeState', arrayFilter((x, k) -> k, uss, okept))) AS traders,
 		arraySum(arrayFilter((x, k) -> k, ns, kept)) AS trades,
 		arraySum(arrayFilter((x, k) -> k, us, kept)) AS volume,
-		multiIf(stable, 1.,
-			recent_trades > 0, arraySum(arrayFilter((x, k) -> k, urs, okept)) / arraySum(arrayFilter((x, k) -> k, qrs, okept)),
-			arraySum(arrayFilter((x, k) -> k, us, okept)) / arraySum(arrayFilter((x, k) -> k, qs, okept))) AS price
+		if(recent_trades > 0,
+			arraySum(arrayFilter((x, k) -> k, urs, okept)) / arraySum(arrayFilter((x, k) -> k, qrs, okept)),
+			arraySum(arrayFilter((x, k) -> k, us, okept)) / arraySum(arrayFilter((x, k) -> k, qs, okept))) AS price,
+		observed_trades >= {min_trades:UInt64} AND traders >= {min_traders:UInt64} AS enough,
+		arrayMap(x -> arraySum(arrayFilter((u, k, qq) -> k AND qq = x, us, okept, qts)), [1, 2, 3]) AS quote_volume,
+		arrayMap(x -> arraySum(arrayFilter((n, k, qq) -> k AND qq = x, ns, okept, qts)), [1, 2, 3]) AS quote_trades
 	FROM (
-		SELECT mint, groupArray(bucket) AS bs, groupArray(observed) AS obs, groupArray(n) AS ns,
+		SELECT mint, groupArray(bucket) AS bs, groupArray(observed) AS obs, groupArray(q) AS qts, groupArray(n) AS ns,
 			groupArray(b_usd) AS us, groupArray(b_qty) AS qs, groupArray(n_r) AS nrs,
 			groupArray(usd_r) AS urs, groupArray(qty_r) AS qrs, groupArray(users) AS uss
 		FROM (
-			SELECT mint, observed, bucket, count() AS n, sum(usd) AS b_usd, sum(qty) AS b_qty,
+			SELECT mint, q, observed, bucket, count() AS n, sum(usd) AS b_usd, sum(qty) AS b_qty,
 				countIf(recent) AS n_r, sumIf(usd, recent) AS usd_r, sumIf(qty, recent) AS qty_r,
 				uniqState(user) AS users
 			FROM (` + sides + `)
-			GROUP BY mint, observed, bucket
+			GROUP BY mint, q, observed, bucket
 		)
 		GROUP BY mint
+	)`
+}
+
+// rankedSQL is every mint priced from sides, with its volume: its own
+// kept trades, and for a quote (USDC, USDT, SOL) also the kept trades
+// that other mints made against it. A stablecoin is one dollar; any
+// other mint needs MinTrades kept observations from MinTraders traders.
+// The trades of a mint short of them still count in its quotes' volume.
+func rankedSQL(sides string) string {
+	return `SELECT m AS mint, if(stable, 1., own_price) AS price, all_volume AS volume, all_trades AS trades, own_traders AS traders
+	FROM (
+		SELECT r.1 AS m, m IN ({usdc:FixedString(32)}, {usdt:FixedString(32)}) AS stable,
+			sum(r.2) AS all_volume, sum(r.3) AS all_trades,
+			anyIf(price, r.4) AS own_price, anyIf(traders, r.4) AS own_traders, maxIf(enough, r.4) AS own_enough
+		FROM (` + perMintSQL(sides) + `)
+		ARRAY JOIN [
+			(mint, volume, trades, true),
+			({usdc:FixedString(32)}, quote_volume[1], quote_trades[1], false),
+			({usdt:FixedString(32)}, quote_volume[2], quote_trades[2], false),
+			({sol:FixedString(32)}, quote_volume[3], quote_trades[3], false)
+		] AS r
+		GROUP BY m
 	)
-	WHERE isFinite(price) AND volume > 0 AND (stable OR (observed_trades >= {min_trades:UInt64} AND traders >= {min_traders:UInt64}))`
+	WHERE all_volume > 0 AND (stable OR (own_enough AND isFinite(own_price)))`
 }
 
 // solPriceSQL is SOL's price from its swaps with the stablecoins alone,
 // by the same rules as every other mint's.
-var solPriceSQL = `SELECT price FROM (` + perMintSQL(sidesSQL("nan", solPairs)) + `) WHERE mint = {sol:FixedString(32)}`
+var solPriceSQL = `SELECT price FROM (` + rankedSQL(sidesSQL("nan", solPairs)) + `) WHERE mint = {sol:FixedString(32)}`
 
 // solPairs keeps the legs between SOL and a stablecoin.
 const solPairs = `
@@ -235,6 +262,6 @@ var refreshSQL = `INSERT INTO token_prices
 	SELECT fromUnixTimestamp64Milli({refreshed:Int64}, 'UTC'),
 		toUInt32(row_number() OVER (ORDER BY volume DESC, mint)),
 		mint, price, volume, trades, traders, toDateTime({end:Int64}, 'UTC')
-	FROM (` + perMintSQL(sidesSQL("{sol_usd:Float64}", "")) + `
+	FROM (` + rankedSQL(sidesSQL("{sol_usd:Float64}", "")) + `
 		ORDER BY volume DESC, mint
 		LIMIT {top:UInt32})`

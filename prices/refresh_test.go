@@ -160,6 +160,9 @@ func TestRefresh(t *testing.T) {
 		// SOL: its stablecoin trades, the route legs, the via-SOL token.
 		{"SOL", prices.SOL, 150, 10*300 + 6*300 + 6*300 + 6*300, 28},
 		{"USDT at a dollar", prices.USDT, 1, 4 * 300, 4},
+		// Every kept trade against USDC, the thin mint's too; not the
+		// wash trade, nor the dust.
+		{"USDC without the outliers", prices.USDC, 1, 6*300 + 600 + 600 + 600 + 300 + 600 + 1200 + 6*300, 51},
 	}
 	m, err := prices.Load(ctx, s, g.RefreshedAt, 100)
 	if err != nil {
@@ -186,10 +189,9 @@ func TestRefresh(t *testing.T) {
 			}
 		})
 	}
-	// Ranks follow volume: USDC first (a stablecoin side is never an
-	// outlier, so the wash trade counts in its volume), then SOL.
-	if m[prices.USDC].Rank != 1 || m[prices.SOL].Rank != 2 {
-		t.Errorf("ranks USDC %d SOL %d, want 1 and 2", m[prices.USDC].Rank, m[prices.SOL].Rank)
+	// Ranks follow volume: SOL first, then USDC.
+	if m[prices.SOL].Rank != 1 || m[prices.USDC].Rank != 2 {
+		t.Errorf("ranks SOL %d USDC %d, want 1 and 2", m[prices.SOL].Rank, m[prices.USDC].Rank)
 	}
 }
 
