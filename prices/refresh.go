@@ -141,9 +141,10 @@ func (o Options) params(end int64) store.Params {
 
 // legsSQL are the swap legs of the window, amounts in whole tokens: a
 // routed swap by its inner legs (each a pool swap), any other by leg 0,
-// so every pool trade counts once. A route is known by its leg 1, and
-// its transaction by (slot, tx_index): the signatures, the widest
-// column, are not read, and the set is eight bytes a route.
+// so every pool trade counts once. A route is known by an inner leg
+// (any: the parser leaves out a leg whose amount does not fit), and its
+// transaction by (slot, tx_index): the signatures, the widest column,
+// are not read, and the set is eight bytes a route.
 const legsSQL = `SELECT user, block_time > {recent:Int64} AS recent,
 		input_mint, output_mint,
 		in_amount / pow(10, input_decimals) AS a_in,
@@ -155,7 +156,7 @@ const legsSQL = `SELECT user, block_time > {recent:Int64} AS recent,
 		AND in_amount > 0 AND out_amount > 0 AND input_mint != output_mint
 		AND (leg >= 1 OR bitShiftLeft(slot, 20) + tx_index NOT IN (
 			SELECT bitShiftLeft(slot, 20) + tx_index FROM token_swaps
-			WHERE block_time > {start:Int64} AND block_time <= {end:Int64} AND leg = 1))`
+			WHERE block_time > {start:Int64} AND block_time <= {end:Int64} AND leg >= 1))`
 
 // sidesSQL is each leg's observations, with the leg's dollar value (its
 // stablecoin side, else its SOL side at solUSD): a leg observes a mint's
