@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -49,6 +50,32 @@ func Load(ctx context.Context, s store.Querier, at time.Time, top int) (map[sola
 		out[k] = p
 	}
 	return out, nil
+}
+
+// LoadNewest reads the newest generation stored, at most top mints of
+// it; a zero Generation and no prices when none is.
+func LoadNewest(ctx context.Context, s store.Querier, top int) (Generation, map[solana.Pubkey]Price, error) {
+	res, err := s.Query(ctx, `SELECT refreshed_at, window_end FROM token_prices ORDER BY refreshed_at DESC LIMIT 1`, nil)
+	if err != nil {
+		return Generation{}, nil, fmt.Errorf("newest token prices: %w", err)
+	}
+	if len(res.Rows) == 0 {
+		return Generation{}, map[solana.Pubkey]Price{}, nil
+	}
+	at, ok1 := res.Rows[0][0].(time.Time)
+	end, ok2 := res.Rows[0][1].(time.Time)
+	if !ok1 || !ok2 {
+		return Generation{}, nil, fmt.Errorf("newest token prices: want DateTime columns")
+	}
+	g := Generation{RefreshedAt: at, WindowEnd: end, SOL: math.NaN()}
+	m, err := Load(ctx, s, at, top)
+	if err != nil {
+		return g, nil, err
+	}
+	if p, ok := m[SOL]; ok {
+		g.SOL = p.USD
+	}
+	return g, m, nil
 }
 
 // Cache holds the prices of the newest generation the process wrote: at
@@ -105,19 +132,38 @@ func (c *Cache) RefreshOnce(ctx context.Context, s store.ExecQuerier, now time.T
 	return g, nil
 }
 
+// Follow holds the newest stored generation, read at once and then
+// every interval until ctx ends: for a process that cannot write the
+// store (a read-only serve), beside another that refreshes.
+func (c *Cache) Follow(ctx context.Context, s store.Querier, every time.Duration, top int, log *slog.Logger) {
+	c.loop(ctx, every, log, func() (Generation, error) {
+		g, m, err := LoadNewest(ctx, s, top)
+		if err == nil {
+			c.Set(g, m)
+		}
+		return g, err
+	})
+}
+
 // Run refreshes at once and then every interval until ctx ends. A failed
 // refresh is logged and the prices held are kept until the next one.
 func (c *Cache) Run(ctx context.Context, s store.ExecQuerier, every time.Duration, o Options, log *slog.Logger) {
+	c.loop(ctx, every, log, func() (Generation, error) { return c.RefreshOnce(ctx, s, time.Now(), o) })
+}
+
+// loop runs step at once and then every interval until ctx ends,
+// logging each outcome.
+func (c *Cache) loop(ctx context.Context, every time.Duration, log *slog.Logger, step func() (Generation, error)) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		start := time.Now()
-		g, err := c.RefreshOnce(ctx, s, start, o)
+		g, err := step()
 		switch {
 		case ctx.Err() != nil:
 			return
 		case err != nil:
-			log.Warn("token price refresh failed", "err", err)
+			log.Warn("token prices not refreshed", "err", err)
 		default:
 			n, _ := c.Len()
 			log.Info("token prices refreshed", "mints", n, "window_end", g.WindowEnd, "sol_usd", g.SOL, "took", time.Since(start).Round(time.Millisecond))

@@ -228,6 +228,11 @@ func TestRefreshTop(t *testing.T) {
 	if n, _ := c.Len(); n != 3 {
 		t.Errorf("cache holds %d, want 3", n)
 	}
+	// A reader that cannot write finds the same generation.
+	ng, nm, err := prices.LoadNewest(ctx, s, 100)
+	if err != nil || !ng.RefreshedAt.Equal(g.RefreshedAt) || len(nm) != len(m) || nm[mint(5)] != m[mint(5)] {
+		t.Errorf("newest generation %+v (%d mints, %v), want %+v (%d mints)", ng, len(nm), err, g, len(m))
+	}
 }
 
 // TestRefreshEmpty: no swaps, no prices and no error.
@@ -240,5 +245,8 @@ func TestRefreshEmpty(t *testing.T) {
 	}
 	if _, ok := c.Price(prices.USDC); ok {
 		t.Error("USDC priced with no swaps")
+	}
+	if g, m, err := prices.LoadNewest(context.Background(), s, 10); err != nil || len(m) != 0 || !g.RefreshedAt.IsZero() {
+		t.Errorf("newest of none: %+v %v %v", g, m, err)
 	}
 }

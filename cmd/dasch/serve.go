@@ -56,7 +56,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	upstreamTimeout := fs.Duration("rpc-upstream-timeout", upstream.DefaultTimeout, "deadline of one forwarded call, its answer included (instead of --timeout)")
 	proverURL := fs.String("prover", "", "a Light prover service (light-prover) that proves getValidityProof[V2] inputs, as Photon's --prover-url; without one getValidityProof answers an error and getValidityProofV2 a null compressedProof")
 	proverTimeout := fs.Duration("prover-timeout", 60*time.Second, "deadline of one proof from --prover")
-	priceEvery := fs.Duration("price-refresh", prices.DefaultRefresh, "derive token prices from the indexed swaps this often, for token_info.price_info (docs/prices.md; 0 = off)")
+	priceEvery := fs.Duration("price-refresh", prices.DefaultRefresh, "derive token prices from the indexed swaps this often, for token_info.price_info (docs/prices.md; 0 = off); with --read-only, read the newest a writing process derived")
 	inf := addIngestFlags(fs, false)
 	uf := addUsageFlags(fs)
 	memMB := addMemoryFlag(fs)
@@ -265,7 +265,14 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	} else {
 		go func() {
 			defer close(priced)
-			priceCache.Run(ctx, s, *priceEvery, prices.DefaultOptions(), e.log)
+			o := prices.DefaultOptions()
+			if *readOnly {
+				// Nothing can be written: serve what a writing process
+				// refreshed.
+				priceCache.Follow(ctx, s, *priceEvery, o.Top, e.log)
+				return
+			}
+			priceCache.Run(ctx, s, *priceEvery, o, e.log)
 		}()
 	}
 	ingested := make(chan struct{})
