@@ -40,7 +40,7 @@ func TestTableSchemas(t *testing.T) {
 	dec, samples := sampleRows(t)
 	// The asset state step writes asset_state and asset_keys beside the
 	// decoders' tables.
-	tables := append(ingest.TablesOf(dec, assetstate.Decoder{}, bubblegumtree.Decoder{}, solbalances.Decoder{}, parsedtx.Decoder{}), assetstate.StateTable(), assetstate.KeysTable(), assetstate.EditionsTable(), assetstate.DocsTable(),
+	tables := append(ingest.TablesOf(dec, assetstate.Decoder{}, bubblegumtree.Decoder{}, solbalances.Decoder{}, parsedtx.Decoder{}), assetstate.StateTable(), assetstate.KeysTable(), assetstate.EditionsTable(), assetstate.DocsTable(), assetstate.PrevDocsTable(),
 		assetstate.MetadataTable(), assetstate.MetadataDocsTable())
 	names := map[string]bool{}
 	for _, tbl := range tables {
@@ -340,6 +340,7 @@ func sampleRows(t *testing.T) (decode.Decoder, map[string]arrowbatch.Row) {
 		Listing: assetstate.Listing{Interface: "V1_NFT", Owner: key(36), OwnerType: "single", Delegate: &collection, Supply: 1, Name: "n"}}
 	out.Add(state)
 	out.Add(&assetstate.DocRow{StateRow: state})
+	out.Add(&assetstate.PrevDocRow{DocRow: assetstate.DocRow{StateRow: state, Visible: 3}})
 	out.Add(&assetstate.EditionRow{Master: key(37), Edition: key(35), Mint: key(29), Number: 3, Slot: slot, Version: 1})
 	out.Add(&assetstate.KeyRow{Path: "owner", Key: key(36), ID: key(29), Verified: true, Slot: slot, CreatedSlot: slot, Version: 1})
 	out.Add(&assetstate.MetadataRow{Key: key(38), URI: "https://example.org/m.json", Status: "queued", Version: 1})

@@ -175,6 +175,7 @@ func Migrations() []Migration {
 		{Version: 35, Name: "parsed_events", Statements: parsedEvents()},
 		{Version: 36, Name: "token_swaps", Statements: tokenSwaps()},
 		{Version: 37, Name: "token_prices", Statements: tokenPrices()},
+		{Version: 38, Name: "asset_docs_prev", Statements: assetDocsPrev()},
 	}
 }
 

@@ -70,9 +70,11 @@ func (d Deps) source(ctx context.Context) (uint64, assetrows.StateSource, error)
 
 // assets answers ids with opts: from the in-memory index's raw states when
 // src is one, else from the assets' folded rows in the store, one keyed
-// read (assetrows.FoldedAssets).
-func (d Deps) assets(ctx context.Context, src assetrows.StateSource, ids []solana.Pubkey, opts asset.Options) ([]asset.Result, error) {
-	out, err := d.unpriced(ctx, src, ids, opts)
+// read, as of slot, the slot the answer is stamped with
+// (assetrows.FoldedAssetsAt), with price_info where it applies. The cache
+// holds the newest rows; those past slot are answered as the store's are.
+func (d Deps) assets(ctx context.Context, src assetrows.StateSource, ids []solana.Pubkey, opts asset.Options, slot uint64) ([]asset.Result, error) {
+	out, err := d.unpriced(ctx, src, ids, opts, slot)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +83,7 @@ func (d Deps) assets(ctx context.Context, src assetrows.StateSource, ids []solan
 }
 
 // unpriced is assets without price_info.
-func (d Deps) unpriced(ctx context.Context, src assetrows.StateSource, ids []solana.Pubkey, opts asset.Options) ([]asset.Result, error) {
+func (d Deps) unpriced(ctx context.Context, src assetrows.StateSource, ids []solana.Pubkey, opts asset.Options, slot uint64) ([]asset.Result, error) {
 	if src != nil {
 		// The index holds chain state only; the documents are applied as
 		// the fold applies them, so both paths answer alike.
@@ -92,7 +94,7 @@ func (d Deps) unpriced(ctx context.Context, src assetrows.StateSource, ids []sol
 		return res, assetdocs.Apply(ctx, d.Store, res, assetdocs.URIs(res), d.Content)
 	}
 	if d.Cache == nil {
-		return assetrows.FoldedAssets(ctx, d.Store, ids, opts)
+		return assetrows.FoldedAssetsAt(ctx, d.Store, ids, opts, slot)
 	}
 	rows := make(map[solana.Pubkey]assetrows.Folded, len(ids))
 	var missing []solana.Pubkey
@@ -113,6 +115,9 @@ func (d Deps) unpriced(ctx context.Context, src assetrows.StateSource, ids []sol
 			rows[id] = f
 			d.Cache.Put(epoch, id, f)
 		}
+	}
+	if err := assetrows.AsOf(ctx, d.Store, rows, slot); err != nil {
+		return nil, err
 	}
 	return assetrows.ViewFolded(ids, rows, opts), nil
 }

@@ -56,7 +56,7 @@ func getAsset(d Deps) jsonrpc.Handler {
 			return nil, failed(d, c.Method, err)
 		}
 		id := solana.Pubkey(*p.ID)
-		assets, err := d.assets(ctx, src, []solana.Pubkey{id}, options(p.Options, p.DisplayOptions))
+		assets, err := d.assets(ctx, src, []solana.Pubkey{id}, options(p.Options, p.DisplayOptions), slot)
 		if err != nil {
 			return nil, failed(d, c.Method, err)
 		}

@@ -49,7 +49,7 @@ func getAssetBatch(d Deps) jsonrpc.Handler {
 		for i, id := range *p.IDs {
 			ids[i] = solana.Pubkey(id)
 		}
-		assets, err := d.assets(ctx, src, ids, options(p.Options, p.DisplayOptions))
+		assets, err := d.assets(ctx, src, ids, options(p.Options, p.DisplayOptions), slot)
 		if err != nil {
 			return nil, failed(d, c.Method, err)
 		}

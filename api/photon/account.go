@@ -36,9 +36,9 @@ func lookupAccount(ctx context.Context, d Deps, c *jsonrpc.Call) (accountCall, e
 	var found []compressed.Account
 	switch {
 	case p.Address != nil:
-		found, err = compressed.AccountsByAddresses(ctx, d.Store, []compressed.Key{compressed.Key(*p.Address)})
+		found, err = compressed.AccountsByAddressesAt(ctx, d.Store, []compressed.Key{compressed.Key(*p.Address)}, &slot)
 	case p.Hash != nil:
-		found, err = compressed.AccountsByHashes(ctx, d.Store, []compressed.Key{compressed.Key(*p.Hash)})
+		found, err = compressed.AccountsByHashesAt(ctx, d.Store, []compressed.Key{compressed.Key(*p.Hash)}, &slot)
 	default:
 		return accountCall{}, validationError("Either address or hash must be provided")
 	}

@@ -24,7 +24,7 @@ func getCompressionSignaturesForAccount(d Deps) jsonrpc.Handler {
 		if err != nil {
 			return nil, err
 		}
-		items, err := compressed.SignaturesForAccount(ctx, d.Store, compressed.Key(*p.Hash))
+		items, err := compressed.SignaturesForAccountAt(ctx, d.Store, compressed.Key(*p.Hash), &slot)
 		if err != nil {
 			return nil, err
 		}

@@ -20,7 +20,7 @@ func getLatestCompressionSignatures(d Deps) jsonrpc.Handler {
 		if err != nil {
 			return nil, err
 		}
-		page, err := sigPage(&p)
+		page, err := sigPage(&p, slot)
 		if err != nil {
 			return nil, err
 		}

@@ -24,7 +24,7 @@ func getLatestNonVotingSignatures(d Deps) jsonrpc.Handler {
 		if err != nil {
 			return nil, err
 		}
-		page, err := sigPage(&p)
+		page, err := sigPage(&p, slot)
 		if err != nil {
 			return nil, err
 		}

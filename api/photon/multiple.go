@@ -33,13 +33,13 @@ func multipleAccounts(d Deps, v2 bool) jsonrpc.Handler {
 			if keys = *p.Hashes; len(keys) > pageLimit {
 				return nil, validationError("Too many hashes requested " + itoa(len(keys)) + ". Maximum allowed: 1000")
 			}
-			found, err = compressed.AccountsByHashes(ctx, d.Store, keys)
+			found, err = compressed.AccountsByHashesAt(ctx, d.Store, keys, &slot)
 		case p.Addresses != nil && p.Hashes == nil:
 			if keys = *p.Addresses; len(keys) > pageLimit {
 				return nil, validationError("Too many addresses requested " + itoa(len(keys)) + ". Maximum allowed: 1000")
 			}
 			byAddress = true
-			found, err = compressed.AccountsByAddresses(ctx, d.Store, keys)
+			found, err = compressed.AccountsByAddressesAt(ctx, d.Store, keys, &slot)
 		default:
 			return nil, validationError("Either hashes or addresses must be provided")
 		}

@@ -20,9 +20,10 @@ type sigParams struct {
 	Cursor  *string `json:"cursor"`
 }
 
-// sigPage turns the limit and cursor into a page.
-func sigPage(p *sigParams) (compressed.SigPage, error) {
-	page := compressed.SigPage{Limit: limitOr(p.Limit)}
+// sigPage turns the limit and cursor into a page of the answer stamped
+// with slot, which holds nothing later.
+func sigPage(p *sigParams, slot uint64) (compressed.SigPage, error) {
+	page := compressed.SigPage{Limit: limitOr(p.Limit), AsOf: &slot}
 	if p.Cursor == nil {
 		return page, nil
 	}
@@ -61,7 +62,7 @@ func keyedSignatures(d Deps, key string, list sigLister) jsonrpc.Handler {
 		if err != nil {
 			return nil, err
 		}
-		page, err := sigPage(&p)
+		page, err := sigPage(&p, slot)
 		if err != nil {
 			return nil, err
 		}

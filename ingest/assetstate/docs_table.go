@@ -13,10 +13,38 @@ import (
 
 // DocRow is one asset_docs row: the serving copy of a folded asset's
 // document, written from its asset_state row.
-type DocRow struct{ *StateRow }
+type DocRow struct {
+	*StateRow
+	// Visible, when not 0, is written as the slot instead of the state's:
+	// the slot from which readers see this document (see keepPrevious).
+	Visible uint64
+}
 
 // Table implements arrowbatch.Row.
 func (DocRow) Table() string { return schema.TableAssetDocs }
+
+// slot is the slot written for the row.
+func (r *DocRow) slot() uint64 {
+	if r.Visible != 0 {
+		return r.Visible
+	}
+	return r.Slot
+}
+
+// PrevDocRow is one asset_docs_prev row: the document an asset_docs row
+// replaced, kept while the checkpoint has not reached the replacement.
+type PrevDocRow struct{ DocRow }
+
+// Table implements arrowbatch.Row.
+func (PrevDocRow) Table() string { return schema.TableAssetDocsPrev }
+
+// PrevDocsTable is asset_docs_prev, which the fold step writes before
+// asset_docs.
+func PrevDocsTable() arrowbatch.Table {
+	return arrowbatch.Table{Name: schema.TableAssetDocsPrev, New: func(mem memory.Allocator) arrowbatch.Builder {
+		return newDocsBuilder(mem)
+	}}
+}
 
 // DocsTable is asset_docs, which the fold step writes after asset_state.
 func DocsTable() arrowbatch.Table {
@@ -47,12 +75,18 @@ func newDocsBuilder(mem memory.Allocator) *docsBuilder {
 }
 
 func (b *docsBuilder) Append(r arrowbatch.Row) error {
-	row, ok := r.(*DocRow)
-	if !ok || row.StateRow == nil {
+	var row *DocRow
+	switch r := r.(type) {
+	case *DocRow:
+		row = r
+	case *PrevDocRow:
+		row = &r.DocRow
+	}
+	if row == nil || row.StateRow == nil {
 		return fmt.Errorf("%s: cannot append %T", schema.TableAssetDocs, r)
 	}
 	b.id.Append(row.ID[:])
-	b.slot.Append(row.Slot)
+	b.slot.Append(row.slot())
 	b.status.Append(row.Status)
 	b.msg.Append(row.Error)
 	b.doc.Append(row.Doc)

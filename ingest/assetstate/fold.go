@@ -48,6 +48,8 @@ type FoldStep struct {
 	// backfilled is set once the step has checked that a store indexed
 	// before asset_state existed has every asset folded.
 	backfilled bool
+	// span is the checkpoint of the fold holding turn, for keepPrevious.
+	span foldSpan
 	// mu guards last, the version of the newest fold, so versions only
 	// grow across the concurrent chunk folds.
 	mu   sync.Mutex
@@ -86,12 +88,18 @@ func (st *FoldStep) Apply(ctx context.Context, s arrowstore.Writer, from, to uin
 	}
 	st.turn.Lock()
 	defer st.turn.Unlock()
+	// What the backfill folds was indexed before: no range of its own.
+	var err error
+	if st.span, err = spanOf(ctx, s, 0); err != nil {
+		return fmt.Errorf("fold assets: %w", err)
+	}
 	if !st.backfilled {
 		if err := st.backfill(ctx, s, from, to); err != nil {
 			return fmt.Errorf("fold assets indexed before asset_state: %w", err)
 		}
 		st.backfilled = true
 	}
+	st.span.from = from
 	if err := endClosed(ctx, s, from, to); err != nil {
 		return fmt.Errorf("end what closed accounts fed: %w", err)
 	}
@@ -332,7 +340,16 @@ func (st *FoldStep) fold(ctx context.Context, s arrowstore.Writer, ids []solana.
 		// again, and until then getAsset answers the previous fold.
 		docs := make([]DocRow, len(rows))
 		for i := range rows {
-			docs[i] = DocRow{&rows[i]}
+			docs[i] = DocRow{StateRow: &rows[i]}
+		}
+		kept, err := keepPrevious(ctx, s, st.span, docs)
+		if err != nil {
+			return err
+		}
+		// The kept documents first: a fold cut short between the two
+		// writes is applied again and keeps the same ones.
+		if err := writeRows(ctx, s, PrevDocsTable(), kept, "previous asset documents"); err != nil {
+			return err
 		}
 		if err := writeRows(ctx, s, DocsTable(), docs, "asset documents"); err != nil {
 			return err

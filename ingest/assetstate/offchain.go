@@ -75,6 +75,10 @@ func (st *FoldStep) RefoldURIs(ctx context.Context, s arrowstore.Writer, keys []
 	}
 	st.turn.Lock()
 	defer st.turn.Unlock()
+	var err error
+	if st.span, err = spanOf(ctx, s, 0); err != nil {
+		return 0, fmt.Errorf("refold assets: %w", err)
+	}
 	n := 0
 	var after solana.Pubkey
 	for first := true; ; first = false {

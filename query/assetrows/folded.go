@@ -21,25 +21,36 @@ type Folded struct {
 }
 
 // LoadFolded reads the folded state of each of ids from asset_docs, one
-// key-value lookup per id; ids never folded are absent from the map.
+// key-value lookup per id; ids never folded are absent from the map. A
+// row's Slot is the slot from which it is visible (AsOf).
 func LoadFolded(ctx context.Context, s store.Querier, ids []solana.Pubkey) (map[solana.Pubkey]Folded, error) {
+	out, err := loadDocs(ctx, s, schema.TableAssetDocs, ids)
+	if err != nil {
+		return nil, fmt.Errorf("load folded assets: %w", err)
+	}
+	return out, nil
+}
+
+// loadDocs reads the rows of ids from table, asset_docs or one of its
+// shape.
+func loadDocs(ctx context.Context, s store.Querier, table string, ids []solana.Pubkey) (map[solana.Pubkey]Folded, error) {
 	out := make(map[solana.Pubkey]Folded, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
 	cond, params := KeyIn("id", ids)
 	// One thread: a parallel plan costs more to start than the lookups.
-	res, err := s.Query(ctx, `SELECT id, status, error, doc, slot FROM asset_docs
+	res, err := s.Query(ctx, `SELECT id, status, error, doc, slot FROM `+table+`
 		WHERE `+cond+` SETTINGS max_threads = 1`, params)
 	if err != nil {
-		return nil, fmt.Errorf("load folded assets: %w", err)
+		return nil, err
 	}
 	for i := range res.Rows {
 		r := res.Row(i)
 		id := solana.Pubkey(r.Key(0))
 		f := Folded{Status: r.Str(1), Error: r.Str(2), Doc: []byte(r.Str(3)), Slot: r.U64(4)}
 		if err := r.Err(); err != nil {
-			return nil, fmt.Errorf("load folded assets: %w", err)
+			return nil, err
 		}
 		// A key-value table holds one row an id; its replicated form on a
 		// cluster with Keeper may hold several until they merge, and the
@@ -52,12 +63,57 @@ func LoadFolded(ctx context.Context, s store.Querier, ids []solana.Pubkey) (map[
 	return out, nil
 }
 
+// AsOf makes rows, read from asset_docs, the answer at slot: a document
+// visible only from a later slot, one the fold wrote past the checkpoint,
+// is replaced by the version it replaced (asset_docs_prev), or dropped
+// (not found) when there is none. The fold keeps the newest version at or
+// below its checkpoint, so this is exact for a slot at least that
+// checkpoint. A slot read from a cache may be older (checkpoint.SlotCache):
+// the kept version, committed and checkpointed, is then answered even if
+// newer than slot. Most reads find nothing later and cost no second
+// lookup.
+func AsOf(ctx context.Context, s store.Querier, rows map[solana.Pubkey]Folded, slot uint64) error {
+	var later []solana.Pubkey
+	for id, f := range rows {
+		if f.Slot > slot {
+			later = append(later, id)
+		}
+	}
+	if len(later) == 0 {
+		return nil
+	}
+	prev, err := loadDocs(ctx, s, schema.TableAssetDocsPrev, later)
+	if err != nil {
+		return fmt.Errorf("load previous folded assets: %w", err)
+	}
+	for _, id := range later {
+		if p, ok := prev[id]; ok {
+			rows[id] = p
+		} else {
+			delete(rows, id)
+		}
+	}
+	return nil
+}
+
 // FoldedAssets answers ids, in order (an id may repeat), from their folded
 // rows viewed with opts: one keyed read of asset_state, no account bytes
 // decoded. An id never folded is asset.ErrNotFound.
 func FoldedAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey, opts asset.Options) ([]asset.Result, error) {
 	rows, err := LoadFolded(ctx, s, Uniq(ids))
 	if err != nil {
+		return nil, err
+	}
+	return ViewFolded(ids, rows, opts), nil
+}
+
+// FoldedAssetsAt is FoldedAssets answering as of slot (AsOf).
+func FoldedAssetsAt(ctx context.Context, s store.Querier, ids []solana.Pubkey, opts asset.Options, slot uint64) ([]asset.Result, error) {
+	rows, err := LoadFolded(ctx, s, Uniq(ids))
+	if err != nil {
+		return nil, err
+	}
+	if err := AsOf(ctx, s, rows, slot); err != nil {
 		return nil, err
 	}
 	return ViewFolded(ids, rows, opts), nil

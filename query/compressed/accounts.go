@@ -29,6 +29,14 @@ func unspentByHash(ctx context.Context, s store.Querier, cond, spentCond string,
 // AccountsByHashes returns the unspent accounts among hashes, in hash
 // order; hashes that are unknown or spent are absent.
 func AccountsByHashes(ctx context.Context, s store.Querier, hashes []Key) ([]Account, error) {
+	return AccountsByHashesAt(ctx, s, hashes, nil)
+}
+
+// AccountsByHashesAt is AccountsByHashes as of slot asOf, when set: an
+// account created later is absent, one spent later is unspent. Rows
+// committed past the checkpoint an answer is stamped with stay hidden
+// (docs/compat.md).
+func AccountsByHashesAt(ctx context.Context, s store.Querier, hashes []Key, asOf *uint64) ([]Account, error) {
 	if len(hashes) == 0 {
 		return nil, nil
 	}
@@ -36,7 +44,14 @@ func AccountsByHashes(ctx context.Context, s store.Querier, hashes []Key) ([]Acc
 	// them are stored first read compressed_accounts a second time, which
 	// was slower (the kept 20M-account bench store, docs/performance.md).
 	keys := `hash IN ` + keySet("keys")
-	out, err := unspentByHash(ctx, s, keys, keys, store.Params{"keys": keysParam(hashes)})
+	params := store.Params{"keys": keysParam(hashes)}
+	cond, spentCond := keys, keys
+	if asOf != nil {
+		cond += ` AND slot_created <= {asof:UInt64}`
+		spentCond += ` AND slot <= {asof:UInt64}`
+		params["asof"] = u64Param(*asOf)
+	}
+	out, err := unspentByHash(ctx, s, cond, spentCond, params)
 	if err != nil {
 		return nil, fmt.Errorf("accounts by hash: %w", err)
 	}
@@ -50,12 +65,23 @@ func AccountsByHashes(ctx context.Context, s store.Querier, hashes []Key) ([]Acc
 // filter a second time, more than doubling an unknown address's lookup
 // (the kept 20M-account bench store, docs/performance.md).
 func AccountsByAddresses(ctx context.Context, s store.Querier, addresses []Key) ([]Account, error) {
+	return AccountsByAddressesAt(ctx, s, addresses, nil)
+}
+
+// AccountsByAddressesAt is AccountsByAddresses as of slot asOf, when set,
+// as AccountsByHashesAt is.
+func AccountsByAddressesAt(ctx context.Context, s store.Querier, addresses []Key, asOf *uint64) ([]Account, error) {
 	if len(addresses) == 0 {
 		return nil, nil
 	}
+	cond := `address IN ` + keySet("keys")
+	params := store.Params{"keys": keysParam(addresses)}
+	if asOf != nil {
+		cond += ` AND slot_created <= {asof:UInt64}`
+		params["asof"] = u64Param(*asOf)
+	}
 	res, err := s.Query(ctx, `SELECT `+accountColumns+` FROM compressed_accounts
-		WHERE address IN `+keySet("keys")+` ORDER BY hash LIMIT 1 BY hash`,
-		store.Params{"keys": keysParam(addresses)})
+		WHERE `+cond+` ORDER BY hash LIMIT 1 BY hash`, params)
 	if err != nil {
 		return nil, fmt.Errorf("accounts by address: %w", err)
 	}
@@ -63,7 +89,7 @@ func AccountsByAddresses(ctx context.Context, s store.Querier, addresses []Key) 
 	if err != nil {
 		return nil, err
 	}
-	out, err := dropSpent(ctx, s, found, nil)
+	out, err := dropSpent(ctx, s, found, asOf)
 	if err != nil {
 		return nil, fmt.Errorf("accounts by address: %w", err)
 	}

@@ -19,9 +19,20 @@ type SignatureInfo struct {
 type SigPage struct {
 	Before *SigCursor // rows strictly before this (slot, signature)
 	Limit  uint64
+	// AsOf, when set, hides transactions of later slots: rows committed
+	// past the checkpoint an answer is stamped with (docs/compat.md).
+	AsOf *uint64
+}
+
+// bound adds the AsOf bound on slot.
+func (p SigPage) bound(q *query) {
+	if p.AsOf != nil {
+		q.where(`slot <= {asof:UInt64}`).bind("asof", u64Param(*p.AsOf))
+	}
 }
 
 func (p SigPage) apply(q *query) {
+	p.bound(q)
 	if p.Before != nil {
 		q.where(`(slot < {bs:UInt64} OR (slot = {bs:UInt64} AND signature < {bsig:FixedString(64)}))`).
 			bind("bs", u64Param(p.Before.Slot)).bind("bsig", sigParam(p.Before.Signature))
@@ -32,6 +43,7 @@ func (p SigPage) apply(q *query) {
 // applyPrefix is apply for a table naming transactions by (slot,
 // sig_prefix): prefixes order as the signatures they start.
 func (p SigPage) applyPrefix(q *query) {
+	p.bound(q)
 	if p.Before != nil {
 		q.where(`(slot < {bs:UInt64} OR (slot = {bs:UInt64} AND sig_prefix < `+schema.SigPrefix("{bsig:FixedString(64)}")+`))`).
 			bind("bs", u64Param(p.Before.Slot)).bind("bsig", sigParam(p.Before.Signature))
@@ -118,8 +130,17 @@ func touching(hashes string) string {
 // SignaturesForAccount lists the transactions that created or spent the
 // account hash: at most two.
 func SignaturesForAccount(ctx context.Context, s store.Querier, hash Key) ([]SignatureInfo, error) {
-	res, err := s.Query(ctx, withSignatures(touching(`({hash:FixedString(32)})`))+` `+
-		`ORDER BY slot DESC, signature DESC`, store.Params{"hash": keyParam(hash)})
+	return SignaturesForAccountAt(ctx, s, hash, nil)
+}
+
+// SignaturesForAccountAt is SignaturesForAccount without the transactions
+// of slots after asOf, when set.
+func SignaturesForAccountAt(ctx context.Context, s store.Querier, hash Key, asOf *uint64) ([]SignatureInfo, error) {
+	q := newQuery().where(`(slot, `+schema.SigPrefixOfSignature+`) IN `+touching(`({hash:FixedString(32)})`)).
+		bind("hash", keyParam(hash))
+	SigPage{AsOf: asOf}.bound(q)
+	res, err := s.Query(ctx, q.sql(`SELECT slot, signature, block_time FROM compression_signatures FINAL`,
+		`ORDER BY slot DESC, signature DESC`), q.params)
 	if err != nil {
 		return nil, fmt.Errorf("signatures for account: %w", err)
 	}

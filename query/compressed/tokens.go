@@ -52,13 +52,56 @@ func tokenAccounts(ctx context.Context, s store.Querier, table, column string, w
 			bind("am", keyParam(p.After.Mint)).bind("ah", keyParam(p.After.Hash))
 	}
 	if p.AsOf != nil {
-		q.where(`slot_created <= {asof:UInt64}`).bind("asof", u64Param(*p.AsOf))
+		// After FINAL the spent row replaces the unspent one; a spend
+		// after AsOf leaves the account unspent as of then.
+		q.where(`slot_created <= {asof:UInt64} AND (NOT spent OR spent_slot > {asof:UInt64})`).bind("asof", u64Param(*p.AsOf))
+	} else {
+		q.where(`NOT spent`)
 	}
-	q.where(`NOT spent`).bind("limit", u64Param(p.Limit))
-	res, err := s.Query(ctx, q.sql(`SELECT `+accountColumns+` FROM `+table+` FINAL`,
+	q.bind("limit", u64Param(p.Limit))
+	res, err := s.Query(ctx, q.sql(`SELECT `+accountColumns+`, spent FROM `+table+` FINAL`,
 		`ORDER BY mint, hash LIMIT {limit:UInt64}`), q.params)
 	if err != nil {
 		return nil, err
 	}
-	return scanAccounts(res)
+	out, err := scanAccounts(res)
+	if err != nil || p.AsOf == nil {
+		return out, err
+	}
+	return unspentAsOf(ctx, s, res, out)
+}
+
+// unspentAsOf replaces, in place, the accounts of rows whose row is a
+// spend (the last column, spent) with the accounts as created: a spent
+// row carries the keys only (migration 22), and one spent after the page's
+// AsOf is shown as it was then.
+func unspentAsOf(ctx context.Context, s store.Querier, res *store.Result, out []Account) ([]Account, error) {
+	var spent []Key
+	at := map[Key]int{}
+	for i := range res.Rows {
+		r := res.Row(i)
+		if r.Bool(r.Len() - 1) {
+			spent = append(spent, out[i].Hash)
+			at[out[i].Hash] = i
+		}
+		if err := r.Err(); err != nil {
+			return nil, err
+		}
+	}
+	if len(spent) == 0 {
+		return out, nil
+	}
+	full, err := s.Query(ctx, `SELECT `+accountColumns+` FROM compressed_accounts
+		WHERE hash IN `+keySet("keys")+` ORDER BY hash LIMIT 1 BY hash`, store.Params{"keys": keysParam(spent)})
+	if err != nil {
+		return nil, fmt.Errorf("accounts spent later: %w", err)
+	}
+	created, err := scanAccounts(full)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range created {
+		out[at[a.Hash]] = a
+	}
+	return out, nil
 }

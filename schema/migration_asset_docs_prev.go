@@ -1,0 +1,26 @@
+package schema
+
+// TableAssetDocsPrev holds, for an asset whose serving document in
+// asset_docs is newer than the checkpoint, the newest version at or below
+// it: what getAsset answers while its stamp has not reached the newer one.
+const TableAssetDocsPrev = "asset_docs_prev"
+
+// assetDocsPrev is migration 38. asset_docs keeps one document per id and
+// the fold overwrites it before the checkpoint covers the slots it read,
+// so a reader stamped with the checkpoint would see later state; the
+// version the overwrite replaced is kept here, under the same id. A row
+// is written only when a fold replaces a document the checkpoint covers,
+// so the table holds about what changed near the head of the chain. The
+// slot column is the slot the kept document is visible from.
+func assetDocsPrev() []string {
+	return []string{
+		`CREATE TABLE IF NOT EXISTS asset_docs_prev (
+			id FixedString(32),
+			slot UInt64,
+			status String,
+			error String,
+			doc String
+		) ENGINE = EmbeddedRocksDB
+		PRIMARY KEY id`,
+	}
+}
