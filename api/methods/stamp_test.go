@@ -14,6 +14,7 @@ import (
 	"github.com/mr-tron/base58"
 
 	"github.com/dasch-labs/dasch/api/methods"
+	"github.com/dasch-labs/dasch/api/parsedevents"
 	"github.com/dasch-labs/dasch/chain/core"
 	"github.com/dasch-labs/dasch/chain/core/coretest"
 	"github.com/dasch-labs/dasch/chain/solana"
@@ -23,6 +24,7 @@ import (
 	"github.com/dasch-labs/dasch/ingest/source"
 	"github.com/dasch-labs/dasch/internal/storetest"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
+	"github.com/dasch-labs/dasch/server/rest"
 	"github.com/dasch-labs/dasch/store"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
@@ -78,7 +80,7 @@ func assetKey(b byte) solana.Pubkey { return solana.Pubkey{b, 0x5a, 0x17, 3} }
 
 // coreFile writes an MPL Core asset of owner as an account fixture at
 // slot.
-func coreFile(t *testing.T, dir string, key, owner solana.Pubkey, slot uint64) {
+func coreFile(t testing.TB, dir string, key, owner solana.Pubkey, slot uint64) {
 	t.Helper()
 	data := coretest.EncodeAsset(&coretest.AssetSpec{Owner: owner, Authority: solana.Pubkey{9, 9},
 		Name: "Asset " + key.String()[:4], URI: "https://example.com/a.json"})
@@ -94,7 +96,7 @@ func coreFile(t *testing.T, dir string, key, owner solana.Pubkey, slot uint64) {
 }
 
 // index runs the full pipeline, every decoder and state step, over dir.
-func index(t *testing.T, s arrowstore.Writer, dir string) {
+func index(t testing.TB, s arrowstore.Writer, dir string) {
 	t.Helper()
 	ctx := context.Background()
 	src, err := source.NewFiles(dir)
@@ -161,6 +163,8 @@ func stampCalls(t *testing.T, s store.Querier) []call {
 	owners := col(`SELECT DISTINCT owner FROM compressed_accounts ORDER BY owner`)
 	tokenOwners := col(`SELECT DISTINCT token_owner FROM compressed_accounts WHERE is_token ORDER BY token_owner`)
 	ids := col(`SELECT id FROM asset_docs ORDER BY id`)
+	sigs := col(`SELECT signature FROM parsed_transactions ORDER BY signature`)
+	touched := col(`SELECT DISTINCT address FROM address_transactions ORDER BY address LIMIT 8`)
 	if len(hashes) == 0 || len(owners) == 0 || len(ids) == 0 {
 		t.Fatalf("corpus without accounts or assets: %d hashes, %d owners, %d assets", len(hashes), len(owners), len(ids))
 	}
@@ -189,6 +193,7 @@ func stampCalls(t *testing.T, s store.Querier) []call {
 	}
 	for _, o := range owners {
 		calls = append(calls, call{"getCompressionSignaturesForOwner", one("owner", o)},
+			call{"getCompressedBalanceByOwner", one("owner", o)},
 			call{"getCompressedAccountsByOwner", one("owner", o)}, call{"getCompressedAccountsByOwnerV2", one("owner", o)})
 	}
 	for _, o := range tokenOwners {
@@ -198,25 +203,57 @@ func stampCalls(t *testing.T, s store.Querier) []call {
 	for _, id := range ids {
 		calls = append(calls, call{"getAsset", one("id", id)})
 	}
+	if len(sigs) == 0 || len(touched) == 0 {
+		t.Fatalf("corpus without parsed transactions: %d signatures, %d addresses", len(sigs), len(touched))
+	}
+	calls = append(calls, call{parsedevents.PathTransactions, list("transactions", sigs)})
+	for _, a := range touched {
+		calls = append(calls, call{parsedevents.PathHistory, one("address", a)})
+	}
 	return calls
 }
 
+// call is a JSON-RPC method or, for a method starting with a slash, a
+// REST path of the parsed-events API, with its params or body.
 type call struct{ method, params string }
 
+// server answers calls: every JSON-RPC method and the parsed-events REST
+// handlers over one store.
+type server struct {
+	reg  *jsonrpc.Registry
+	rest map[string]rest.Handler
+}
+
+func newServer(s store.Querier) *server {
+	return &server{reg: methods.New(methods.Options{Methods: methods.All, Store: s, Slots: checkpoint.NewSlotCache(s, 0)}),
+		rest: map[string]rest.Handler{
+			parsedevents.PathTransactions: parsedevents.Transactions(s),
+			parsedevents.PathHistory:      parsedevents.History(s),
+		}}
+}
+
 // answer is what a call returned, as JSON, or its error.
-func answer(t *testing.T, reg *jsonrpc.Registry, c call) string {
+func answer(t *testing.T, srv *server, c call) string {
 	t.Helper()
-	h, ok := reg.Lookup(c.method)
-	if !ok {
-		t.Fatalf("%s not registered", c.method)
-	}
-	res, err := h(context.Background(), &jsonrpc.Call{Method: c.method, Params: json.RawMessage(c.params)})
-	if err != nil {
-		return "error: " + err.Error()
-	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		t.Fatal(err)
+	var b []byte
+	if h, ok := srv.rest[c.method]; ok {
+		out, err := h(context.Background(), c.method, []byte(c.params))
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		b = out
+	} else {
+		h, ok := srv.reg.Lookup(c.method)
+		if !ok {
+			t.Fatalf("%s not registered", c.method)
+		}
+		res, err := h(context.Background(), &jsonrpc.Call{Method: c.method, Params: json.RawMessage(c.params)})
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		if b, err = json.Marshal(res); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {
@@ -227,7 +264,7 @@ func answer(t *testing.T, reg *jsonrpc.Registry, c call) string {
 }
 
 // answers are the answers of calls on reg.
-func answers(t *testing.T, reg *jsonrpc.Registry, calls []call) []string {
+func answers(t *testing.T, reg *server, calls []call) []string {
 	t.Helper()
 	out := make([]string, len(calls))
 	for i, c := range calls {
@@ -237,7 +274,7 @@ func answers(t *testing.T, reg *jsonrpc.Registry, calls []call) []string {
 }
 
 // sameAnswers checks that every call answers on reg as want says.
-func sameAnswers(t *testing.T, when string, reg *jsonrpc.Registry, calls []call, want []string) {
+func sameAnswers(t *testing.T, when string, reg *server, calls []call, want []string) {
 	t.Helper()
 	for i, c := range calls {
 		if got := answer(t, reg, c); got != want[i] {
@@ -254,21 +291,18 @@ func sameAnswers(t *testing.T, when string, reg *jsonrpc.Registry, calls []call,
 // the calls name every key of the whole corpus.
 func TestAnswersAtTheirStamp(t *testing.T) {
 	first, later := corpus(t)
-	newReg := func(s store.Querier) *jsonrpc.Registry {
-		return methods.New(methods.Options{Methods: methods.All, Store: s, Slots: checkpoint.NewSlotCache(s, 0)})
-	}
 	all := storetest.Open(t)
 	index(t, all, first)
 	index(t, all, later)
 	calls := stampCalls(t, all)
-	final := answers(t, newReg(all), calls)
+	final := answers(t, newServer(all), calls)
 
 	s := &heldStore{Store: storetest.Open(t)} // emptied
 	index(t, s, first)
 	if slot, err := checkpoint.ContextSlot(context.Background(), s); err != nil || slot != stampSlot {
 		t.Fatalf("indexed slot %d (%v), want %d", slot, err, stampSlot)
 	}
-	reg := newReg(s)
+	reg := newServer(s)
 	want := answers(t, reg, calls)
 	// Live: at the first checkpoint of the later slots, before it is
 	// written, their rows are committed and their state derived.
@@ -302,7 +336,7 @@ func TestAnswersAtTheirStamp(t *testing.T) {
 	}
 	for _, m := range []string{"getLatestCompressionSignatures", "getLatestNonVotingSignatures", "getCompressedAccount",
 		"getMultipleCompressedAccounts", "getCompressionSignaturesForAccount", "getCompressionSignaturesForOwner",
-		"getCompressedAccountsByOwner", "getAsset", "getAssetBatch"} {
+		"getCompressedAccountsByOwner", "getAsset", "getAssetBatch", parsedevents.PathTransactions, parsedevents.PathHistory} {
 		if !changed[m] {
 			t.Errorf("%s answers the same once the later slots are indexed: the corpus does not test it", m)
 		}

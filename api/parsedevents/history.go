@@ -9,6 +9,7 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/parsedevents"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/server/rest"
@@ -64,6 +65,13 @@ func readHistory(ctx context.Context, s store.Querier, body []byte) (*historyPag
 	if err != nil || q == nil {
 		return &historyPage{}, raw, err
 	}
+	// Nothing the checkpoint does not cover yet: a later slot may still
+	// be cut short by a crash, and a page must not show it.
+	through, err := checkpoint.IndexedSlot(ctx, s)
+	if err != nil {
+		return nil, false, err
+	}
+	q.Through = &through
 	want := q.Limit
 	q.Limit++ // one more tells whether a next page exists
 	entries, err := parsedevents.History(ctx, s, *q)

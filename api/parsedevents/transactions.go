@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/parsedevents"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/server/rest"
@@ -93,7 +94,11 @@ func readTransactions(ctx context.Context, s store.Querier, body []byte, forceRa
 	if err != nil {
 		return nil, err
 	}
-	docs, err := parsedevents.Transactions(ctx, s, unique(sigs), raw || forceRaw)
+	through, err := checkpoint.IndexedSlot(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := parsedevents.TransactionsThrough(ctx, s, unique(sigs), raw || forceRaw, &through)
 	if err != nil {
 		return nil, err
 	}

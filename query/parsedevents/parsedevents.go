@@ -26,11 +26,22 @@ type Doc struct {
 // Transactions reads the parsed transactions of sigs, those indexed;
 // withRaw adds each one's raw transaction.
 func Transactions(ctx context.Context, q store.Querier, sigs []solana.Signature, withRaw bool) (map[solana.Signature]*Doc, error) {
+	return TransactionsThrough(ctx, q, sigs, withRaw, nil)
+}
+
+// TransactionsThrough is Transactions without the transactions of slots
+// after through, when set: those the checkpoint does not cover yet.
+func TransactionsThrough(ctx context.Context, q store.Querier, sigs []solana.Signature, withRaw bool, through *uint64) (map[solana.Signature]*Doc, error) {
 	out := make(map[solana.Signature]*Doc, len(sigs))
 	if len(sigs) == 0 {
 		return out, nil
 	}
 	p := store.Params{}
+	bound := ""
+	if through != nil {
+		bound = ` AND slot <= {through:UInt64}`
+		p["through"] = strconv.FormatUint(*through, 10)
+	}
 	list := make([]string, len(sigs))
 	for i, s := range sigs {
 		name := "s" + strconv.Itoa(i)
@@ -39,7 +50,7 @@ func Transactions(ctx context.Context, q store.Querier, sigs []solana.Signature,
 	}
 	in := strings.Join(list, ",")
 	res, err := q.Query(ctx, `SELECT signature, slot, tx_index, parsed FROM parsed_transactions
-		WHERE signature IN (`+in+`)`, p)
+		WHERE signature IN (`+in+`)`+bound, p)
 	if err != nil {
 		return nil, fmt.Errorf("parsed transactions: %w", err)
 	}
@@ -140,6 +151,9 @@ type HistoryQuery struct {
 	After, Before *Position
 	Slot          Range
 	Time          TimeRange
+	// Through, when set, leaves out the slots after it: those the
+	// checkpoint does not cover yet.
+	Through *uint64
 }
 
 // Entry is one transaction of a history.
@@ -171,6 +185,10 @@ func History(ctx context.Context, s store.Querier, q HistoryQuery) ([]Entry, err
 	if v := q.Slot.Max; v != nil {
 		conds = append(conds, "slot <= {smax:UInt64}")
 		p["smax"] = strconv.FormatUint(*v, 10)
+	}
+	if v := q.Through; v != nil {
+		conds = append(conds, "slot <= {through:UInt64}")
+		p["through"] = strconv.FormatUint(*v, 10)
 	}
 	if v := q.Time.Min; v != nil {
 		conds = append(conds, "block_time >= {tmin:Int64}")
