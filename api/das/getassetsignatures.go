@@ -150,7 +150,7 @@ func getAssetSignatures(d Deps) jsonrpc.Handler {
 		if err != nil {
 			return nil, failed(d, c.Method, err)
 		}
-		page := cnftsigs.Page{Limit: uint64(q.limit), Asc: q.asc}
+		page := cnftsigs.Page{Limit: uint64(q.limit), Asc: q.asc, Through: &slot}
 		if q.page != nil {
 			page.Offset = uint64(*q.page-1) * uint64(q.limit)
 		}

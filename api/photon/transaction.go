@@ -7,6 +7,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/mr-tron/base58"
 
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/compressed"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 )
@@ -57,7 +58,16 @@ func transactionWithCompressionInfo(d Deps, v2 bool) jsonrpc.Handler {
 		if p.Signature == nil {
 			return nil, jsonrpc.MissingField("signature")
 		}
-		tx, err := compressed.TransactionBySignature(ctx, d.Store, compressed.Signature(*p.Signature))
+		// No stamp, but nothing past the checkpoint either: a crash may
+		// still cut the transaction's slot short.
+		through, err := d.Slots.ContextSlot(ctx)
+		if errors.Is(err, checkpoint.ErrNotIndexed) {
+			return nil, recordNotFound("Transaction not found")
+		}
+		if err != nil {
+			return nil, err
+		}
+		tx, err := compressed.TransactionThrough(ctx, d.Store, compressed.Signature(*p.Signature), &through)
 		if errors.Is(err, compressed.ErrTxNotFound) {
 			return nil, recordNotFound("Transaction not found")
 		}

@@ -30,6 +30,9 @@ type Page struct {
 	Before *uint64
 	After  *uint64
 	Asc    bool
+	// Through, when set, leaves out the transactions of slots after it:
+	// those past the slot the answer states (docs/compat.md).
+	Through *uint64
 }
 
 // ErrNoSignature is a signature that is not among the asset's items.
@@ -49,6 +52,10 @@ func Signatures(ctx context.Context, s store.Querier, asset solana.Pubkey, p Pag
 	if p.After != nil {
 		q += ` AND seq > {after:UInt64}`
 		params["after"] = strconv.FormatUint(*p.After, 10)
+	}
+	if p.Through != nil {
+		q += ` AND slot <= {through:UInt64}`
+		params["through"] = strconv.FormatUint(*p.Through, 10)
 	}
 	dir := "DESC"
 	if p.Asc {

@@ -38,9 +38,20 @@ type ClosedAccount struct {
 // those tables are read at the transaction's slot, which their minmax
 // indexes turn into a few granules.
 func TransactionBySignature(ctx context.Context, s store.Querier, sig Signature) (*Transaction, error) {
+	return TransactionThrough(ctx, s, sig, nil)
+}
+
+// TransactionThrough is TransactionBySignature for a transaction of a slot
+// at most through, when set: one past the checkpoint is not found.
+func TransactionThrough(ctx context.Context, s store.Querier, sig Signature, through *uint64) (*Transaction, error) {
 	p := store.Params{"sig": sigParam(sig)}
+	bound := ""
+	if through != nil {
+		bound = ` AND slot <= {through:UInt64}`
+		p["through"] = u64Param(*through)
+	}
 	res, err := s.Query(ctx, `SELECT slot, raw FROM transactions
-		WHERE signature = {sig:FixedString(64)} ORDER BY slot DESC LIMIT 1`, p)
+		WHERE signature = {sig:FixedString(64)}`+bound+` ORDER BY slot DESC LIMIT 1`, p)
 	if err != nil {
 		return nil, fmt.Errorf("transaction: %w", err)
 	}
