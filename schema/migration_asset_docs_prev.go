@@ -9,9 +9,11 @@ const TableAssetDocsPrev = "asset_docs_prev"
 // the fold overwrites it before the checkpoint covers the slots it read,
 // so a reader stamped with the checkpoint would see later state; the
 // version the overwrite replaced is kept here, under the same id. A row
-// is written only when a fold replaces a document the checkpoint covers,
-// so the table holds about what changed near the head of the chain. The
-// slot column is the slot the kept document is visible from.
+// is written only when a fold replaces a document the checkpoint covers:
+// at most one per asset that changed after its first fold. Rows are not
+// removed once the checkpoint passes their replacement; readers then no
+// longer look them up. The slot column is the slot the kept document is
+// visible from.
 func assetDocsPrev() []string {
 	return []string{
 		`CREATE TABLE IF NOT EXISTS asset_docs_prev (
