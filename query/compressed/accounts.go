@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/dasch-labs/dasch/chain/light"
 	"github.com/dasch-labs/dasch/store"
@@ -45,17 +46,25 @@ func AccountsByHashesAt(ctx context.Context, s store.Querier, hashes []Key, asOf
 	// was slower (the kept 20M-account bench store, docs/performance.md).
 	keys := `hash IN ` + keySet("keys")
 	params := store.Params{"keys": keysParam(hashes)}
-	cond, spentCond := keys, keys
+	spentCond := keys
 	if asOf != nil {
-		cond += ` AND slot_created <= {asof:UInt64}`
 		spentCond += ` AND slot <= {asof:UInt64}`
 		params["asof"] = u64Param(*asOf)
 	}
-	out, err := unspentByHash(ctx, s, cond, spentCond, params)
+	out, err := unspentByHash(ctx, s, keys, spentCond, params)
 	if err != nil {
 		return nil, fmt.Errorf("accounts by hash: %w", err)
 	}
-	return out, nil
+	return createdBy(out, asOf), nil
+}
+
+// createdBy keeps, in place, the accounts created by slot asOf, when set:
+// each row carries its slot, so the bound costs the query nothing.
+func createdBy(accounts []Account, asOf *uint64) []Account {
+	if asOf == nil {
+		return accounts
+	}
+	return slices.DeleteFunc(accounts, func(a Account) bool { return a.SlotCreated > *asOf })
 }
 
 // AccountsByAddresses returns the unspent accounts holding any of
@@ -74,14 +83,9 @@ func AccountsByAddressesAt(ctx context.Context, s store.Querier, addresses []Key
 	if len(addresses) == 0 {
 		return nil, nil
 	}
-	cond := `address IN ` + keySet("keys")
-	params := store.Params{"keys": keysParam(addresses)}
-	if asOf != nil {
-		cond += ` AND slot_created <= {asof:UInt64}`
-		params["asof"] = u64Param(*asOf)
-	}
 	res, err := s.Query(ctx, `SELECT `+accountColumns+` FROM compressed_accounts
-		WHERE `+cond+` ORDER BY hash LIMIT 1 BY hash`, params)
+		WHERE address IN `+keySet("keys")+` ORDER BY hash LIMIT 1 BY hash`,
+		store.Params{"keys": keysParam(addresses)})
 	if err != nil {
 		return nil, fmt.Errorf("accounts by address: %w", err)
 	}
@@ -89,6 +93,7 @@ func AccountsByAddressesAt(ctx context.Context, s store.Querier, addresses []Key
 	if err != nil {
 		return nil, err
 	}
+	found = createdBy(found, asOf)
 	out, err := dropSpent(ctx, s, found, asOf)
 	if err != nil {
 		return nil, fmt.Errorf("accounts by address: %w", err)
