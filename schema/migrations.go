@@ -176,6 +176,7 @@ func Migrations() []Migration {
 		{Version: 36, Name: "token_swaps", Statements: tokenSwaps()},
 		{Version: 37, Name: "token_prices", Statements: tokenPrices()},
 		{Version: 38, Name: "asset_docs_prev", Statements: assetDocsPrev()},
+		{Version: 39, Name: "search_keys", Statements: searchKeys()},
 	}
 }
 

@@ -397,6 +397,8 @@ func (st *FoldStep) foldAssets(ctx context.Context, s arrowstore.Writer, ids []s
 			if row.Supply > 0 {
 				row.keys = keysOf(res.Asset)
 			}
+			// Every rendered asset, as a search without a key finds it.
+			row.keys = append(row.keys, searchKeysOf(&row.Listing)...)
 			row.CreatedSlot = oldestSlot(states[id])
 		case errors.Is(res.Err, asset.ErrNotFound) || res.Asset == nil && res.Err == nil:
 			row.Status = schema.AssetStatusNotFound

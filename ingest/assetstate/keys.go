@@ -3,6 +3,7 @@ package assetstate
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/dasch-labs/dasch/chain/solana"
 	"github.com/dasch-labs/dasch/query/assetrows"
@@ -24,7 +25,7 @@ func loadPrevious(ctx context.Context, s store.Querier, ids []solana.Pubkey) (ma
 		return out, nil
 	}
 	cond, params := assetrows.KeyIn("id", ids)
-	res, err := s.Query(ctx, `SELECT id, keys, created_slot FROM asset_state FINAL
+	res, err := s.Query(ctx, `SELECT id, keys, created_slot, interface, burnt, frozen FROM asset_state FINAL
 		WHERE `+cond+` SETTINGS max_threads = 1`, params)
 	if err != nil {
 		return nil, fmt.Errorf("load previous folds: %w", err)
@@ -32,6 +33,7 @@ func loadPrevious(ctx context.Context, s store.Querier, ids []solana.Pubkey) (ma
 	for i := range res.Rows {
 		r := res.Row(i)
 		id, keys, created := solana.Pubkey(r.Key(0)), r.Strs(1), r.U64(2)
+		searched := Listing{Interface: r.Str(3), Burnt: r.Bool(4), Frozen: r.Bool(5)}
 		if err := r.Err(); err != nil {
 			return nil, fmt.Errorf("load previous folds: %w", err)
 		}
@@ -42,6 +44,13 @@ func loadPrevious(ctx context.Context, s store.Querier, ids []solana.Pubkey) (ma
 				return nil, fmt.Errorf("previous fold of %s: %w", id, err)
 			}
 			p.keys = append(p.keys, dk)
+		}
+		// Folds before migration 39 stored no search keys in keys; the
+		// columns say which rows that migration filed.
+		for _, k := range searchKeysOf(&searched) {
+			if !slices.ContainsFunc(p.keys, func(o assetKey) bool { return o.path == k.path && o.key == k.key }) {
+				p.keys = append(p.keys, k)
+			}
 		}
 		out[id] = p
 	}

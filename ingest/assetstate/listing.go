@@ -124,6 +124,23 @@ func keysOf(a *asset.Asset) []assetKey {
 	return out
 }
 
+// searchKeysOf lists the keys a rendered asset is searched by when no
+// address drives the search (schema.AssetPathInterface and the flags),
+// read from its listing so that each row and its columns agree.
+func searchKeysOf(l *Listing) []assetKey {
+	var out []assetKey
+	if l.Interface != "" {
+		out = append(out, assetKey{path: schema.AssetPathInterface + l.Interface})
+	}
+	if l.Burnt {
+		out = append(out, assetKey{path: schema.AssetPathBurnt})
+	}
+	if l.Frozen {
+		out = append(out, assetKey{path: schema.AssetPathFrozen})
+	}
+	return out
+}
+
 // Token Metadata edition account keys (the account's first byte).
 const (
 	editionKeyPrint    = 1

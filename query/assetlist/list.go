@@ -80,17 +80,26 @@ func ByKey(path string, key solana.Pubkey, onlyVerified bool) Scope {
 func ByOwnerWithFungibles(owner solana.Pubkey, zero bool) Scope {
 	var ps params
 	o := ps.key(owner)
-	amount := " AND amount > 0"
-	if zero {
-		amount = ""
-	}
-	held := "SELECT mint FROM " + schema.TableAssetTokenAccounts + " FINAL WHERE (mint, address) IN (SELECT mint, address FROM " +
-		schema.TableAssetTokenOwners + " FINAL WHERE owner = " + o + ") AND owner = " + o + " AND NOT closed" + amount
+	held := heldMints(&ps, owner, zero)
 	from := "(SELECT id, slot, created_slot, doc FROM " + schema.TableAssetKeys + " FINAL WHERE path = " +
 		ps.add("String", schema.AssetPathOwner) + " AND key = " + o +
 		" UNION ALL SELECT id, slot, created_slot, doc FROM " + schema.TableAssetState +
 		" FINAL WHERE status = '' AND supply > 0 AND interface IN " + list(&ps, fungibleInterfaces) + " AND id IN (" + held + "))"
 	return Scope{from: from, where: "true", params: ps.p}
+}
+
+// heldMints is a query of the mints owner holds through open token
+// accounts (with a balance unless zero): its accounts from
+// asset_token_owners, kept where asset_token_accounts still has them as
+// its own (an account that changed owner leaves its old row behind).
+func heldMints(ps *params, owner solana.Pubkey, zero bool) string {
+	o := ps.key(owner)
+	amount := " AND amount > 0"
+	if zero {
+		amount = ""
+	}
+	return "SELECT mint FROM " + schema.TableAssetTokenAccounts + " FINAL WHERE (mint, address) IN (SELECT mint, address FROM " +
+		schema.TableAssetTokenOwners + " FINAL WHERE owner = " + o + ") AND owner = " + o + " AND NOT closed" + amount
 }
 
 // sortColumn is the column ordering by s, "" for SortNone.

@@ -127,12 +127,21 @@ func Search(q Query) (Scope, error) {
 	default:
 		return Scope{}, errors.New("unknown token type " + strconv.Quote(tokenType))
 	}
+	// required: every condition must hold, so a key may drive the read.
+	required := !q.Any && !q.Negate
 	if q.Owner != nil {
 		own := "owner = " + ps.key(*q.Owner)
 		if tokenType == TokenFungible || tokenType == TokenAll {
-			// Fungibles are owned through token accounts.
-			own = "(" + own + " OR id IN (SELECT asset_id FROM " + schema.TableAssetAccounts +
-				" FINAL WHERE kind = 'token_account' AND holder = " + ps.key(*q.Owner) + "))"
+			// Fungibles are owned through token accounts: the mints of the
+			// owner's open accounts, a range of asset_token_owners.
+			held := heldMints(&ps, *q.Owner, true)
+			own = "(" + own + " OR id IN (" + held + "))"
+			if required {
+				// The same set as ids, which asset_state finds by its key:
+				// a rendered asset with an owner is listed under it.
+				add("id IN (SELECT id FROM " + schema.TableAssetKeys + " FINAL WHERE path = " +
+					ps.add("String", schema.AssetPathOwner) + " AND key = " + ps.key(*q.Owner) + " UNION ALL " + held + ")")
+			}
 		}
 		add(own)
 	}
@@ -142,6 +151,10 @@ func Search(q Query) (Scope, error) {
 	flag("frozen", q.Frozen)
 	if q.SupplyMint != nil {
 		add("supply_mint = " + ps.key(*q.SupplyMint))
+		if required {
+			// An asset's supply mint is its own id: one key's read.
+			add("id = " + ps.key(*q.SupplyMint))
+		}
 	}
 	flag("compressed", q.Compressed)
 	flag("compressible", q.Compressible)
@@ -200,13 +213,30 @@ func Search(q Query) (Scope, error) {
 		add("position(name, " + ps.add("String", *q.Name) + ") > 0")
 	}
 	// A required owner is a listing key too.
-	if q.Owner != nil && !q.Any && !q.Negate && tokenType != TokenFungible && tokenType != TokenAll {
+	if q.Owner != nil && required && tokenType != TokenFungible && tokenType != TokenAll {
 		conds = append(conds, keyed(schema.AssetPathOwner, q.Owner, nil))
 		// The most selective key, most often: it drives (keys[0]).
 		last := len(keys) - 1
 		keys[0], keys[last] = keys[last], keys[0]
 	}
-	if !q.Any && !q.Negate && len(keys) > 0 {
+	if required && len(keys) == 0 {
+		// No address: a search key of every rendered asset, the
+		// rarest first as most often.
+		zero := ps.key(solana.Pubkey{})
+		path := ""
+		switch {
+		case q.Burnt != nil && *q.Burnt:
+			path = schema.AssetPathBurnt
+		case q.Interface != nil:
+			path = schema.AssetPathInterface + *q.Interface
+		case q.Frozen != nil && *q.Frozen:
+			path = schema.AssetPathFrozen
+		}
+		if path != "" {
+			keys = append(keys, struct{ on, in string }{"path = " + ps.add("String", path) + " AND key = " + zero, ""})
+		}
+	}
+	if required && len(keys) > 0 {
 		// Every listed asset_keys row carries its asset's conditions: read
 		// the driving key's range in id order, check the rest in the same
 		// read, and stop at the page's end. Listed rows are rendered
