@@ -255,6 +255,11 @@ func (m *measurer) listCases(ctx context.Context) ([]listCase, error) {
 		// Programmable NFTs are always frozen in the generated state.
 		{row: ListRow{Label: "searchAssets interface ProgrammableNFT + frozen true", Target: TargetSearchP99},
 			body: search(`"interface":"ProgrammableNFT","frozen":true`), pg: pgSearchPNFTFrozen()},
+		{row: ListRow{Label: "searchAssets interface MplCoreAsset", Target: TargetSearchP99, Note: "no other condition"},
+			body: search(`"interface":"MplCoreAsset"`), pg: pgSearchInterface("MPL_CORE_ASSET")},
+		{row: ListRow{Label: "getAssetsByOwner big owner, showFungible", Target: TargetListPageP99,
+			Note: "the owner's assets and the fungibles it holds"},
+			body: listBody("getAssetsByOwner", ownerParams(big)+`,"options":{"showFungible":true}`, 0, nil), pg: pgOwnerFungible(big)},
 		{row: ListRow{Label: "searchAssets grouping, showGrandTotal", Target: TargetGrandTotalP99, Note: "the big collection, first page and its count"},
 			body: search(`"grouping":["collection",` + addr(col) + `],"options":{"showGrandTotal":true}`), grandTotal: true,
 			pg: pgSearchGroupTotal(col)},

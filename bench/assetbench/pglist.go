@@ -92,6 +92,20 @@ func pgSearchPNFTFrozen() pgList {
 	return pgPaged("asset", `asset.specification_asset_class = 'PROGRAMMABLE_NFT' AND asset.frozen = true AND `+pgSearchDefaults, nil, nil, 0)
 }
 
+// pgSearchInterface is searchAssets {interface}, of the given asset class.
+func pgSearchInterface(class string) pgList {
+	return pgPaged("asset", `asset.specification_asset_class = $1 AND `+pgSearchDefaults, []any{class}, nil, 0)
+}
+
+// pgOwnerFungible is getAssetsByOwner with showFungible: the owner's
+// assets and the fungibles of its token accounts with a balance.
+func pgOwnerFungible(owner solana.Pubkey) pgList {
+	fungible := `(asset.specification_asset_class = 'FUNGIBLE_ASSET' OR asset.specification_asset_class = 'FUNGIBLE_TOKEN')`
+	return pgPaged("asset LEFT JOIN token_accounts ON token_accounts.mint = asset.id",
+		`asset.supply > 0 AND (asset.owner = $1 OR (`+fungible+` AND token_accounts.owner = $1 AND token_accounts.amount > 0))`,
+		[]any{owner[:]}, nil, 0)
+}
+
 // pgSearchGroupTotal is searchAssets {grouping} with showGrandTotal: the
 // page, then the count of the same condition.
 func pgSearchGroupTotal(col solana.Pubkey) pgList {

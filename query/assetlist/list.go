@@ -46,6 +46,9 @@ type Page struct {
 type Scope struct {
 	from, where string
 	params      store.Params
+	// parts, when set, are disjoint scopes whose union this one is, each
+	// read in order up to the page (sharing params), in place of from.
+	parts []Scope
 }
 
 // params names bound values p0, p1, ... so conditions built apart never
@@ -81,11 +84,11 @@ func ByOwnerWithFungibles(owner solana.Pubkey, zero bool) Scope {
 	var ps params
 	o := ps.key(owner)
 	held := heldMints(&ps, owner, zero)
-	from := "(SELECT id, slot, created_slot, doc FROM " + schema.TableAssetKeys + " FINAL WHERE path = " +
-		ps.add("String", schema.AssetPathOwner) + " AND key = " + o +
-		" UNION ALL SELECT id, slot, created_slot, doc FROM " + schema.TableAssetState +
-		" FINAL WHERE status = '' AND supply > 0 AND interface IN " + list(&ps, fungibleInterfaces) + " AND id IN (" + held + "))"
-	return Scope{from: from, where: "true", params: ps.p}
+	return Scope{params: ps.p, parts: []Scope{
+		{from: schema.TableAssetKeys + " FINAL", where: "path = " + ps.add("String", schema.AssetPathOwner) + " AND key = " + o},
+		{from: schema.TableAssetState + " FINAL", where: "status = '' AND supply > 0 AND interface IN " +
+			list(&ps, fungibleInterfaces) + " AND id IN (" + held + ")"},
+	}}
 }
 
 // heldMints is a query of the mints owner holds through open token
@@ -156,19 +159,42 @@ func Items(ctx context.Context, s store.Querier, sc Scope, sort Sort, p Page) ([
 		}
 		where = append(where, "id"+op+ps.key(*p.Cursor))
 	}
-	var b strings.Builder
-	b.WriteString("SELECT id, doc FROM " + sc.from + " WHERE " + strings.Join(where, " AND "))
+	order := ""
 	switch col {
 	case "":
 		// Unordered, as the reference: table order, which is stable.
 	case "id":
-		b.WriteString(" ORDER BY id" + dir)
+		order = " ORDER BY id" + dir
 	default:
-		b.WriteString(" ORDER BY " + col + dir + ", id" + dir)
+		order = " ORDER BY " + col + dir + ", id" + dir
+	}
+	offset := 0
+	if p.Page > 1 {
+		offset = (p.Page - 1) * p.Limit
+	}
+	page := " AND " + strings.Join(where[1:], " AND ")
+	if len(where) == 1 {
+		page = ""
+	}
+	var b strings.Builder
+	if len(sc.parts) == 0 {
+		b.WriteString("SELECT id, doc FROM " + sc.from + " WHERE " + strings.Join(where, " AND ") + order)
+	} else {
+		// Each part up to the page's end, in order, then merged: the
+		// outer sort cannot read the parts in order.
+		b.WriteString("SELECT id, doc FROM (")
+		for i, part := range sc.parts {
+			if i > 0 {
+				b.WriteString(" UNION ALL ")
+			}
+			b.WriteString("(SELECT id, doc, slot, created_slot FROM " + part.from + " WHERE (" + part.where + ")" + page +
+				order + " LIMIT " + strconv.Itoa(offset+p.Limit) + ")")
+		}
+		b.WriteString(")" + order)
 	}
 	b.WriteString(" LIMIT " + strconv.Itoa(p.Limit))
-	if p.Page > 1 {
-		b.WriteString(" OFFSET " + strconv.Itoa((p.Page-1)*p.Limit))
+	if offset > 0 {
+		b.WriteString(" OFFSET " + strconv.Itoa(offset))
 	}
 	res, err := s.Query(ctx, b.String(), ps.p)
 	if err != nil {
@@ -188,7 +214,15 @@ func Items(ctx context.Context, s store.Querier, sc Scope, sort Sort, p Page) ([
 
 // Count is how many assets sc holds.
 func Count(ctx context.Context, s store.Querier, sc Scope) (uint64, error) {
-	res, err := s.Query(ctx, "SELECT count() FROM "+sc.from+" WHERE "+sc.where, sc.params)
+	q := "SELECT count() FROM " + sc.from + " WHERE " + sc.where
+	if len(sc.parts) > 0 {
+		counts := make([]string, len(sc.parts))
+		for i, part := range sc.parts {
+			counts[i] = "(SELECT count() FROM " + part.from + " WHERE " + part.where + ")"
+		}
+		q = "SELECT " + strings.Join(counts, " + ")
+	}
+	res, err := s.Query(ctx, q, sc.params)
 	if err != nil {
 		return 0, fmt.Errorf("count assets: %w", err)
 	}

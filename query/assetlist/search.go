@@ -129,21 +129,20 @@ func Search(q Query) (Scope, error) {
 	}
 	// required: every condition must hold, so a key may drive the read.
 	required := !q.Any && !q.Negate
+	// held is the owner's condition when it holds fungibles through
+	// token accounts, kept apart while a key may still drive the read.
+	held := ""
 	if q.Owner != nil {
 		own := "owner = " + ps.key(*q.Owner)
 		if tokenType == TokenFungible || tokenType == TokenAll {
-			// Fungibles are owned through token accounts: the mints of the
-			// owner's open accounts, a range of asset_token_owners.
-			held := heldMints(&ps, *q.Owner, true)
+			// The mints of the owner's open token accounts: a range of
+			// asset_token_owners.
+			held = heldMints(&ps, *q.Owner, true)
 			own = "(" + own + " OR id IN (" + held + "))"
-			if required {
-				// The same set as ids, which asset_state finds by its key:
-				// a rendered asset with an owner is listed under it.
-				add("id IN (SELECT id FROM " + schema.TableAssetKeys + " FINAL WHERE path = " +
-					ps.add("String", schema.AssetPathOwner) + " AND key = " + ps.key(*q.Owner) + " UNION ALL " + held + ")")
-			}
 		}
-		add(own)
+		if held == "" || !required {
+			add(own)
+		}
 	}
 	if q.Delegate != nil {
 		add("delegate = " + ps.key(*q.Delegate))
@@ -219,6 +218,12 @@ func Search(q Query) (Scope, error) {
 		last := len(keys) - 1
 		keys[0], keys[last] = keys[last], keys[0]
 	}
+	if held != "" && required {
+		if len(keys) == 0 {
+			return ownerWithHeld(&ps, *q.Owner, held, conds), nil
+		}
+		add("(owner = " + ps.key(*q.Owner) + " OR id IN (" + held + "))")
+	}
 	if required && len(keys) == 0 {
 		// No address: a search key of every rendered asset, the
 		// rarest first as most often.
@@ -264,6 +269,22 @@ func Search(q Query) (Scope, error) {
 	// Only rendered assets are listed.
 	where = "status = '' AND " + where
 	return Scope{from: schema.TableAssetState + " FINAL", where: where, params: ps.p}, nil
+}
+
+// ownerWithHeld is the assets meeting conds that owner owns, one range
+// of its owner key, and those it holds through token accounts (held)
+// without owning them, read from asset_state by id: two disjoint parts,
+// each read in order up to the page.
+func ownerWithHeld(ps *params, owner solana.Pubkey, held string, conds []string) Scope {
+	rest := ""
+	if len(conds) > 0 {
+		rest = " AND (" + strings.Join(conds, ") AND (") + ")"
+	}
+	o := ps.key(owner)
+	return Scope{params: ps.p, parts: []Scope{
+		{from: schema.TableAssetKeys + " FINAL", where: "path = " + ps.add("String", schema.AssetPathOwner) + " AND key = " + o + rest},
+		{from: schema.TableAssetState + " FINAL", where: "status = '' AND id IN (" + held + ") AND owner != " + o + rest},
+	}}
 }
 
 func list(ps *params, vals []string) string {
