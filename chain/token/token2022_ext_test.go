@@ -13,7 +13,7 @@ import (
 // repoCorpus is the repository's copy of the DAS corpus accounts.
 const repoCorpus = "../../testdata/das/accounts"
 
-func repoAccount(t *testing.T, dir, pubkey string) *solana.Account {
+func repoAccount(t testing.TB, dir, pubkey string) *solana.Account {
 	t.Helper()
 	return fixture.Account(t, repoCorpus, dir, pubkey)
 }
