@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/query/assetrows"
 	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store"
 )
@@ -49,6 +50,9 @@ type Scope struct {
 	// parts, when set, are disjoint scopes whose union this one is, each
 	// read in order up to the page (sharing params), in place of from.
 	parts []Scope
+	// narrow reads the page's ids before their documents: a scope whose
+	// condition may pass over many rows without documents in its range.
+	narrow bool
 }
 
 // params names bound values p0, p1, ... so conditions built apart never
@@ -128,7 +132,8 @@ type Item struct {
 }
 
 // Items returns one page of sc's assets in order, with their documents:
-// one read of the scope's rows.
+// one read of a key range, or, for a narrow scope or parts, the page's ids
+// and then their documents.
 func Items(ctx context.Context, s store.Querier, sc Scope, sort Sort, p Page) ([]Item, error) {
 	col, err := sortColumn(sort.By)
 	if err != nil {
@@ -176,23 +181,13 @@ func Items(ctx context.Context, s store.Querier, sc Scope, sort Sort, p Page) ([
 	if len(where) == 1 {
 		page = ""
 	}
-	var b strings.Builder
-	if len(sc.parts) == 0 {
-		b.WriteString("SELECT id, doc FROM " + sc.from + " WHERE " + strings.Join(where, " AND ") + order)
-	} else {
-		// Each part up to the page's end, in order, then merged: the
-		// outer sort cannot read the parts in order.
-		b.WriteString("SELECT id, doc FROM (")
-		for i, part := range sc.parts {
-			if i > 0 {
-				b.WriteString(" UNION ALL ")
-			}
-			b.WriteString("(SELECT id, doc, slot, created_slot FROM " + part.from + " WHERE (" + part.where + ")" + page +
-				order + " LIMIT " + strconv.Itoa(offset+p.Limit) + ")")
-		}
-		b.WriteString(")" + order)
+	if len(sc.parts) > 0 || sc.narrow {
+		return narrowItems(ctx, s, sc, ps, where, page, order, offset, p.Limit)
 	}
-	b.WriteString(" LIMIT " + strconv.Itoa(p.Limit))
+	// A key range with the documents in it: one read in order.
+	var b strings.Builder
+	b.WriteString("SELECT id, doc FROM " + sc.from + " WHERE " + strings.Join(where, " AND ") + order +
+		" LIMIT " + strconv.Itoa(p.Limit))
 	if offset > 0 {
 		b.WriteString(" OFFSET " + strconv.Itoa(offset))
 	}
@@ -208,6 +203,49 @@ func Items(ctx context.Context, s store.Querier, sc Scope, sort Sort, p Page) ([
 			return nil, fmt.Errorf("list assets: %w", err)
 		}
 		out = append(out, it)
+	}
+	return out, nil
+}
+
+// narrowItems reads the page's ids first, from the narrow columns (with
+// FINAL the engine reads every column of each row it filters, documents
+// too), each part in order up to the page's end, then their documents
+// from asset_docs by id, one lookup each.
+func narrowItems(ctx context.Context, s store.Querier, sc Scope, ps params, where []string, page, order string, offset, n int) ([]Item, error) {
+	limit := " LIMIT " + strconv.Itoa(n)
+	if offset > 0 {
+		limit += " OFFSET " + strconv.Itoa(offset)
+	}
+	q := "SELECT id FROM " + sc.from + " WHERE " + strings.Join(where, " AND ") + order + limit
+	if len(sc.parts) > 0 {
+		ids := make([]string, len(sc.parts))
+		for i, part := range sc.parts {
+			ids[i] = "(SELECT id, slot, created_slot FROM " + part.from + " WHERE (" + part.where + ")" + page + order +
+				" LIMIT " + strconv.Itoa(offset+n) + ")"
+		}
+		q = "SELECT id FROM (" + strings.Join(ids, " UNION ALL ") + ")" + order + limit
+	}
+	res, err := s.Query(ctx, q, ps.p)
+	if err != nil {
+		return nil, fmt.Errorf("list assets: %w", err)
+	}
+	ids := make([]solana.Pubkey, 0, len(res.Rows))
+	for i := range res.Rows {
+		r := res.Row(i)
+		id := solana.Pubkey(r.Key(0))
+		if err := r.Err(); err != nil {
+			return nil, fmt.Errorf("list assets: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	docs, err := assetrows.LoadFolded(ctx, s, ids)
+	if err != nil {
+		return nil, fmt.Errorf("list assets: %w", err)
+	}
+	out := make([]Item, 0, len(ids))
+	for _, id := range ids {
+		// A row folded again since the ids were read shows as it is now.
+		out = append(out, Item{ID: id, Doc: docs[id].Doc})
 	}
 	return out, nil
 }

@@ -268,7 +268,7 @@ func Search(q Query) (Scope, error) {
 	}
 	// Only rendered assets are listed.
 	where = "status = '' AND " + where
-	return Scope{from: schema.TableAssetState + " FINAL", where: where, params: ps.p}, nil
+	return Scope{from: schema.TableAssetState + " FINAL", where: where, params: ps.p, narrow: true}, nil
 }
 
 // ownerWithHeld is the assets meeting conds that owner owns, one range
