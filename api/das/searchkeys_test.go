@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/dasch-labs/dasch/chain/core/coretest"
@@ -140,5 +141,67 @@ func TestSearchOwnerFungibles(t *testing.T) {
 		if got := e.list("searchAssets", tc.params).ids(); !slices.Equal(got, tc.want) && len(got)+len(tc.want) > 0 {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestOwnerFungiblesPages: an owner's assets and the fungible it holds
+// are one listing in every page mode and order: cursors, page numbers
+// and the created sort give each asset once.
+func TestOwnerFungiblesPages(t *testing.T) {
+	e := newEnv(t)
+	e.index(
+		"accounts/search_asset_with_token_type_fungible/7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs.json",
+		"accounts/search_asset_with_token_type_fungible/7BajpcYgnxmWK91RhrfsdB3Tm83PcDwPvMC8ZinvtTY6.json",
+		"accounts/search_asset_with_token_type_fungible/6BRNfDfdq1nKyU1TQiCEQLWyPtD8EwUH9Kt2ahsbidUx.json",
+	)
+	const owner, fungible = "2oerfxddTpK5hWAmCMYB6fr9WvNrjEH54CHCWK8sAq7g", "7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs"
+	o, err := solana.ParsePubkey(owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	want := []solana.Pubkey{solana.MustParsePubkey(fungible)}
+	var files []string
+	for i := range 5 {
+		id := testKey("owned" + strconv.Itoa(i))
+		want = append(want, id)
+		files = append(files, coreFile(t, dir, id, coretest.EncodeAsset(&coretest.AssetSpec{Owner: o, Authority: o, Name: "A", URI: "https://example.com/a.json"}), 10))
+	}
+	e.indexFiles(files...)
+	slices.SortFunc(want, func(a, b solana.Pubkey) int { return bytes.Compare(b[:], a[:]) })
+	desc := make([]string, len(want))
+	for i, id := range want {
+		desc[i] = id.String()
+	}
+	base := `"ownerAddress":"` + owner + `","options":{"showFungible":true}`
+	var byCursor []string
+	cursor := ""
+	for range 10 {
+		l := e.list("getAssetsByOwner", `{`+base+`,"limit":2`+cursor+`}`)
+		if len(l.Items) == 0 {
+			break
+		}
+		byCursor = append(byCursor, l.ids()...)
+		cursor = `,"cursor":"` + *l.Cursor + `"`
+	}
+	var byPage []string
+	for page := 1; page <= 4; page++ {
+		byPage = append(byPage, e.list("getAssetsByOwner", `{`+base+`,"limit":2,"page":`+strconv.Itoa(page)+`}`).ids()...)
+	}
+	created := e.list("getAssetsByOwner", `{`+base+`,"sortBy":{"sortBy":"created","sortDirection":"asc"},"page":1}`).ids()
+	slices.Sort(created)
+	sorted := slices.Clone(desc)
+	slices.Sort(sorted)
+	for _, c := range []struct {
+		name     string
+		got, exp []string
+	}{{"cursor", byCursor, desc}, {"page", byPage, desc}, {"created, ascending", created, sorted}} {
+		if !slices.Equal(c.got, c.exp) {
+			t.Errorf("%s: %v, want %v", c.name, c.got, c.exp)
+		}
+	}
+	l := e.list("searchAssets", `{"ownerAddress":"`+owner+`","tokenType":"all","options":{"showGrandTotal":true}}`)
+	if l.GrandTotal == nil || *l.GrandTotal != 6 || len(l.Items) != 6 {
+		t.Errorf("searchAssets tokenType all: %d items, grand total %v, want 6", len(l.Items), l.GrandTotal)
 	}
 }

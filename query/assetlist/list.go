@@ -6,8 +6,11 @@
 package assetlist
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -87,26 +90,35 @@ func ByKey(path string, key solana.Pubkey, onlyVerified bool) Scope {
 func ByOwnerWithFungibles(owner solana.Pubkey, zero bool) Scope {
 	var ps params
 	o := ps.key(owner)
-	held := heldMints(&ps, owner, zero)
+	held := heldMints(&ps, owner, zero, true)
 	return Scope{params: ps.p, parts: []Scope{
 		{from: schema.TableAssetKeys + " FINAL", where: "path = " + ps.add("String", schema.AssetPathOwner) + " AND key = " + o},
 		{from: schema.TableAssetState + " FINAL", where: "status = '' AND supply > 0 AND interface IN " +
-			list(&ps, fungibleInterfaces) + " AND id IN (" + held + ")"},
+			list(&ps, fungibleInterfaces) + " AND id IN (" + held + ")", narrow: true},
 	}}
 }
 
 // heldMints is a query of the mints owner holds through open token
-// accounts (with a balance unless zero): its accounts from
+// accounts (with a balance unless zero), leaving out those it owns when
+// notOwned (an NFT's mint is held by its owner too, and the fewer ids
+// asset_state is read by, the fewer of its granules): its accounts from
 // asset_token_owners, kept where asset_token_accounts still has them as
-// its own (an account that changed owner leaves its old row behind).
-func heldMints(ps *params, owner solana.Pubkey, zero bool) string {
+// its own (an account that changed owner leaves its old row behind). The
+// newest row under the current owner is the account's state, so the
+// conditions hold on both.
+func heldMints(ps *params, owner solana.Pubkey, zero, notOwned bool) string {
 	o := ps.key(owner)
-	amount := " AND amount > 0"
-	if zero {
-		amount = ""
+	cond := " AND owner = " + o + " AND NOT closed"
+	if !zero {
+		cond += " AND amount > 0"
+	}
+	inner := cond
+	if notOwned {
+		inner += " AND mint NOT IN (SELECT id FROM " + schema.TableAssetKeys + " FINAL WHERE path = " +
+			ps.add("String", schema.AssetPathOwner) + " AND key = " + o + ")"
 	}
 	return "SELECT mint FROM " + schema.TableAssetTokenAccounts + " FINAL WHERE (mint, address) IN (SELECT mint, address FROM " +
-		schema.TableAssetTokenOwners + " FINAL WHERE owner = " + o + ") AND owner = " + o + " AND NOT closed" + amount
+		schema.TableAssetTokenOwners + " FINAL WHERE true" + inner + ")" + cond
 }
 
 // sortColumn is the column ordering by s, "" for SortNone.
@@ -182,7 +194,7 @@ func Items(ctx context.Context, s store.Querier, sc Scope, sort Sort, p Page) ([
 		page = ""
 	}
 	if len(sc.parts) > 0 || sc.narrow {
-		return narrowItems(ctx, s, sc, ps, where, page, order, offset, p.Limit)
+		return narrowItems(ctx, s, sc, ps, page, col, order, sort.Asc, offset, p.Limit)
 	}
 	// A key range with the documents in it: one read in order.
 	var b strings.Builder
@@ -207,45 +219,77 @@ func Items(ctx context.Context, s store.Querier, sc Scope, sort Sort, p Page) ([
 	return out, nil
 }
 
-// narrowItems reads the page's ids first, from the narrow columns (with
-// FINAL the engine reads every column of each row it filters, documents
-// too), each part in order up to the page's end, then their documents
-// from asset_docs by id, one lookup each.
-func narrowItems(ctx context.Context, s store.Querier, sc Scope, ps params, where []string, page, order string, offset, n int) ([]Item, error) {
-	limit := " LIMIT " + strconv.Itoa(n)
-	if offset > 0 {
-		limit += " OFFSET " + strconv.Itoa(offset)
+// narrowItems reads a narrow scope, or each part of sc in order up to the
+// page's end, and merges them: a narrow one's ids and sort values first,
+// from the narrow columns (with FINAL the engine reads every column of
+// each row it filters, documents too), then the page's documents of those
+// from asset_docs by id, one lookup each; the others with their documents,
+// in their key range.
+func narrowItems(ctx context.Context, s store.Querier, sc Scope, ps params, page, col, order string, asc bool, offset, n int) ([]Item, error) {
+	parts := sc.parts
+	if len(parts) == 0 {
+		parts = []Scope{sc}
 	}
-	q := "SELECT id FROM " + sc.from + " WHERE " + strings.Join(where, " AND ") + order + limit
-	if len(sc.parts) > 0 {
-		ids := make([]string, len(sc.parts))
-		for i, part := range sc.parts {
-			ids[i] = "(SELECT id, slot, created_slot FROM " + part.from + " WHERE (" + part.where + ")" + page + order +
-				" LIMIT " + strconv.Itoa(offset+n) + ")"
+	type row struct {
+		item   Item
+		sortBy uint64
+		narrow bool
+	}
+	var rows []row
+	for _, part := range parts {
+		doc := "doc"
+		if part.narrow || sc.narrow {
+			doc = "''"
 		}
-		q = "SELECT id FROM (" + strings.Join(ids, " UNION ALL ") + ")" + order + limit
-	}
-	res, err := s.Query(ctx, q, ps.p)
-	if err != nil {
-		return nil, fmt.Errorf("list assets: %w", err)
-	}
-	ids := make([]solana.Pubkey, 0, len(res.Rows))
-	for i := range res.Rows {
-		r := res.Row(i)
-		id := solana.Pubkey(r.Key(0))
-		if err := r.Err(); err != nil {
+		sortBy := "toUInt64(0)"
+		if col != "" && col != "id" {
+			sortBy = col
+		}
+		q := "SELECT id, " + doc + ", " + sortBy + " FROM " + part.from + " WHERE (" + part.where + ")" + page + order +
+			" LIMIT " + strconv.Itoa(offset+n)
+		res, err := s.Query(ctx, q, ps.p)
+		if err != nil {
 			return nil, fmt.Errorf("list assets: %w", err)
 		}
-		ids = append(ids, id)
+		for i := range res.Rows {
+			r := res.Row(i)
+			it := row{item: Item{ID: solana.Pubkey(r.Key(0)), Doc: []byte(r.Str(1))}, sortBy: r.U64(2), narrow: doc != "doc"}
+			if err := r.Err(); err != nil {
+				return nil, fmt.Errorf("list assets: %w", err)
+			}
+			rows = append(rows, it)
+		}
+	}
+	if col != "" && len(parts) > 1 {
+		slices.SortStableFunc(rows, func(a, b row) int {
+			c := cmp.Compare(a.sortBy, b.sortBy)
+			if c == 0 {
+				c = bytes.Compare(a.item.ID[:], b.item.ID[:])
+			}
+			if !asc {
+				c = -c
+			}
+			return c
+		})
+	}
+	rows = rows[min(offset, len(rows)):min(offset+n, len(rows))]
+	var ids []solana.Pubkey
+	for _, r := range rows {
+		if r.narrow {
+			ids = append(ids, r.item.ID)
+		}
 	}
 	docs, err := assetrows.LoadFolded(ctx, s, ids)
 	if err != nil {
 		return nil, fmt.Errorf("list assets: %w", err)
 	}
-	out := make([]Item, 0, len(ids))
-	for _, id := range ids {
-		// A row folded again since the ids were read shows as it is now.
-		out = append(out, Item{ID: id, Doc: docs[id].Doc})
+	out := make([]Item, len(rows))
+	for i, r := range rows {
+		out[i] = r.item
+		if r.narrow {
+			// A row folded again since its ids were read shows as it is now.
+			out[i].Doc = docs[r.item.ID].Doc
+		}
 	}
 	return out, nil
 }

@@ -137,7 +137,7 @@ func Search(q Query) (Scope, error) {
 		if tokenType == TokenFungible || tokenType == TokenAll {
 			// The mints of the owner's open token accounts: a range of
 			// asset_token_owners.
-			held = heldMints(&ps, *q.Owner, true)
+			held = heldMints(&ps, *q.Owner, true, false)
 			own = "(" + own + " OR id IN (" + held + "))"
 		}
 		if held == "" || !required {
@@ -220,7 +220,7 @@ func Search(q Query) (Scope, error) {
 	}
 	if held != "" && required {
 		if len(keys) == 0 {
-			return ownerWithHeld(&ps, *q.Owner, held, conds), nil
+			return ownerWithHeld(&ps, *q.Owner, conds), nil
 		}
 		add("(owner = " + ps.key(*q.Owner) + " OR id IN (" + held + "))")
 	}
@@ -272,10 +272,10 @@ func Search(q Query) (Scope, error) {
 }
 
 // ownerWithHeld is the assets meeting conds that owner owns, one range
-// of its owner key, and those it holds through token accounts (held)
-// without owning them, read from asset_state by id: two disjoint parts,
+// of its owner key, and those it holds through token accounts without
+// owning them, read from asset_state by id: two disjoint parts,
 // each read in order up to the page.
-func ownerWithHeld(ps *params, owner solana.Pubkey, held string, conds []string) Scope {
+func ownerWithHeld(ps *params, owner solana.Pubkey, conds []string) Scope {
 	rest := ""
 	if len(conds) > 0 {
 		rest = " AND (" + strings.Join(conds, ") AND (") + ")"
@@ -283,7 +283,8 @@ func ownerWithHeld(ps *params, owner solana.Pubkey, held string, conds []string)
 	o := ps.key(owner)
 	return Scope{params: ps.p, parts: []Scope{
 		{from: schema.TableAssetKeys + " FINAL", where: "path = " + ps.add("String", schema.AssetPathOwner) + " AND key = " + o + rest},
-		{from: schema.TableAssetState + " FINAL", where: "status = '' AND id IN (" + held + ") AND owner != " + o + rest},
+		{from: schema.TableAssetState + " FINAL", where: "status = '' AND id IN (" + heldMints(ps, owner, true, true) + ") AND owner != " + o + rest,
+			narrow: true},
 	}}
 }
 
