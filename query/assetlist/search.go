@@ -225,8 +225,8 @@ func Search(q Query) (Scope, error) {
 		add("(owner = " + ps.key(*q.Owner) + " OR id IN (" + held + "))")
 	}
 	if required && len(keys) == 0 {
-		// No address: a search key of every rendered asset, the
-		// rarest first as most often.
+		// No address: a search key, the narrowest most often first
+		// (burnt, then the interface, then frozen).
 		zero := ps.key(solana.Pubkey{})
 		path := ""
 		switch {
