@@ -145,8 +145,8 @@ func checkLists(t *testing.T, rep *assetbench.Report) map[string]assetbench.List
 			t.Errorf("%s: %+v, %d items (%d ids)", r.Label, r.HTTP, r.Items, len(r.IDs))
 		}
 	}
-	if len(l.Rows) != 12 {
-		t.Fatalf("%d listing series, want 12", len(l.Rows))
+	if len(l.Rows) != 14 {
+		t.Fatalf("%d listing series, want 14", len(l.Rows))
 	}
 	// About 1% and 10% of the 3,000 assets, the owners heavy-tailed. (At
 	// this size the one other Token Metadata collection is the larger.)
@@ -159,6 +159,9 @@ func checkLists(t *testing.T, rep *assetbench.Report) map[string]assetbench.List
 	first, deep := byLabel["getAssetsByOwner big owner, first page"], byLabel["getAssetsByOwner big owner, deep cursor"]
 	if first.Items != min(1000, l.BigOwner) || deep.Items == 0 || deep.Items >= first.Items || deep.IDs[0] == first.IDs[0] {
 		t.Errorf("owner pages: first %d items, deep %d, of %d", first.Items, deep.Items, l.BigOwner)
+	}
+	if f := byLabel["getAssetsByOwner big owner, showFungible"]; f.Items < first.Items {
+		t.Errorf("showFungible: %d items, fewer than the %d the owner owns", f.Items, first.Items)
 	}
 	if page := byLabel["getAssetsByOwner big owner, page mode"]; l.Page != 1 || page.Items != first.Items {
 		t.Errorf("page mode page %d: %d items", l.Page, page.Items)
