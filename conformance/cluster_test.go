@@ -1,10 +1,6 @@
 package conformance
 
 import (
-	"bytes"
-	"context"
-	"log/slog"
-	"os"
 	"testing"
 
 	"github.com/dasch-labs/dasch/internal/storetest"
@@ -20,20 +16,7 @@ func TestPhotonCorpusCluster(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes every case's fixtures")
 	}
-	deviations := deviationsOf(t, "../docs/compat.md")
-	var out bytes.Buffer
-	sum, err := Run(context.Background(), Options{
-		Dir:        "../testdata/photon",
-		Store:      storetest.OpenCluster(t),
-		Indexer:    IngestIndexer{},
-		Deviations: deviations,
-		Out:        &out,
-		Logger:     slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkRun(t, sum, out.String(), deviations)
+	photonCorpusOn(t, storetest.OpenCluster(t))
 }
 
 // TestDASCorpusCluster is TestDASCorpusServer on the cluster.
@@ -41,23 +24,5 @@ func TestDASCorpusCluster(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes every case's fixtures")
 	}
-	deviations := deviationsOf(t, "../docs/das-compat.md")
-	var out bytes.Buffer
-	sum, err := RunDAS(context.Background(), DASOptions{
-		Dir:        "../testdata/das",
-		Store:      storetest.OpenCluster(t),
-		Indexer:    AssetIndexer{},
-		Deviations: deviations,
-		Out:        &out,
-		Logger:     slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})),
-		Cache:      true,
-		FirstOrder: true,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkRun(t, sum, out.String(), deviations)
-	if sum.Passed < 45 || sum.Passed+sum.Deviations < 59 {
-		t.Errorf("%d cases passed and %d deviated, want every getAsset/getAssets case (at least 45 and 59)", sum.Passed, sum.Deviations)
-	}
+	dasCorpusOn(t, storetest.OpenCluster(t))
 }

@@ -3,11 +3,13 @@ package conformance
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/dasch-labs/dasch/internal/storetest"
+	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
 // The corpora again on the server engine (store/chserver) against a real
@@ -45,21 +47,20 @@ func checkRun(t *testing.T, sum Summary, out string, deviations map[string]strin
 	}
 }
 
-// TestPhotonCorpusServer replays the Photon corpus through the store, as
+// photonCorpusOn replays the Photon corpus through s, as
 // TestPhotonCorpus does, in one batching: every order indexed in one
 // pipeline run (the split runs test the pipeline, not the engine).
-func TestPhotonCorpusServer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("indexes every case's fixtures")
-	}
+func photonCorpusOn(t *testing.T, s arrowstore.Store) {
+	t.Helper()
 	deviations := deviationsOf(t, "../docs/compat.md")
 	var out bytes.Buffer
 	sum, err := Run(context.Background(), Options{
 		Dir:        "../testdata/photon",
-		Store:      storetest.OpenServer(t),
+		Store:      s,
 		Indexer:    IngestIndexer{},
 		Deviations: deviations,
 		Out:        &out,
+		Logger:     slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -67,20 +68,19 @@ func TestPhotonCorpusServer(t *testing.T) {
 	checkRun(t, sum, out.String(), deviations)
 }
 
-// TestDASCorpusServer replays the DAS corpus as TestDASCorpus does, in
-// the reference's order of each case's files.
-func TestDASCorpusServer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("indexes every case's fixtures")
-	}
+// dasCorpusOn replays the DAS corpus through s as TestDASCorpus does, in
+// the reference's order of each case's files only.
+func dasCorpusOn(t *testing.T, s arrowstore.Store) {
+	t.Helper()
 	deviations := deviationsOf(t, "../docs/das-compat.md")
 	var out bytes.Buffer
 	sum, err := RunDAS(context.Background(), DASOptions{
 		Dir:        "../testdata/das",
-		Store:      storetest.OpenServer(t),
+		Store:      s,
 		Indexer:    AssetIndexer{},
 		Deviations: deviations,
 		Out:        &out,
+		Logger:     slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})),
 		Cache:      true,
 		FirstOrder: true,
 	})
@@ -91,4 +91,18 @@ func TestDASCorpusServer(t *testing.T) {
 	if sum.Passed < 45 || sum.Passed+sum.Deviations < 59 {
 		t.Errorf("%d cases passed and %d deviated, want every getAsset/getAssets case (at least 45 and 59)", sum.Passed, sum.Deviations)
 	}
+}
+
+func TestPhotonCorpusServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes every case's fixtures")
+	}
+	photonCorpusOn(t, storetest.OpenServer(t))
+}
+
+func TestDASCorpusServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes every case's fixtures")
+	}
+	dasCorpusOn(t, storetest.OpenServer(t))
 }
