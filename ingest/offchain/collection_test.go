@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/dasch-labs/dasch/asset"
-	"github.com/dasch-labs/dasch/chain/core"
 	"github.com/dasch-labs/dasch/chain/core/coretest"
 	"github.com/dasch-labs/dasch/chain/metadata"
 	"github.com/dasch-labs/dasch/chain/metadata/metadatatest"
@@ -113,17 +112,9 @@ func TestCollectionMetadata(t *testing.T) {
 // slot and folds it.
 func (w *world) putCore(id solana.Pubkey, data []byte) {
 	w.t.Helper()
-	ctx := context.Background()
 	w.slot++
-	prog := core.CoreProgram()
-	err := w.s.Exec(ctx, `INSERT INTO asset_accounts (asset_id, kind, pubkey, program, data, slot, write_version, amount)
-		VALUES ({a:FixedString(32)}, {k:String}, {a:FixedString(32)}, {g:FixedString(32)}, {d:String}, {s:UInt64}, 1, 0)`,
-		store.Params{"a": string(id[:]), "k": schema.AssetKindCore, "g": string(prog[:]),
-			"d": string(data), "s": strconv.FormatUint(w.slot, 10)})
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	if err := w.step.Apply(ctx, w.s, w.slot, w.slot); err != nil {
+	w.insertCore(id, data)
+	if err := w.step.Apply(context.Background(), w.s, w.slot, w.slot); err != nil {
 		w.t.Fatal(err)
 	}
 }

@@ -58,18 +58,24 @@ func (w *world) put(uris map[solana.Pubkey]string) {
 	w.t.Helper()
 	ctx := context.Background()
 	w.slot++
-	prog := core.CoreProgram()
 	for id, uri := range uris {
-		data := coretest.EncodeAsset(&coretest.AssetSpec{Owner: owner, Authority: owner, Name: "A " + id.String()[:4], URI: uri})
-		err := w.s.Exec(ctx, `INSERT INTO asset_accounts (asset_id, kind, pubkey, program, data, slot, write_version, amount)
-			VALUES ({a:FixedString(32)}, {k:String}, {a:FixedString(32)}, {g:FixedString(32)}, {d:String}, {s:UInt64}, 1, 0)`,
-			store.Params{"a": string(id[:]), "k": schema.AssetKindCore, "g": string(prog[:]),
-				"d": string(data), "s": strconv.FormatUint(w.slot, 10)})
-		if err != nil {
-			w.t.Fatal(err)
-		}
+		w.insertCore(id, coretest.EncodeAsset(&coretest.AssetSpec{Owner: owner, Authority: owner, Name: "A " + id.String()[:4], URI: uri}))
 	}
 	if err := w.step.Apply(ctx, w.s, w.slot, w.slot); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// insertCore writes one Core account (an asset or a collection) at the
+// world's slot.
+func (w *world) insertCore(id solana.Pubkey, data []byte) {
+	w.t.Helper()
+	prog := core.CoreProgram()
+	err := w.s.Exec(context.Background(), `INSERT INTO asset_accounts (asset_id, kind, pubkey, program, data, slot, write_version, amount)
+		VALUES ({a:FixedString(32)}, {k:String}, {a:FixedString(32)}, {g:FixedString(32)}, {d:String}, {s:UInt64}, 1, 0)`,
+		store.Params{"a": string(id[:]), "k": schema.AssetKindCore, "g": string(prog[:]),
+			"d": string(data), "s": strconv.FormatUint(w.slot, 10)})
+	if err != nil {
 		w.t.Fatal(err)
 	}
 }

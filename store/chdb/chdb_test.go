@@ -239,25 +239,42 @@ func child(t *testing.T, mode, dir, lib string) *exec.Cmd {
 	return cmd
 }
 
-func TestLockedDirectory(t *testing.T) {
-	dir := t.TempDir()
-	holder := child(t, "hold", dir, "")
+// hold starts a child process that opens dir (mode hold or hold-ro) and
+// keeps it open until the returned stop is called (again: no effect).
+func hold(t *testing.T, mode, dir string) (stop func(), pid int) {
+	t.Helper()
+	holder := child(t, mode, dir, "")
 	stdin, _ := holder.StdinPipe()
 	stdout, _ := holder.StdoutPipe()
 	if err := holder.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { stdin.Close(); _ = holder.Wait() }()
+	stopped := false
+	stop = func() {
+		if !stopped {
+			stopped = true
+			stdin.Close()
+			_ = holder.Wait()
+		}
+	}
 	line, _ := bufio.NewReader(stdout).ReadString('\n')
 	if strings.TrimSpace(line) != "ready" {
-		t.Fatalf("holder: %q", line)
+		stop()
+		t.Fatalf("%s holder: %q", mode, line)
 	}
+	return stop, holder.Process.Pid
+}
+
+func TestLockedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	stop, pid := hold(t, "hold", dir)
+	defer stop()
 	_, err := chdb.Open(context.Background(), dir, chdb.Options{PoolSize: 1})
 	if !errors.Is(err, chdb.ErrLocked) {
 		t.Fatalf("err = %v, want ErrLocked", err)
 	}
 	msg := err.Error()
-	if !strings.Contains(msg, dir) || !strings.Contains(msg, fmt.Sprint(holder.Process.Pid)) || strings.Contains(msg, "\n") {
+	if !strings.Contains(msg, dir) || !strings.Contains(msg, fmt.Sprint(pid)) || strings.Contains(msg, "\n") {
 		t.Errorf("message should name the directory and holder pid on one line: %q", msg)
 	}
 	// The failed attempt must not leave the process unable to open elsewhere.

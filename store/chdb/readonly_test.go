@@ -1,7 +1,6 @@
 package chdb_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"io/fs"
@@ -62,30 +61,6 @@ func tableFiles(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-func holdReadOnly(t *testing.T, dir string) func() {
-	t.Helper()
-	holder := child(t, "hold-ro", dir, "")
-	stdin, _ := holder.StdinPipe()
-	stdout, _ := holder.StdoutPipe()
-	if err := holder.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, _ := bufio.NewReader(stdout).ReadString('\n')
-	if strings.TrimSpace(line) != "ready" {
-		stdin.Close()
-		_ = holder.Wait()
-		t.Fatalf("read-only holder: %q", line)
-	}
-	done := false
-	return func() {
-		if !done {
-			done = true
-			stdin.Close()
-			_ = holder.Wait()
-		}
-	}
-}
-
 func count(t *testing.T, db *chdb.DB, table string) any {
 	t.Helper()
 	res, err := db.Query(context.Background(), `SELECT count() FROM `+table, nil)
@@ -101,7 +76,7 @@ func count(t *testing.T, db *chdb.DB, table string) any {
 func TestReadOnly(t *testing.T) {
 	dir := readOnlyFixture(t)
 	before := tableFiles(t, dir)
-	stop := holdReadOnly(t, dir)
+	stop, _ := hold(t, "hold-ro", dir)
 	defer stop()
 
 	ctx := context.Background()
@@ -158,16 +133,8 @@ func TestReadOnly(t *testing.T) {
 // directory.
 func TestReadOnlyBesideWriter(t *testing.T) {
 	dir := t.TempDir()
-	holder := child(t, "hold", dir, "")
-	stdin, _ := holder.StdinPipe()
-	stdout, _ := holder.StdoutPipe()
-	if err := holder.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { stdin.Close(); _ = holder.Wait() }()
-	if line, _ := bufio.NewReader(stdout).ReadString('\n'); strings.TrimSpace(line) != "ready" {
-		t.Fatalf("holder: %q", line)
-	}
+	stop, _ := hold(t, "hold", dir)
+	defer stop()
 	_, err := chdb.Open(context.Background(), dir, chdb.Options{PoolSize: 1, ReadOnly: true})
 	if !errors.Is(err, chdb.ErrLocked) || !strings.Contains(err.Error(), "being written") {
 		t.Fatalf("err = %v, want ErrLocked naming the writer", err)
