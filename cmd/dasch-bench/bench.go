@@ -251,6 +251,20 @@ func benchAssets(ctx context.Context, e *env, url string, cfg assetbench.Config,
 		}
 	}
 	var rep *assetbench.Report
+	if strings.HasPrefix(url, "clickhouse://") {
+		// A restart needs an embedded directory to start dasch serve on.
+		db, err := openServerStore(ctx, e, url, "assets")
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		fmt.Fprintf(e.stderr, "bench: assets suite, %d assets, store %s (no restart on a server store)\n", cfg.Gen.Assets, redactURL(url))
+		if rep, err = assetbench.Run(ctx, db, cfg); err != nil {
+			return err
+		}
+		rep.WriteTable(e.stdout)
+		return writeJSON(jsonOut, rep.JSON())
+	}
 	err := withBenchStore(ctx, e, url, "assets", func(db *chdb.DB, dir string) error {
 		fmt.Fprintf(e.stderr, "bench: assets suite, %d assets, store %s\n", cfg.Gen.Assets, dir)
 		var err error
@@ -420,22 +434,35 @@ func benchCompressed(ctx context.Context, e *env, url string, cfg compressedbenc
 
 // benchCompressedServer runs the compressed suite on the server engine: the
 // database must hold no tables, as the suite loads its own state.
-func benchCompressedServer(ctx context.Context, e *env, url string, cfg compressedbench.Config, jsonOut string) error {
+// openServerStore opens a server store for a suite that loads its own
+// state: its database must be empty; it is migrated.
+func openServerStore(ctx context.Context, e *env, url, suite string) (*chserver.Store, error) {
 	db, err := chserver.Open(ctx, url, chserver.Options{Logger: e.log, Settings: map[string]string{"use_query_condition_cache": "0"}})
+	if err != nil {
+		return nil, err
+	}
+	res, err := db.Query(ctx, "SELECT count() FROM system.tables WHERE database = currentDatabase()", nil)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if n := fmt.Sprint(res.Rows[0][0]); n != "0" {
+		db.Close()
+		return nil, usagef("--store %s holds %s tables: the %s suite loads its own state into an empty database", redactURL(url), n, suite)
+	}
+	if _, err := schema.Migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	return db, nil
+}
+
+func benchCompressedServer(ctx context.Context, e *env, url string, cfg compressedbench.Config, jsonOut string) error {
+	db, err := openServerStore(ctx, e, url, "compressed")
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	res, err := db.Query(ctx, "SELECT count() FROM system.tables WHERE database = currentDatabase()", nil)
-	if err != nil {
-		return err
-	}
-	if n := fmt.Sprint(res.Rows[0][0]); n != "0" {
-		return usagef("--store %s holds %s tables: the compressed suite loads its own state into an empty database", redactURL(url), n)
-	}
-	if _, err := schema.Migrate(ctx, db); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
 	fmt.Fprintf(e.stderr, "bench: compressed suite, %d token accounts over %d mints, store %s\n", cfg.Gen.Accounts, cfg.Gen.Mints, redactURL(url))
 	return runCompressed(ctx, e, db, cfg, jsonOut)
 }
