@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/dasch-labs/dasch/chain/solana"
 )
@@ -335,4 +336,15 @@ func decodeJupiterSwapEvent(data []byte) (jupiterSwap, error) {
 	b := data[16:]
 	return jupiterSwap{amm: solana.Pubkey(b[:32]), inMint: solana.Pubkey(b[32:64]), in: binary.LittleEndian.Uint64(b[64:]),
 		outMint: solana.Pubkey(b[72:104]), out: binary.LittleEndian.Uint64(b[104:])}, nil
+}
+
+// SwapPrograms are the swap programs whose transactions the recogniser
+// reads, in key order: what a filtered source asks for to see every swap.
+func SwapPrograms() []solana.Pubkey {
+	out := make([]solana.Pubkey, 0, len(swapProtocols))
+	for id := range swapProtocols {
+		out = append(out, id)
+	}
+	slices.SortFunc(out, func(a, b solana.Pubkey) int { return bytes.Compare(a[:], b[:]) })
+	return out
 }

@@ -34,6 +34,14 @@ func (Decoder) Tables() []arrowbatch.Table {
 	return []arrowbatch.Table{ParsedTable(), AddressTable(), SwapTable()}
 }
 
+// Interest implements decode.Interested: a filtered source (a gRPC
+// stream) carries the transactions of the other decoders' programs, and
+// of the swap programs, so that swaps and the prices made from them
+// follow a stream as they follow files.
+func (Decoder) Interest() decode.Interest {
+	return decode.Interest{TxPrograms: parsed.SwapPrograms()}
+}
+
 // DecodeAccount implements decode.Decoder: parsed events come from
 // transactions only.
 func (Decoder) DecodeAccount(*solana.Account, *decode.Batch) error { return nil }
