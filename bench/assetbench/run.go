@@ -22,6 +22,7 @@ import (
 	"github.com/dasch-labs/dasch/hotindex"
 	"github.com/dasch-labs/dasch/ingest/assetstate"
 	"github.com/dasch-labs/dasch/query/assetcache"
+	"github.com/dasch-labs/dasch/schema"
 	"github.com/dasch-labs/dasch/store/arrowstore"
 )
 
@@ -336,8 +337,13 @@ func load(ctx context.Context, s arrowstore.Store, p *Plan, rep *Report, say fun
 	if err != nil {
 		return err
 	}
-	// The API answers with the indexed slot: the last generated one.
-	if err := checkpoint.Write(ctx, s, slot(max(0, p.Assets()-1))); err != nil {
+	// The API answers with the indexed slot, and nothing past it: the
+	// newest slot folded (some generated rows come after the last asset's).
+	last, err := newestFolded(ctx, s)
+	if err != nil {
+		return err
+	}
+	if err := checkpoint.Write(ctx, s, max(last, slot(max(0, p.Assets()-1)))); err != nil {
 		return err
 	}
 	say("fold: %d assets in %.1fs; waiting for merges", p.Assets(), rep.Fold.Seconds())
@@ -371,6 +377,20 @@ func AssetsFromEnv(def int) (int, error) {
 	n, err := strconv.Atoi(strings.ReplaceAll(v, "_", ""))
 	if err != nil || n <= 0 {
 		return 0, fmt.Errorf("%s=%q: want a positive number of assets", EnvAssets, v)
+	}
+	return n, nil
+}
+
+// newestFolded is the newest slot an asset document was folded at.
+func newestFolded(ctx context.Context, s arrowstore.Store) (uint64, error) {
+	res, err := s.Query(ctx, `SELECT max(slot) FROM `+schema.TableAssetDocs, nil)
+	if err != nil {
+		return 0, fmt.Errorf("newest folded slot: %w", err)
+	}
+	r := res.Row(0)
+	n := r.U64(0)
+	if err := r.Err(); err != nil {
+		return 0, fmt.Errorf("newest folded slot: %w", err)
 	}
 	return n, nil
 }
