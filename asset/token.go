@@ -14,7 +14,7 @@ import (
 
 // wrappedSOL has supply 0 (its supply is unbounded) and a metadata account
 // without a token standard; the reference special-cases it as fungible.
-const wrappedSOL = "So11111111111111111111111111111111111111112"
+var wrappedSOL = token.NativeMint().String()
 
 // tokenStandardNames are the Token Metadata token_standard spellings of
 // content.metadata.token_standard, indexed by the on-chain value.

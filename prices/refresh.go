@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
 	"github.com/dasch-labs/dasch/store"
 )
 
@@ -21,7 +22,7 @@ import (
 var (
 	USDC = solana.MustParsePubkey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v")
 	USDT = solana.MustParsePubkey("Es9vMFrajbaGfFaN6yrtVDUq6ZLzRnVnE6FdqVcDr3hM")
-	SOL  = solana.MustParsePubkey("So11111111111111111111111111111111111111112")
+	SOL  = token.NativeMint()
 )
 
 // Options are the rules of a refresh.

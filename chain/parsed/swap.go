@@ -199,7 +199,7 @@ func (c *context) swaps(p *Transaction) {
 	ev.Summary = summaryOf(l0)
 	userS := user.String()
 	side := func(mint string, amount uint64, dec int, account string) (*NativeAmount, []SwapToken) {
-		if mint == wsolMint.String() {
+		if mint == wsol {
 			return &NativeAmount{Account: userS, Amount: fmt.Sprint(amount)}, []SwapToken{}
 		}
 		return nil, []SwapToken{{UserAccount: userS, TokenAccount: account, Mint: mint, RawTokenAmount: RawTokenAmount{TokenAmount: fmt.Sprint(amount), Decimals: dec}}}
@@ -354,10 +354,10 @@ func (c *context) leg(fl []flatIx, f found) leg {
 	inKey, hasIn := c.accountKey(ix, f.spec.in)
 	outKey, hasOut := c.accountKey(ix, f.spec.out)
 	if f.spec.nativeIn {
-		l.inMint, l.inDec = wsolMint.String(), 9
+		l.inMint, l.inDec = wsol, 9
 	}
 	if f.spec.nativeOut {
-		l.outMint, l.outDec = wsolMint.String(), 9
+		l.outMint, l.outDec = wsol, 9
 	}
 	for _, ch := range children(fl, f.pos) {
 		cix := fl[ch].ix
@@ -522,10 +522,10 @@ func (c *context) wholeSwap(fl []flatIx, user solana.Pubkey, legs []leg) (leg, b
 func (c *context) userDeltas(fl []flatIx, userKey solana.Pubkey) (map[string]*big.Int, map[string]int, []string, map[string]string) {
 	user := userKey.String()
 	delta := map[string]*big.Int{}
-	dec := map[string]int{wsolMint.String(): 9}
+	dec := map[string]int{wsol: 9}
 	acct := map[string]string{}
 	var order []string
-	sol := wsolMint.String()
+	sol := wsol
 	add := func(m string, v *big.Int) {
 		d, ok := delta[m]
 		if !ok {
@@ -610,7 +610,7 @@ func (c *context) userDeltas(fl []flatIx, userKey solana.Pubkey) (map[string]*bi
 func swapDescription(ev *SwapEvent) string {
 	s := ev.Summary
 	name := func(m string) string {
-		if m == wsolMint.String() {
+		if m == wsol {
 			return "SOL"
 		}
 		return m

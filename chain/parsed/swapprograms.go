@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/chain/token"
 )
 
 // Program ids of the swap programs dasch recognises.
@@ -21,7 +22,9 @@ var (
 	pumpFunID     = solana.MustParsePubkey("6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P")
 	pumpAMMID     = solana.MustParsePubkey("pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA")
 
-	wsolMint = solana.MustParsePubkey("So11111111111111111111111111111111111111112")
+	wsolMint = token.NativeMint()
+	// wsol is its text, as the balances and the answer name mints.
+	wsol = wsolMint.String()
 )
 
 // Program names and Helius sources of the swap programs; they have no

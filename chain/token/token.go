@@ -12,7 +12,11 @@ import (
 var (
 	tokenProgram     = solana.MustParsePubkey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")
 	token2022Program = solana.MustParsePubkey("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb")
+	nativeMint       = solana.MustParsePubkey("So11111111111111111111111111111111111111112")
 )
+
+// NativeMint is wrapped SOL's mint: lamports held as a token.
+func NativeMint() solana.Pubkey { return nativeMint }
 
 // TokenProgram is the SPL Token program id.
 func TokenProgram() solana.Pubkey { return tokenProgram }
