@@ -65,7 +65,7 @@ func (Decoder) DecodeTx(tx *solana.Tx, out *decode.Batch) error {
 	for _, a := range Addresses(tx, p) {
 		out.Add(&AddressRow{Address: a, Slot: tx.Slot, TxIndex: tx.TxIndex, Signature: sig, BlockTime: bt})
 	}
-	for _, r := range swapRows(tx, p, bt) {
+	for _, r := range swapRows(tx, sig, p, bt) {
 		out.Add(r)
 	}
 	return nil

@@ -21,7 +21,7 @@ func TestSwapRows(t *testing.T) {
 		{Protocol: "ORCA", ProgramID: k(6), User: k(2), InputMint: k(3), OutputMint: k(4), InAmount: 10, OutAmount: 20, InputDecimals: 6, OutputDecimals: 8},
 		{Protocol: "RAYDIUM", ProgramID: k(7), User: k(2), InputMint: k(4), OutputMint: k(5), InAmount: 20, OutAmount: 30, InputDecimals: 8, OutputDecimals: 9},
 	}
-	rows := swapRows(tx, &parsed.Transaction{Swaps: legs}, 77)
+	rows := swapRows(tx, tx.Signature(), &parsed.Transaction{Swaps: legs}, 77)
 	if len(rows) != len(legs) {
 		t.Fatalf("%d rows", len(rows))
 	}
@@ -33,7 +33,7 @@ func TestSwapRows(t *testing.T) {
 			t.Errorf("row %d %+v, want %+v", i, *r, want)
 		}
 	}
-	if rows := swapRows(tx, &parsed.Transaction{}, 77); len(rows) != 0 {
+	if rows := swapRows(tx, tx.Signature(), &parsed.Transaction{}, 77); len(rows) != 0 {
 		t.Errorf("rows without a swap: %+v", rows)
 	}
 	b := newSwapBuilder(memory.NewGoAllocator())

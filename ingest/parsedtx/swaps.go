@@ -37,14 +37,14 @@ type SwapRow struct {
 func (*SwapRow) Table() string { return schema.TableTokenSwaps }
 
 // swapRows are the token_swaps rows of a parsed transaction, one per leg.
-func swapRows(tx *solana.Tx, p *parsed.Transaction, blockTime int64) []*SwapRow {
+func swapRows(tx *solana.Tx, sig solana.Signature, p *parsed.Transaction, blockTime int64) []*SwapRow {
 	out := make([]*SwapRow, 0, len(p.Swaps))
 	for i, l := range p.Swaps {
 		if i > 0xffff {
 			break
 		}
 		out = append(out, &SwapRow{
-			Slot: tx.Slot, TxIndex: tx.TxIndex, Signature: tx.Signature(), Leg: uint16(i), BlockTime: blockTime,
+			Slot: tx.Slot, TxIndex: tx.TxIndex, Signature: sig, Leg: uint16(i), BlockTime: blockTime,
 			Protocol: l.Protocol, ProgramID: l.ProgramID, User: l.User, InputMint: l.InputMint, OutputMint: l.OutputMint,
 			InAmount: l.InAmount, OutAmount: l.OutAmount, InputDecimals: l.InputDecimals, OutputDecimals: l.OutputDecimals,
 		})

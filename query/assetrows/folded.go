@@ -3,6 +3,7 @@ package assetrows
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/goccy/go-json"
 
@@ -100,11 +101,7 @@ func AsOf(ctx context.Context, s store.Querier, rows map[solana.Pubkey]Folded, s
 // rows viewed with opts: one keyed read of asset_state, no account bytes
 // decoded. An id never folded is asset.ErrNotFound.
 func FoldedAssets(ctx context.Context, s store.Querier, ids []solana.Pubkey, opts asset.Options) ([]asset.Result, error) {
-	rows, err := LoadFolded(ctx, s, Uniq(ids))
-	if err != nil {
-		return nil, err
-	}
-	return ViewFolded(ids, rows, opts), nil
+	return FoldedAssetsAt(ctx, s, ids, opts, math.MaxUint64)
 }
 
 // FoldedAssetsAt is FoldedAssets answering as of slot (AsOf).
