@@ -14,15 +14,19 @@ const TableAssetDocs = "asset_docs"
 // winning is the right rule. asset_state keeps its documents for analysts
 // and for folds; this table is the serving copy. A store migrated from an
 // earlier version gets the documents asset_state holds.
-func assetDocs() []string {
-	return []string{
-		`CREATE TABLE IF NOT EXISTS asset_docs (
+// assetDocColumns are the columns of a folded document keyed by id, in
+// asset_docs and asset_docs_prev.
+const assetDocColumns = `
 			id FixedString(32),
 			slot UInt64,
 			status String,
 			error String,
 			doc String
-		) ENGINE = EmbeddedRocksDB
+		`
+
+func assetDocs() []string {
+	return []string{
+		`CREATE TABLE IF NOT EXISTS asset_docs (` + assetDocColumns + `) ENGINE = EmbeddedRocksDB
 		PRIMARY KEY id`,
 		`INSERT INTO asset_docs SELECT id, slot, status, error, doc FROM asset_state FINAL`,
 	}

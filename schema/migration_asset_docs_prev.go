@@ -16,13 +16,7 @@ const TableAssetDocsPrev = "asset_docs_prev"
 // visible from.
 func assetDocsPrev() []string {
 	return []string{
-		`CREATE TABLE IF NOT EXISTS asset_docs_prev (
-			id FixedString(32),
-			slot UInt64,
-			status String,
-			error String,
-			doc String
-		) ENGINE = EmbeddedRocksDB
+		`CREATE TABLE IF NOT EXISTS asset_docs_prev (` + assetDocColumns + `) ENGINE = EmbeddedRocksDB
 		PRIMARY KEY id`,
 	}
 }
