@@ -250,10 +250,11 @@ type server struct {
 }
 
 func newServer(s store.Querier) *server {
-	return &server{reg: methods.New(methods.Options{Methods: methods.All, Store: s, Slots: checkpoint.NewSlotCache(s, 0)}),
+	slots := checkpoint.NewSlotCache(s, 0)
+	return &server{reg: methods.New(methods.Options{Methods: methods.All, Store: s, Slots: slots}),
 		rest: map[string]rest.Handler{
-			parsedevents.PathTransactions: parsedevents.Transactions(s),
-			parsedevents.PathHistory:      parsedevents.History(s),
+			parsedevents.PathTransactions: parsedevents.Transactions(s, slots),
+			parsedevents.PathHistory:      parsedevents.History(s, slots),
 		}}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dasch-labs/dasch/api/parsedevents"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/internal/storetest"
 )
 
@@ -45,7 +46,7 @@ func BenchmarkHistory(b *testing.B) {
 			b.Fatalf("%s: %v", stmt, err)
 		}
 	}
-	h := parsedevents.History(s)
+	h := parsedevents.History(s, checkpoint.NewSlotCache(s, 0))
 	for _, depth := range []int{0, benchTxs / 2, benchTxs - 100} {
 		for _, order := range []string{"desc", "asc"} {
 			b.Run(fmt.Sprintf("depth=%d/%s", depth, order), func(b *testing.B) {
@@ -75,7 +76,7 @@ func BenchmarkHistory(b *testing.B) {
 			})
 		}
 	}
-	t := parsedevents.Transactions(s)
+	t := parsedevents.Transactions(s, checkpoint.NewSlotCache(s, 0))
 	b.Run("transactions=100", func(b *testing.B) {
 		sigs := make([]string, 100)
 		for i := range sigs {

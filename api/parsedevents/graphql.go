@@ -81,8 +81,8 @@ const (
 // operationName}, the two queries of the REST endpoints. Errors carry
 // extensions.code: BAD_REQUEST, SERVICE_UNAVAILABLE or
 // INTERNAL_SERVER_ERROR.
-func GraphQL(s store.Querier) (rest.Handler, error) {
-	schema, err := graphql.ParseSchema(schemaText, &root{s: s},
+func GraphQL(s store.Querier, slots SlotSource) (rest.Handler, error) {
+	schema, err := graphql.ParseSchema(schemaText, &root{s: s, slots: slots},
 		graphql.MaxDepth(maxDepth), graphql.MaxQueryLength(maxQueryBytes), graphql.DisableIntrospection())
 	if err != nil {
 		return nil, err
@@ -152,7 +152,10 @@ func (j JSON) MarshalJSON() ([]byte, error) {
 	return j.raw, nil
 }
 
-type root struct{ s store.Querier }
+type root struct {
+	s     store.Querier
+	slots SlotSource
+}
 
 type rangeArg struct {
 	Gt, Gte, Lt, Lte *float64
@@ -169,7 +172,7 @@ func (r *root) Transactions(ctx context.Context, args struct {
 	Signatures []string
 	Commitment string
 }) ([]*resultResolver, error) {
-	lk, err := readTransactions(ctx, r.s, body(map[string]any{"transactions": args.Signatures, "commitment": strings.ToLower(args.Commitment)}), false)
+	lk, err := readTransactions(ctx, r.s, r.slots, body(map[string]any{"transactions": args.Signatures, "commitment": strings.ToLower(args.Commitment)}), false)
 	if err != nil {
 		return nil, toGQL(err)
 	}
@@ -218,7 +221,7 @@ func (r *root) TransactionsByAddress(ctx context.Context, args struct {
 		}
 		m[k] = rm
 	}
-	pg, _, err := readHistory(ctx, r.s, body(m))
+	pg, _, err := readHistory(ctx, r.s, r.slots, body(m))
 	if err != nil {
 		return nil, toGQL(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/dasch-labs/dasch/chain/solana"
-	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/parsedevents"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/server/rest"
@@ -25,9 +24,9 @@ const maxLimit = 100
 // is {data: [parsed transactions], paginationToken}, the token
 // ("slot:transactionIndex" of the last item) absent once the history
 // ends. Paging is by keyset: every page is one range of the index.
-func History(s store.Querier) rest.Handler {
+func History(s store.Querier, slots SlotSource) rest.Handler {
 	return func(ctx context.Context, _ string, body []byte) ([]byte, error) {
-		pg, raw, err := readHistory(ctx, s, body)
+		pg, raw, err := readHistory(ctx, s, slots, body)
 		if err != nil {
 			return nil, err
 		}
@@ -60,14 +59,14 @@ type historyPage struct {
 
 // readHistory reads the page a transaction-history body asks for, and
 // whether it asked for raw transactions.
-func readHistory(ctx context.Context, s store.Querier, body []byte) (*historyPage, bool, error) {
+func readHistory(ctx context.Context, s store.Querier, slots SlotSource, body []byte) (*historyPage, bool, error) {
 	q, raw, err := historyQuery(ctx, s, body)
 	if err != nil || q == nil {
 		return &historyPage{}, raw, err
 	}
 	// Nothing the checkpoint does not cover yet: a later slot may still
 	// be cut short by a crash, and a page must not show it.
-	through, err := checkpoint.IndexedSlot(ctx, s)
+	through, err := slots.IndexedSlot(ctx)
 	if err != nil {
 		return nil, false, err
 	}

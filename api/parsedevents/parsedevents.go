@@ -6,6 +6,7 @@ package parsedevents
 
 import (
 	"bytes"
+	"context"
 
 	"github.com/goccy/go-json"
 
@@ -29,15 +30,22 @@ type Server interface {
 	HandleREST(path string, h rest.Handler) error
 }
 
+// SlotSource answers the indexed slot every answer is bounded by: the
+// process's one cache of it (checkpoint.SlotCache), as the JSON-RPC
+// methods read it, so a request does not read the checkpoint again.
+type SlotSource interface {
+	IndexedSlot(ctx context.Context) (uint64, error)
+}
+
 // Register serves the endpoints on srv from s.
-func Register(srv Server, s store.Querier) error {
-	if err := srv.HandleREST(PathTransactions, Transactions(s)); err != nil {
+func Register(srv Server, s store.Querier, slots SlotSource) error {
+	if err := srv.HandleREST(PathTransactions, Transactions(s, slots)); err != nil {
 		return err
 	}
-	if err := srv.HandleREST(PathHistory, History(s)); err != nil {
+	if err := srv.HandleREST(PathHistory, History(s, slots)); err != nil {
 		return err
 	}
-	gql, err := GraphQL(s)
+	gql, err := GraphQL(s, slots)
 	if err != nil {
 		return err
 	}

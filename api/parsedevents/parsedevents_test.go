@@ -16,6 +16,7 @@ import (
 	"github.com/dasch-labs/dasch/api/parsedevents"
 	"github.com/dasch-labs/dasch/auth"
 	"github.com/dasch-labs/dasch/chain/solana"
+	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/ingest"
 	"github.com/dasch-labs/dasch/ingest/decoders"
 	"github.com/dasch-labs/dasch/ingest/source"
@@ -65,7 +66,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := parsedevents.Register(srv, s); err != nil {
+	if err := parsedevents.Register(srv, s, checkpoint.NewSlotCache(s, 0)); err != nil {
 		t.Fatal(err)
 	}
 	if err := srv.Listen(); err != nil {

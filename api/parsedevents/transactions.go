@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/dasch-labs/dasch/chain/solana"
-	"github.com/dasch-labs/dasch/checkpoint"
 	"github.com/dasch-labs/dasch/query/parsedevents"
 	"github.com/dasch-labs/dasch/server/jsonrpc"
 	"github.com/dasch-labs/dasch/server/rest"
@@ -19,9 +18,9 @@ const maxSignatures = 100
 // the answer is an array in request order, duplicates included, each
 // {signature, parserStatus: OK, parsed[, rawTransaction]} or, for a
 // signature not indexed, {signature, parserStatus: ERROR, parserError}.
-func Transactions(s store.Querier) rest.Handler {
+func Transactions(s store.Querier, slots SlotSource) rest.Handler {
 	return func(ctx context.Context, _ string, body []byte) ([]byte, error) {
-		r, err := readTransactions(ctx, s, body, false)
+		r, err := readTransactions(ctx, s, slots, body, false)
 		if err != nil {
 			return nil, err
 		}
@@ -65,7 +64,7 @@ type lookup struct {
 
 // readTransactions reads a transactions body and its documents; forceRaw
 // reads the raw transactions whatever the body says.
-func readTransactions(ctx context.Context, s store.Querier, body []byte, forceRaw bool) (*lookup, error) {
+func readTransactions(ctx context.Context, s store.Querier, slots SlotSource, body []byte, forceRaw bool) (*lookup, error) {
 	m, err := object(body, "body", "transactions", "commitment", "includeRawTransaction")
 	if err != nil {
 		return nil, err
@@ -94,7 +93,7 @@ func readTransactions(ctx context.Context, s store.Querier, body []byte, forceRa
 	if err != nil {
 		return nil, err
 	}
-	through, err := checkpoint.IndexedSlot(ctx, s)
+	through, err := slots.IndexedSlot(ctx)
 	if err != nil {
 		return nil, err
 	}

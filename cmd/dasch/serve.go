@@ -239,7 +239,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	// The parsed-events REST endpoints, beside JSON-RPC on the same keys.
-	if err := parsedevents.Register(srv, s); err != nil {
+	if err := parsedevents.Register(srv, s, mo.Slots); err != nil {
 		return err
 	}
 	if err := srv.Listen(); err != nil {
