@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -56,13 +55,11 @@ type sqlChildInput struct {
 // input ends (the parent stopped or died) or SIGTERM.
 func sqlChild() int {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	// The engine takes descriptor 0 over: read the parent on a copy.
-	fd, err := syscall.Dup(0)
+	parent, err := chserve.Parent()
 	if err != nil {
 		log.Error("sql server", "err", err)
 		return 2
 	}
-	parent := bufio.NewReader(os.NewFile(uintptr(fd), "parent"))
 	line, err := parent.ReadBytes('\n')
 	if err != nil {
 		log.Error("sql server: no configuration", "err", err)
@@ -73,12 +70,10 @@ func sqlChild() int {
 		log.Error("sql server: configuration", "err", err)
 		return 2
 	}
-	ctx, cancel := server.SignalContext(context.Background())
+	sctx, stop := server.SignalContext(context.Background())
+	defer stop()
+	ctx, cancel := chserve.UntilClosed(sctx, parent)
 	defer cancel()
-	go func() {
-		_, _ = io.Copy(io.Discard, parent)
-		cancel()
-	}()
 	if err := chserve.Run(ctx, in.Config, chserve.Options{LogLevel: in.LogLevel, Logger: log}); err != nil {
 		log.Error("sql server", "err", err)
 		return 1

@@ -47,19 +47,13 @@ func child(v string) int {
 		fmt.Fprintf(os.Stderr, "chtest child: %v\n", err)
 		return 2
 	}
-	// The engine takes over the standard input: watch the pipe from the
-	// parent on a descriptor of its own.
-	fd, err := syscall.Dup(0)
+	parent, err := chserve.Parent()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "chtest child: %v\n", err)
 		return 2
 	}
-	parent := os.NewFile(uintptr(fd), "parent")
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		_, _ = io.Copy(io.Discard, parent)
-		cancel()
-	}()
+	ctx, cancel := chserve.UntilClosed(context.Background(), parent)
+	defer cancel()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	if err := chserve.Run(ctx, c, chserve.Options{LogLevel: "error", Logger: log}); err != nil {
 		fmt.Fprintf(os.Stderr, "chtest child: %v\n", err)
